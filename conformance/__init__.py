@@ -1,0 +1,1 @@
+"""The conformance harness: catalogue, scenarios, adapters, judging and reports."""

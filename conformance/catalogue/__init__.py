@@ -1,0 +1,1 @@
+"""The rule catalogue: its model, loader, id ledger and traceability report."""

@@ -1,0 +1,96 @@
+"""The shape of a rule and of a catalogue file.
+
+Every normative statement of the three source documents becomes one ``Rule``. The model is the single
+source of truth for the catalogue format: ``spec/schema/rule-file.schema.json`` is generated from it
+(``python -m conformance.schemas``) and every ``spec/<system>/<area>.yaml`` is validated against both.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+System = Literal["llmz", "falai", "akan"]
+Level = Literal["must", "must-not", "should", "default", "limit"]
+Observable = Literal["wire", "api", "ui"]
+
+#: The three specification documents (and the llmz error catalogue) a rule may cite.
+SOURCE_DOCUMENTS = (
+    "llmz-1.0.2-DOCS.md",
+    "llmz-1.0.1-ERRORS.md",
+    "falai-4.0.0-alpha.10-docs.md",
+    "akan-in-page-agent-guideline.md",
+)
+
+RULE_ID = re.compile(r"^(llmz|falai|akan)(\.[a-z0-9]+(-[a-z0-9]+)*)+$")
+
+
+class Strict(BaseModel):
+    """Unknown fields are errors: a typo must never silently drop part of a rule or scenario."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Source(Strict):
+    document: Literal[
+        "llmz-1.0.2-DOCS.md",
+        "llmz-1.0.1-ERRORS.md",
+        "falai-4.0.0-alpha.10-docs.md",
+        "akan-in-page-agent-guideline.md",
+    ]
+    section: str = Field(min_length=1, description="The heading of the section, spelled as in the document.")
+
+
+class Rule(Strict):
+    id: str = Field(description="Stable dotted lower-case id, e.g. llmz.budget.output-reserve.floor.")
+    title: str = Field(min_length=3)
+    statement: str = Field(min_length=10, description="The rule in the project's own words.")
+    level: Level
+    params: dict[str, Any] = Field(default_factory=dict, description="Numbers and codes the rule fixes.")
+    source: Source
+    since: str = Field(description='"1.0.1" or "1.0.2" for llmz, "4.0.0-alpha.10" for falai, "guideline" for Akan.')
+    observable: Observable
+    open_question: str | None = None
+    excluded: str | None = Field(default=None, description="Why no test could ever check this statement.")
+
+    @field_validator("id")
+    @classmethod
+    def _id_shape(cls, value: str) -> str:
+        if not RULE_ID.match(value):
+            raise ValueError(
+                f"rule id {value!r} must be dotted lower-case words starting with llmz., falai. or akan."
+            )
+        return value
+
+    @property
+    def system(self) -> str:
+        return self.id.split(".", 1)[0]
+
+    @model_validator(mode="after")
+    def _since_matches_system(self) -> Rule:
+        allowed = {
+            "llmz": {"1.0.1", "1.0.2"},
+            "falai": {"4.0.0-alpha.10"},
+            "akan": {"guideline"},
+        }[self.system]
+        if self.since not in allowed:
+            raise ValueError(f"since for a {self.system} rule must be one of {sorted(allowed)}, got {self.since!r}")
+        return self
+
+
+class RuleFile(Strict):
+    """One ``spec/<system>/<area>.yaml`` file."""
+
+    system: System
+    area: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")
+    description: str | None = None
+    rules: list[Rule] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _rules_belong_to_system(self) -> RuleFile:
+        for rule in self.rules:
+            if rule.system != self.system:
+                raise ValueError(f"rule {rule.id} is in the {self.system} catalogue but its id says {rule.system}")
+        return self

@@ -1,0 +1,1 @@
+"""Judging a record: the path language, the matchers, normalisation of volatile values."""

@@ -1,0 +1,88 @@
+"""The six matchers of ``expect``: equals, subset, contains, regex, count, absent.
+
+Each returns ``None`` when the record satisfies the expectation and otherwise a message a user can act
+on: which matcher, which path, what was expected and an excerpt of what the record held there.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from conformance.judging.path import Selection, select
+from conformance.scenario.common import Expectation
+
+_EXCERPT = 300
+
+
+def excerpt(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    return text if len(text) <= _EXCERPT else text[: _EXCERPT - 3] + "..."
+
+
+def is_subset(expected: Any, actual: Any) -> bool:
+    """Dicts match when every expected key matches; lists elementwise with equal length; else equality."""
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and all(k in actual and is_subset(v, actual[k]) for k, v in expected.items())
+    if isinstance(expected, list):
+        return (
+            isinstance(actual, list)
+            and len(expected) == len(actual)
+            and all(is_subset(e, a) for e, a in zip(expected, actual, strict=True))
+        )
+    return bool(expected == actual and type(expected) is type(actual)) or (
+        isinstance(expected, int | float) and isinstance(actual, int | float) and not isinstance(expected, bool)
+        and not isinstance(actual, bool) and expected == actual
+    )
+
+
+def _contains(container: Any, expected: Any) -> bool:
+    if isinstance(container, str):
+        return isinstance(expected, str) and expected in container
+    if isinstance(container, list):
+        return any(is_subset(expected, item) for item in container)
+    if isinstance(container, dict):
+        return is_subset(expected, container)
+    return False
+
+
+def _single(selection: Selection, expectation: Expectation) -> tuple[Any, str | None]:
+    if selection.plural:
+        return selection.values, None
+    if len(selection.values) != 1:
+        return None, f"{expectation.matcher} at {expectation.path}: the path matched nothing in the record"
+    return selection.values[0], None
+
+
+def check(record: Any, expectation: Expectation) -> str | None:
+    """Judge one expectation against one record."""
+    selection = select(record, expectation.path)
+    where = f"{expectation.matcher} at {expectation.path}"
+    if expectation.matcher == "absent":
+        empty = not selection.values or (not selection.plural and selection.values in ([[]], [None]))
+        return None if empty else f"{where}: expected nothing, found {excerpt(selection.values)}"
+    if expectation.matcher == "count":
+        found = len(selection.values) if selection.plural else (
+            len(selection.values[0]) if len(selection.values) == 1 and isinstance(selection.values[0], list | dict | str)
+            else len(selection.values)
+        )
+        return None if found == expectation.count else f"{where}: expected {expectation.count}, found {found}"
+    value, problem = _single(selection, expectation)
+    if problem:
+        return problem
+    if expectation.matcher == "equals":
+        ok = is_subset(expectation.equals, value) and is_subset(value, expectation.equals)
+        return None if ok else f"{where}: expected {excerpt(expectation.equals)}, found {excerpt(value)}"
+    if expectation.matcher == "subset":
+        ok = is_subset(expectation.subset, value)
+        return None if ok else f"{where}: expected a superset of {excerpt(expectation.subset)}, found {excerpt(value)}"
+    if expectation.matcher == "contains":
+        ok = _contains(value, expectation.contains)
+        return None if ok else f"{where}: expected to contain {excerpt(expectation.contains)}, found {excerpt(value)}"
+    assert expectation.regex is not None
+    if not isinstance(value, str):
+        return f"{where}: expected a string matching /{expectation.regex}/, found {excerpt(value)}"
+    return None if re.search(expectation.regex, value) else (
+        f"{where}: /{expectation.regex}/ does not match {excerpt(value)}"
+    )

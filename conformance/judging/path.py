@@ -1,0 +1,94 @@
+"""The record path language used by ``expect[].path``.
+
+Theory of operation: a path is a chain of segments applied to a list of *current values*, starting with
+``[record]``. Each segment maps that list to a new one:
+
+``key`` / ``.key``   each dict value's ``key`` (values without it drop out)
+``[n]``              each list value's element ``n``; negative counts from the end
+``[*]``              every element of each list value (fan-out)
+``[field=value]``    each list value becomes the list of its dict elements whose ``field`` equals ``value``;
+                     the value is JSON-ish: ``1``, ``true``, ``null``, ``"quoted text"``, or bare text
+``[field!=value]``   the same, keeping elements whose field differs
+
+So ``events[type=model_request][1].messages[-1].content`` is the last message of the second model
+request, and ``events[type=tool_call][*].name`` is the name of every tool call. The language is kept
+small on purpose: scenario authors in any language must be able to predict what a path selects.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+_SEGMENT = re.compile(r"\.?([A-Za-z_$][A-Za-z0-9_$\-]*)|\[([^\]]*)\]")
+
+
+class PathError(ValueError):
+    """A path that cannot be parsed; names the path and the offending position."""
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The values a path selected, and whether the path fans out (then ``values`` are many matches)."""
+
+    values: list[Any]
+    plural: bool
+
+
+def _literal(text: str) -> Any:
+    text = text.strip()
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _parse(path: str) -> list[tuple[str, Any]]:
+    segments: list[tuple[str, Any]] = []
+    position = 0
+    while position < len(path):
+        match = _SEGMENT.match(path, position)
+        if match is None or match.end() == position:
+            raise PathError(f"cannot parse path {path!r} at character {position}: {path[position:]!r}")
+        key, bracket = match.group(1), match.group(2)
+        if key is not None:
+            segments.append(("key", key))
+        elif bracket == "*":
+            segments.append(("all", None))
+        elif re.fullmatch(r"-?\d+", bracket.strip()):
+            segments.append(("index", int(bracket)))
+        elif "!=" in bracket:
+            field, value = bracket.split("!=", 1)
+            segments.append(("filter-not", (field.strip(), _literal(value))))
+        elif "=" in bracket:
+            field, value = bracket.split("=", 1)
+            segments.append(("filter", (field.strip(), _literal(value))))
+        else:
+            raise PathError(f"path {path!r}: bracket [{bracket}] is not an index, [*] or [field=value]")
+        position = match.end()
+    if not segments:
+        raise PathError("path is empty")
+    return segments
+
+
+def select(record: Any, path: str) -> Selection:
+    """Apply ``path`` to ``record``. Raises PathError for a malformed path, never for missing data."""
+    values: list[Any] = [record]
+    plural = False
+    for kind, arg in _parse(path):
+        if kind == "key":
+            values = [v[arg] for v in values if isinstance(v, dict) and arg in v]
+        elif kind == "index":
+            values = [v[arg] for v in values if isinstance(v, list) and -len(v) <= arg < len(v)]
+        elif kind == "all":
+            values = [item for v in values if isinstance(v, list) for item in v]
+            plural = True
+        else:
+            field, wanted = arg
+            keep = (lambda item: item.get(field) == wanted) if kind == "filter" else (
+                lambda item: item.get(field) != wanted
+            )
+            values = [[item for item in v if isinstance(item, dict) and keep(item)] for v in values if isinstance(v, list)]
+    return Selection(values=values, plural=plural)

@@ -1,0 +1,1 @@
+"""Scenarios as data: the pydantic model, the per-system setup and step vocabularies, and the loader."""

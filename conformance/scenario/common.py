@@ -1,0 +1,95 @@
+"""Parts of a scenario shared by every system: the scripted model and the expectations.
+
+A scenario is the unit the suite runs. ``script`` plays the model (one entry per model call, in order);
+``expect`` holds matchers over the record the implementation returns. The harness, never the
+implementation, evaluates ``expect``: implementations receive the scenario whole but must not read it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class Strict(BaseModel):
+    """Unknown fields are errors, so a typo'd field fails loading instead of being ignored."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class ScriptedToolCall(Strict):
+    """A native tool call in a scripted response. For llmz this is ``run_javascript`` with ``code``."""
+
+    name: str = "run_javascript"
+    code: str | None = Field(default=None, description="The JavaScript program, for run_javascript.")
+    arguments: dict[str, Any] | None = Field(default=None, description="Arguments of any other native tool.")
+    id: str | None = Field(default=None, description="Provider call id; minted by the implementation if absent.")
+
+
+class Usage(Strict):
+    input_tokens: int = Field(default=0, ge=0)
+    output_tokens: int = Field(default=0, ge=0)
+
+
+class ScriptedFailure(Strict):
+    """The provider fails this call instead of answering (HTTP status, optional retry-after seconds)."""
+
+    status: int = Field(ge=100, le=599)
+    message: str = "scripted provider failure"
+    retry_after: float | None = Field(default=None, ge=0)
+
+
+class ScriptEntry(Strict):
+    """The model's answer to one call, in the order the calls are made."""
+
+    text: str = ""
+    tool_calls: list[ScriptedToolCall] = Field(default_factory=list)
+    json_data: dict[str, Any] | None = Field(
+        default=None, alias="json", description="Structured output (falai's understand call, for example)."
+    )
+    stop_reason: Literal["stop", "tool_calls", "max_tokens"] | None = Field(
+        default=None, description="Defaults to tool_calls when there are tool calls, else stop."
+    )
+    usage: Usage = Field(default_factory=Usage)
+    chunks: list[str] | None = Field(default=None, description="Stream deltas, when the call streams.")
+    failure: ScriptedFailure | None = None
+
+    def effective_stop_reason(self) -> str:
+        if self.stop_reason is not None:
+            return self.stop_reason
+        return "tool_calls" if self.tool_calls else "stop"
+
+
+MATCHERS = ("equals", "subset", "contains", "regex", "count", "absent")
+
+
+class Expectation(Strict):
+    """One matcher over the record, tied to the rule it checks.
+
+    ``path`` uses the record path language of ``conformance.judging.path`` (see its docstring):
+    ``events[type=model_request][1].messages[-1].content``. Exactly one matcher is given.
+    """
+
+    rule: str
+    path: str = Field(min_length=1)
+    equals: Any = None
+    subset: Any = None
+    contains: Any = None
+    regex: str | None = None
+    count: int | None = Field(default=None, ge=0)
+    absent: bool | None = None
+    why: str | None = Field(default=None, description="What a failure of this check means, for the report.")
+
+    @model_validator(mode="after")
+    def _exactly_one_matcher(self) -> Expectation:
+        given = [name for name in MATCHERS if name in self.model_fields_set]
+        if len(given) != 1:
+            raise ValueError(f"an expectation needs exactly one of {', '.join(MATCHERS)}; got {given or 'none'}")
+        if "absent" in given and self.absent is not True:
+            raise ValueError("absent must be true (to check that something is present, use count or contains)")
+        return self
+
+    @property
+    def matcher(self) -> str:
+        return next(name for name in MATCHERS if name in self.model_fields_set)

@@ -1,0 +1,1 @@
+"""The falai reference runtime."""

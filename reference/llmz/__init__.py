@@ -1,0 +1,1 @@
+"""The llmz reference runtime."""

@@ -1,0 +1,1 @@
+"""Model providers for the reference runtimes. Every model is a provider object; none uses the network."""

@@ -1,0 +1,63 @@
+"""The scripted provider: answers each model call with the scenario's next script entry.
+
+It records every request and response into the scenario's record, so the wire traffic between a runtime
+and its model is observable. A runtime builds a request as a plain JSON-able dict (its own wire shape:
+messages, tools, options) and receives the ``ScriptEntry`` for that call.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance.scenario.common import ScriptEntry
+from reference.record import Recorder
+
+
+class ScriptExhausted(RuntimeError):
+    """The runtime made more model calls than the scenario scripted."""
+
+    def __init__(self, call: int) -> None:
+        super().__init__(f"the script has no response for call {call}")
+        self.call = call
+
+
+class ProviderFailure(RuntimeError):
+    """A scripted provider failure (HTTP status, optional retry-after)."""
+
+    def __init__(self, status: int, message: str, retry_after: float | None) -> None:
+        super().__init__(f"provider failed with HTTP {status}: {message}")
+        self.status = status
+        self.retry_after = retry_after
+
+
+class ScriptedProvider:
+    def __init__(self, script: list[ScriptEntry], recorder: Recorder, *, purpose_field: str = "purpose") -> None:
+        self._script = script
+        self._recorder = recorder
+        self.calls = 0
+
+    def complete(self, request: dict[str, Any], *, purpose: str = "turn") -> ScriptEntry:
+        """Record ``request`` as call N (1-based), then return the Nth script entry or raise."""
+        self.calls += 1
+        call = self.calls
+        self._recorder.emit("model_request", call=call, purpose=purpose, **request)
+        if call > len(self._script):
+            raise ScriptExhausted(call)
+        entry = self._script[call - 1]
+        if entry.failure is not None:
+            self._recorder.emit("model_response", call=call, failure=entry.failure.model_dump())
+            raise ProviderFailure(entry.failure.status, entry.failure.message, entry.failure.retry_after)
+        self._recorder.emit(
+            "model_response",
+            call=call,
+            text=entry.text,
+            tool_calls=[c.model_dump(exclude_none=True) for c in entry.tool_calls],
+            **({"json": entry.json_data} if entry.json_data is not None else {}),
+            stop_reason=entry.effective_stop_reason(),
+            usage=entry.usage.model_dump(),
+        )
+        return entry
+
+    @property
+    def remaining(self) -> int:
+        return max(0, len(self._script) - self.calls)
