@@ -1,0 +1,77 @@
+"""Loading scenario files, one at a time, so one broken file never stops the others.
+
+``load_all`` returns loaded scenarios and load errors side by side; the runner turns each load error into
+an ``error`` verdict for that file. Error messages name the file, the field (as a dotted location) and what
+was expected, straight from pydantic's validation errors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from conformance.scenario.model import AkanScenario, FalaiScenario, LlmzScenario, parse_scenario
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+SCENARIO_ROOT = REPO_ROOT / "fixtures" / "scenarios"
+
+AnyScenario = LlmzScenario | FalaiScenario | AkanScenario
+
+
+@dataclass(frozen=True)
+class LoadedScenario:
+    id: str
+    path: Path
+    document: dict[str, Any]
+    scenario: AnyScenario
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        return {"id": self.id, **self.document}
+
+
+@dataclass(frozen=True)
+class LoadError:
+    id: str
+    path: Path
+    message: str
+
+
+def scenario_id(path: Path, root: Path = SCENARIO_ROOT) -> str:
+    return path.relative_to(root).with_suffix("").as_posix()
+
+
+def _describe(exc: ValidationError, path: Path) -> str:
+    lines = [f"{path}: invalid scenario"]
+    for error in exc.errors():
+        location = ".".join(str(part) for part in error["loc"]) or "(document)"
+        lines.append(f"  field {location}: {error['msg']}")
+    return "\n".join(lines)
+
+
+def load_file(path: Path, root: Path = SCENARIO_ROOT) -> LoadedScenario | LoadError:
+    sid = scenario_id(path, root)
+    try:
+        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        return LoadError(sid, path, f"{path}: cannot read YAML: {exc}")
+    if not isinstance(document, dict):
+        return LoadError(sid, path, f"{path}: expected a mapping at the top level, got {type(document).__name__}")
+    try:
+        scenario = parse_scenario(document)
+    except ValidationError as exc:
+        return LoadError(sid, path, _describe(exc, path))
+    expected_system = sid.split("/", 1)[0]
+    if scenario.system != expected_system:
+        return LoadError(
+            sid, path, f"{path}: field system: expected {expected_system!r} (the first folder), got {scenario.system!r}"
+        )
+    return LoadedScenario(sid, path, document, scenario)
+
+
+def load_all(root: Path = SCENARIO_ROOT) -> list[LoadedScenario | LoadError]:
+    return [load_file(path, root) for path in sorted(root.rglob("*.yaml"))]
