@@ -44,7 +44,10 @@ class Source(Strict):
 
 
 class Rule(Strict):
-    id: str = Field(description="Stable dotted lower-case id, e.g. llmz.budget.output-reserve.floor.")
+    id: str = Field(
+        description="Stable dotted lower-case id, e.g. llmz.budget.output-reserve.floor.",
+        json_schema_extra={"pattern": RULE_ID.pattern},
+    )
     title: str = Field(min_length=3)
     statement: str = Field(min_length=10, description="The rule in the project's own words.")
     level: Level

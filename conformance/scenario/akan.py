@@ -1,28 +1,154 @@
 """The akan scenario vocabulary: what `setup` may configure and which `steps` exist.
 
-Owned by the akan reference work; extend it as rules need (every field documented, no catch-all dicts).
+An akan scenario drives one in-page chat session headlessly. ``setup`` describes the page (the tools it
+publishes, with declarative results, and the screen context a turn carries), the chat's compaction settings
+and the LLM adaptor's capabilities. ``steps`` are what a user does over time: add files at the paperclip,
+send a message or a slash command, write a local note, save the transcript.
+
+Sizes that would be unwieldy in YAML are generated: ``filler_chars`` appends a deterministic run of
+characters (see :func:`filler`) so a scenario can put an estimate exactly on a threshold.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from conformance.scenario.common import Strict
+
+_FILLER_UNIT = "lorem ipsum "
+
+
+def filler(chars: int) -> str:
+    """The generated text every implementation must append for ``filler_chars: N``: N characters, ASCII."""
+    repeats = chars // len(_FILLER_UNIT) + 1
+    return (_FILLER_UNIT * repeats)[:chars]
+
+
+class Compact(Strict):
+    """The chat's ``compact`` setting."""
+
+    at: int | None = Field(
+        default=None, ge=0, description="Threshold in estimated tokens; 0 turns automatic compaction off; "
+        "omitted means the documented default."
+    )
+    keep: int | None = Field(
+        default=None, ge=0, description="Newest messages kept beside the summary; omitted means the "
+        "implementation's default (the documents give none)."
+    )
+
+
+class Accepts(Strict):
+    """Attachment kinds the LLM adaptor declares it can read (text is always readable)."""
+
+    image: bool = False
+    document: bool = False
+
+
+class Provider(Strict):
+    """The LLM adaptor. Omitted, it is the built-in default (DeepSeek, which accepts neither kind)."""
+
+    name: str = "deepseek"
+    accepts: Accepts | None = Field(
+        default=None, description="Omitted means whatever the named provider declares by default."
+    )
+
+
+class PageTool(Strict):
+    """A tool the page publishes (an ``st.tool``), answering every call with a fixed result."""
+
+    name: str = Field(min_length=1)
+    description: str = ""
+    returns: Any = Field(default=None, description="The JSON value each call returns.")
+    filler_chars: int = Field(
+        default=0, ge=0, description="When > 0, the result is a string of this many generated characters."
+    )
+
+
+class ReaderResult(Strict):
+    """A ``MessageAttachment`` an app reader produces."""
+
+    kind: Literal["image", "text", "document"]
+    text: str | None = Field(default=None, description="Extracted text, for kind text or document.")
+    data: str | None = Field(default=None, description="Base64 content, for kind image or document.")
+
+
+class ReaderRule(Strict):
+    """One answer of the app's attachment reader: files whose name ends with ``suffix`` read as ``result``."""
+
+    suffix: str = Field(min_length=1)
+    result: ReaderResult | None = Field(description="The MessageAttachment returned, or null to decline.")
 
 
 class Setup(Strict):
     """System configuration for one akan scenario."""
 
-    options: dict[str, object] = Field(default_factory=dict)
+    compact: Compact = Field(default_factory=Compact)
+    provider: Provider = Field(default_factory=Provider)
+    tools: list[PageTool] = Field(default_factory=list, description="Tools the page publishes.")
+    screen: str = Field(default="", description="The screen context each turn carries.")
+    reader: list[ReaderRule] | None = Field(
+        default=None, description="The app's attachment reader; omitted means the app supplies none."
+    )
+
+    @model_validator(mode="after")
+    def _unique_tool_names(self) -> Setup:
+        names = [tool.name for tool in self.tools]
+        duplicates = sorted({name for name in names if names.count(name) > 1})
+        if duplicates:
+            raise ValueError(f"setup.tools: each tool name must appear once; repeated: {duplicates}")
+        return self
+
+
+class File(Strict):
+    """A file as the browser hands it over: name, MIME type, size in bytes and (optionally) content."""
+
+    name: str = Field(min_length=1)
+    type: str = Field(default="application/octet-stream", description="MIME type (image/png, text/plain).")
+    size: int | None = Field(default=None, ge=0, description="Bytes; defaults to the UTF-8 length of `text`.")
+    text: str | None = Field(default=None, description="Content of a text file.")
+    data: str | None = Field(default=None, description="Base64 content of a binary file.")
+
+    @model_validator(mode="after")
+    def _size_known(self) -> File:
+        if self.size is None and self.text is None:
+            raise ValueError(f"file {self.name!r}: give `size` (bytes) or `text` (its content)")
+        return self
+
+    @property
+    def byte_size(self) -> int:
+        if self.size is not None:
+            return self.size
+        return len((self.text or "").encode("utf-8"))
+
+
+class AttachStep(Strict):
+    """Add files at the paperclip, one after another; each is admitted or refused on its own."""
+
+    op: Literal["attach"]
+    files: list[File] = Field(min_length=1)
+
+
+class SendStep(Strict):
+    """Type into the composer and press Enter: a message (with the attached files) or a slash command."""
+
+    op: Literal["send"]
+    text: str = ""
+    filler_chars: int = Field(default=0, ge=0, description="Generated characters appended to `text`.")
 
 
 class NoteStep(Strict):
-    """Placeholder step; replace with the real akan vocabulary."""
+    """``session.note(text)``: a local message, shown in the transcript."""
 
     op: Literal["note"]
-    text: str = ""
+    text: str = Field(min_length=1)
 
 
-Step = NoteStep
+class PersistStep(Strict):
+    """Save the transcript to web storage (the chat's ``persist`` option), recording what was stored."""
+
+    op: Literal["persist"]
+
+
+Step = Annotated[AttachStep | SendStep | NoteStep | PersistStep, Field(discriminator="op")]

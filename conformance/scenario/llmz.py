@@ -1,28 +1,208 @@
-"""The llmz scenario vocabulary: what `setup` may configure and which `steps` exist.
+"""The llmz scenario vocabulary: what ``setup`` may configure and which ``steps`` exist.
 
-Owned by the llmz reference work; extend it as rules need (every field documented, no catch-all dicts).
+Theory of operation: ``setup`` describes the host application once (its tools with declarative
+behaviours, exits, chat components and handlers, model limits, session compaction controls and default
+execute options). ``steps`` then drive one ``Session`` through time: append input, execute in worker or
+chat mode, save and restore the session, compact it. Field names are snake_case versions of the llmz API
+names (``require_chat_response`` is ``options.requireChatResponse``), so a bridge to the real runtime can
+map them one to one. The record each step produces is described in ``spec/protocol/records/llmz.md``.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from conformance.scenario.common import Strict
+
+JsonSchema = dict[str, Any]
+
+
+class ThinkSignalSpec(Strict):
+    """The handler produces ``new ThinkSignal(reason, context)`` instead of plain data."""
+
+    reason: str = Field(min_length=1)
+    context: Any = Field(default=None, description="The successful result the model must inspect.")
+    via: Literal["return", "throw"] = Field(
+        default="return", description="Whether the handler returns the signal or throws it."
+    )
+
+
+_BEHAVIOURS = ("returns", "returns_input", "throws", "think_signal", "hangs", "cancels")
+
+
+class ToolBehaviour(Strict):
+    """What the tool's handler does on each call. Exactly one of the main behaviours is given;
+    ``fail_first`` optionally makes the first N calls throw before the main behaviour applies."""
+
+    returns: Any = Field(default=None, description="Resolve with this value.")
+    returns_input: bool | None = Field(default=None, description="Resolve with the parsed input.")
+    throws: str | None = Field(default=None, description="Reject with an Error carrying this message.")
+    think_signal: ThinkSignalSpec | None = None
+    hangs: bool | None = Field(default=None, description="Never settle (the execute timeout then aborts).")
+    cancels: str | None = Field(
+        default=None, description="The host cancels the run (its abort signal fires) with this reason."
+    )
+    fail_first: int = Field(default=0, ge=0, description="The first N calls throw `fail_message`.")
+    fail_message: str = "temporary failure"
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> ToolBehaviour:
+        given = [name for name in _BEHAVIOURS if name in self.model_fields_set]
+        if len(given) != 1:
+            raise ValueError(f"a tool behaviour needs exactly one of {', '.join(_BEHAVIOURS)}; got {given or 'none'}")
+        return self
+
+
+class ToolSpec(Strict):
+    """A host ``Tool``: name, JSON Schemas and a declarative handler."""
+
+    name: str = Field(pattern=r"^[A-Za-z_$][A-Za-z0-9_$]*$")
+    description: str = ""
+    input: JsonSchema = Field(default_factory=lambda: {"type": "object"}, description="Input JSON Schema.")
+    output: JsonSchema | None = Field(default=None, description="Output JSON Schema (documentation only).")
+    behaviour: ToolBehaviour
+    retries: int = Field(default=0, ge=0, description="Extra handler attempts after a failure (retry policy).")
+
+
+class ExitSpec(Strict):
+    """A named completion. ``schema`` absent means any payload (or none) is accepted."""
+
+    name: str = Field(pattern=r"^[A-Za-z_$][A-Za-z0-9_$]*$")
+    description: str = ""
+    schema_: JsonSchema | None = Field(default=None, alias="schema")
+
+
+class ComponentSpec(Strict):
+    """A chat ``Component``: exact JavaScript method name, props schema and handler behaviour."""
+
+    name: str = Field(pattern=r"^[A-Za-z_$][A-Za-z0-9_$]*$")
+    description: str = ""
+    props: JsonSchema = Field(default_factory=lambda: {"type": "object"})
+    handler: Literal["ok", "fail", "none"] = Field(
+        default="ok", description="ok acknowledges delivery; fail throws; none means no handler is bound."
+    )
+
+
+class ChatSpec(Strict):
+    """The ``Chat`` configuration used by chat-mode executions."""
+
+    text_handler: Literal["ok", "fail", "none"] = Field(
+        default="ok", description="`response.handler` for assistant text: acknowledges, throws, or is absent."
+    )
+    components: list[ComponentSpec] = Field(default_factory=list)
+
+
+class HooksSpec(Strict):
+    """Execution hooks the host installs."""
+
+    on_exit: Literal["none", "accept", "reject"] = Field(
+        default="none", description="`onExit`: absent, observes and accepts, or rejects the completion."
+    )
+
+
+class ModelSpec(Strict):
+    """A model's details: its input window and maximum output, in tokens."""
+
+    id: str = Field(min_length=1)
+    input_tokens: int = Field(gt=0)
+    output_tokens: int = Field(gt=0)
+
+
+class CompactionSpec(Strict):
+    """Serializable session compaction controls (``new Session({ compaction })``)."""
+
+    trigger_ratio: float = Field(default=0.85, gt=0, le=1)
+    target_ratio: float = Field(default=0.65, gt=0, le=1)
+    keep_recent_iterations: int = Field(default=2, ge=0)
+    max_summary_tokens: int = Field(default=1024, gt=0)
+    model: str | None = None
+
+
+class ExecuteOptions(Strict):
+    """``execute({ options })``. Unset fields fall back to the setup defaults, then the runtime's."""
+
+    loop: int | None = Field(default=None, gt=0, description="Maximum model iterations for this execute.")
+    timeout: str | int | None = Field(
+        default=None, description="JavaScript execution bound: milliseconds or a duration like '30s'."
+    )
+    require_chat_response: bool | None = None
+    max_tokens: int | None = Field(default=None, gt=0, description="`options.maxTokens`: context window cap.")
+    tool_result_max_tokens: int | None = Field(default=None, ge=0, le=2000)
 
 
 class Setup(Strict):
     """System configuration for one llmz scenario."""
 
-    options: dict[str, object] = Field(default_factory=dict)
+    tools: list[ToolSpec] = Field(default_factory=list)
+    exits: list[ExitSpec] = Field(default_factory=list)
+    chat: ChatSpec = Field(default_factory=ChatSpec)
+    hooks: HooksSpec = Field(default_factory=HooksSpec)
+    models: list[ModelSpec] = Field(
+        default_factory=lambda: [ModelSpec(id="scripted", input_tokens=128_000, output_tokens=16_384)],
+        description="The configured model, or an ordered fallback list.",
+    )
+    compaction: CompactionSpec | Literal[False] = Field(
+        default_factory=CompactionSpec, description="Session compaction controls, or false to disable."
+    )
+    options: ExecuteOptions = Field(default_factory=ExecuteOptions, description="Defaults for every execute.")
 
 
-class NoteStep(Strict):
-    """Placeholder step; replace with the real llmz vocabulary."""
+class AppendMessage(Strict):
+    """One input for ``session.append``. Deliberately loose: invalid input must be expressible so that
+    scenarios can check it is rejected (INVALID_MESSAGE / INVALID_EVENT)."""
 
-    op: Literal["note"]
-    text: str = ""
+    role: Any
+    content: Any = None
+    name: Any = None
+    payload: Any = None
 
 
-Step = NoteStep
+class AppendStep(Strict):
+    """``session.append(messages)``: the whole batch is validated before any of it is queued."""
+
+    op: Literal["append"]
+    messages: list[AppendMessage] = Field(min_length=1)
+
+
+class ExecuteStep(Strict):
+    """``execute({ session, instructions, exits, chat?, options })``."""
+
+    op: Literal["execute"]
+    mode: Literal["worker", "chat"]
+    instructions: str = ""
+    exits: list[str] | None = Field(
+        default=None,
+        description="Names of setup exits to pass. Absent: every setup exit (a worker with none gets "
+        "DefaultExit). An explicit empty list passes no exits.",
+    )
+    options: ExecuteOptions = Field(default_factory=ExecuteOptions)
+
+
+class SaveAndRestoreStep(Strict):
+    """``Session.fromJSON(JSON.parse(JSON.stringify(session.toJSON())))``, replacing the session."""
+
+    op: Literal["save_and_restore"]
+    drop_delivery_tracking: bool = Field(
+        default=False, description="Remove the delivery-tracking state first, like a snapshot from before it."
+    )
+
+
+class CompactStep(Strict):
+    """``session.compact({ keepRecentIterations })``: summarize and replace older history now."""
+
+    op: Literal["compact"]
+    keep_recent_iterations: int | None = Field(default=None, ge=0)
+
+
+class SummarizeStep(Strict):
+    """``session.summarize()``: a read-only summary; the conversation is unchanged."""
+
+    op: Literal["summarize"]
+
+
+Step = Annotated[
+    AppendStep | ExecuteStep | SaveAndRestoreStep | CompactStep | SummarizeStep,
+    Field(discriminator="op"),
+]

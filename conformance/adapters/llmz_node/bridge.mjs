@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+// The llmz-node bridge: plays conformance scenarios on the real llmz 1.0.1 from npm.
+//
+// It speaks the suite's stdio protocol (conformance/protocol.py), mirroring `python -m reference.harness`:
+// newline-delimited JSON commands on stdin, one answer per line on stdout, logs on stderr.
+//   {"cmd": "hello", "protocol": [1]}          -> {"protocol": 1, "implementation": {...}}
+//   {"cmd": "run", "seq": n, "scenario": {...}} -> {"seq": n, "record" | "skip" | "error": ...}
+//   {"cmd": "stop"}                             -> the process exits
+// Commands are handled one at a time, in order. A failing case is answered as that case's error and the
+// process carries on, so one bad scenario never costs the rest of the run a restart.
+import { createInterface } from 'node:readline'
+
+import { configureTokenizer } from 'llmz'
+
+import { CannotExpress } from './lib/errors.mjs'
+import { CAPABILITIES, playScenario } from './lib/play.mjs'
+import { tokenizer } from './lib/tokenizer.mjs'
+
+export const PROTOCOL_VERSIONS = [1]
+
+export const IMPLEMENTATION = {
+  name: 'llmz',
+  version: '1.0.1',
+  language: 'typescript',
+  systems: ['llmz'],
+  capabilities: [...CAPABILITIES].sort(),
+  homepage: 'https://www.npmjs.com/package/llmz',
+}
+
+configureTokenizer(tokenizer)
+
+/** The answer to one command line, or null for `stop`. Never throws. */
+export async function answer(line) {
+  let message
+  try {
+    message = JSON.parse(line)
+  } catch (error) {
+    return { error: { message: `cannot parse command as JSON: ${error.message}` } }
+  }
+  switch (message?.cmd) {
+    case 'hello':
+      return hello(message)
+    case 'run':
+      return run(message)
+    case 'stop':
+      return null
+    default:
+      return { error: { message: `unknown command ${JSON.stringify(message?.cmd)}` } }
+  }
+}
+
+function hello(message) {
+  const offered = (Array.isArray(message.protocol) ? message.protocol : []).filter((v) => PROTOCOL_VERSIONS.includes(v))
+  if (!offered.length) return { error: { message: `no common protocol version in ${JSON.stringify(message.protocol)}` } }
+  return { protocol: Math.max(...offered), implementation: IMPLEMENTATION }
+}
+
+async function run(message) {
+  const seq = message.seq
+  try {
+    if (!message.scenario || typeof message.scenario !== 'object') throw new Error('run command without a scenario object')
+    return { seq, record: await playScenario(message.scenario) }
+  } catch (error) {
+    if (error instanceof CannotExpress) return { seq, skip: { reason: error.message } }
+    const name = error?.name ?? 'Error'
+    return { seq, error: { message: `${name}: ${error?.message ?? String(error)}` } }
+  }
+}
+
+async function main() {
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity })
+  for await (const line of lines) {
+    if (!line.trim()) continue
+    const reply = await answer(line)
+    if (reply === null) break
+    process.stdout.write(JSON.stringify(reply) + '\n')
+  }
+  process.exit(0)
+}
+
+// Rejections that escape a case (a tool promise llmz never awaited, say) must not kill the bridge.
+process.on('unhandledRejection', (reason) => {
+  process.stderr.write(`llmz-node bridge: unhandled rejection: ${reason?.stack ?? reason}\n`)
+})
+
+main()

@@ -1,0 +1,28 @@
+// Typed failures of the bridge itself (not of llmz).
+
+/** A scenario feature the bridge cannot map onto llmz 1.0.1: the case is answered as a skip, naming it. */
+export class CannotExpress extends Error {
+  constructor(what) {
+    super(`the llmz-node bridge cannot express ${what}`)
+    this.name = 'CannotExpress'
+  }
+}
+
+/** The scripted model ran out of entries: the runtime made more calls than the scenario scripted. */
+export class ScriptExhausted extends Error {
+  constructor(call) {
+    super(`the script has no response for call ${call}`)
+    this.name = 'ScriptExhausted'
+    this.call = call
+  }
+}
+
+/** A scripted provider failure (HTTP status, optional retry-after seconds). */
+export class ProviderFailure extends Error {
+  constructor(status, message, retryAfter) {
+    super(`provider failed with HTTP ${status}: ${message}`)
+    this.name = 'ProviderFailure'
+    this.status = status
+    if (retryAfter !== undefined && retryAfter !== null) this.retryAfter = retryAfter
+  }
+}

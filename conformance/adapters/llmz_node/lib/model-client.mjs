@@ -1,0 +1,97 @@
+// The scripted model, seen by llmz as a `_CustomModelClient`.
+//
+// llmz 1.0.1 exports `_CustomModelClient` (undocumented) so a host can stand in for the model provider.
+// Each `generateText` call records the request llmz built (`model_request`), answers with the scenario's
+// next script entry in llmz's native response shape, and records that answer (`model_response`), so the
+// wire traffic between llmz and its model is in the record exactly as with the Python reference.
+//
+// Tool-call ids must be unique across everything a session retains (llmz rejects a reused id with
+// SESSION_STATE), so minted ids come from a counter owned by the client, which lives for the whole
+// scenario and therefore survives a session's toJSON/fromJSON.
+import { _CustomModelClient } from 'llmz'
+
+import { ProviderFailure, ScriptExhausted } from './errors.mjs'
+import { SCRIPTED_PROVIDER, llmzModelRef, scenarioModelId } from './models.mjs'
+import { normalizeRequest } from './wire.mjs'
+
+/** Model limits used when a scenario does not configure them (a large context, a generous output). */
+export const DEFAULT_MODEL = { id: 'scripted', inputTokens: 128000, outputTokens: 16384 }
+
+export class ScriptedModelClient extends _CustomModelClient {
+  /**
+   * @param {object} options
+   * @param {Array<object>} options.script the scenario's script entries, in call order
+   * @param {import('./recorder.mjs').Recorder} options.recorder where requests and responses are recorded
+   * @param {Record<string, {inputTokens: number, outputTokens: number}>} [options.models] limits by model id
+   */
+  constructor({ script, recorder, models = {} }) {
+    super()
+    this.script = script
+    this.recorder = recorder
+    this.models = models
+    this.calls = 0
+    this.minted = 0
+  }
+
+  async getModelDetails(model) {
+    const limits = this.models[model] ?? this.models['*'] ?? DEFAULT_MODEL
+    return {
+      id: model,
+      name: scenarioModelId(model),
+      description: 'scripted model played by the conformance suite',
+      tags: [],
+      input: { maxTokens: limits.inputTokens, costPer1MTokens: 0 },
+      output: { maxTokens: limits.outputTokens, costPer1MTokens: 0 },
+      lifecycle: 'production',
+    }
+  }
+
+  async generateText(input, options = {}) {
+    this.calls += 1
+    const call = this.calls
+    this.recorder.emit('model_request', { call, purpose: purposeOf(input), ...normalizeRequest(input) })
+    if (options.signal?.aborted) throw options.signal.reason ?? new Error('generation aborted')
+    const entry = this.script[call - 1]
+    if (entry === undefined) throw new ScriptExhausted(call)
+    if (entry.failure) {
+      this.recorder.emit('model_response', { call, failure: entry.failure })
+      throw new ProviderFailure(entry.failure.status, entry.failure.message ?? 'scripted provider failure', entry.failure.retry_after)
+    }
+    const toolCalls = (entry.tool_calls ?? []).map((scripted) => this.#nativeCall(scripted))
+    const stopReason = entry.stop_reason ?? (toolCalls.length ? 'tool_calls' : 'stop')
+    const usage = { input_tokens: entry.usage?.input_tokens ?? 0, output_tokens: entry.usage?.output_tokens ?? 0 }
+    this.recorder.emit('model_response', {
+      call,
+      text: entry.text ?? '',
+      tool_calls: toolCalls.map((native) => ({ id: native.id, name: native.name, ...native.input })),
+      ...(entry.json !== undefined && entry.json !== null ? { json: entry.json } : {}),
+      stop_reason: stopReason,
+      usage,
+    })
+    return {
+      output: entry.json !== undefined && entry.json !== null ? JSON.stringify(entry.json) : (entry.text ?? ''),
+      toolCalls,
+      metadata: {
+        provider: SCRIPTED_PROVIDER,
+        model: input.model ?? llmzModelRef(DEFAULT_MODEL.id),
+        stopReason,
+        usage: { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, inputCost: 0, outputCost: 0 },
+        cost: 0,
+        cached: false,
+      },
+    }
+  }
+
+  /** A script tool call in llmz's native shape; `input` holds only `code` for run_javascript. */
+  #nativeCall(scripted) {
+    const name = scripted.name ?? 'run_javascript'
+    const input = scripted.code !== undefined && scripted.code !== null ? { code: scripted.code } : { ...(scripted.arguments ?? {}) }
+    const id = scripted.id ?? `call_${++this.minted}`
+    return { id, type: 'function', name, input }
+  }
+}
+
+/** Summary requests carry no tools (the summarizer cannot call any); every other call is a turn. */
+function purposeOf(input) {
+  return Array.isArray(input.tools) && input.tools.length ? 'turn' : 'summary'
+}

@@ -1,0 +1,50 @@
+"""``python -m conformance.catalogue [--write-ledger] [--out DIR]``: validate the catalogue, write traceability.
+
+Exit status 1 when any catalogue or scenario file is invalid, an id is duplicated, a scenario names an
+unknown rule, or the id ledger is out of date (unless ``--write-ledger`` updates it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from conformance.catalogue import ledger
+from conformance.catalogue.check import check, write_reports
+from conformance.catalogue.traceability import summary_lines
+from conformance.paths import BUILD_ROOT, LEDGER, REPO_ROOT, SCENARIO_ROOT, SPEC_ROOT
+
+
+def _relative(path: Path) -> str:
+    try:
+        return str(path.relative_to(REPO_ROOT))
+    except ValueError:
+        return str(path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m conformance.catalogue", description=__doc__.splitlines()[0])
+    parser.add_argument("--write-ledger", action="store_true", help="rewrite spec/ids.txt from the catalogue")
+    parser.add_argument("--out", type=Path, default=BUILD_ROOT / "spec", help="where traceability.{json,md} go")
+    parser.add_argument("--spec", type=Path, default=SPEC_ROOT, help=argparse.SUPPRESS)
+    parser.add_argument("--scenarios", type=Path, default=SCENARIO_ROOT, help=argparse.SUPPRESS)
+    parser.add_argument("--ledger", type=Path, default=LEDGER, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    result = check(args.spec, args.scenarios, args.ledger)
+    if args.write_ledger:
+        ledger.write(result.catalogue.ids(), args.ledger)
+        print(f"wrote {_relative(args.ledger)} ({len(result.catalogue.rules)} ids)")
+        result.ledger_problems = []
+    for problem in result.errors + result.ledger_problems:
+        print(f"error: {problem}", file=sys.stderr)
+    json_path, md_path = write_reports(result.trace, args.out)
+    print(f"{len(result.catalogue.rules)} rules in {len(result.catalogue.files)} files; "
+          f"wrote {_relative(json_path)} and {_relative(md_path)}")
+    for line in summary_lines(result.trace):
+        print(line)
+    return 1 if result.errors or result.ledger_problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,65 @@
+"""The whole catalogue check behind ``python -m conformance.catalogue`` (``nox -s spec``).
+
+It loads the catalogue and every scenario, then collects every problem: invalid files, duplicate ids,
+scenarios naming unknown or excluded rules, an out-of-date id ledger, a traceability report that does not
+fit its schema. It also builds the traceability report itself.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jsonschema
+
+from conformance.catalogue import ledger, traceability
+from conformance.catalogue.load import Catalogue, load_catalogue
+from conformance.paths import LEDGER, SCENARIO_ROOT, SCHEMA_DIR, SPEC_ROOT
+from conformance.scenario.load import LoadError, load_all
+
+
+@dataclass
+class CheckResult:
+    catalogue: Catalogue
+    trace: traceability.Traceability
+    errors: list[str] = field(default_factory=list)
+    ledger_problems: list[str] = field(default_factory=list)
+
+
+def check(
+    spec_root: Path = SPEC_ROOT, scenario_root: Path = SCENARIO_ROOT, ledger_path: Path = LEDGER
+) -> CheckResult:
+    catalogue = load_catalogue(spec_root)
+    errors = list(catalogue.errors)
+    scenario_rules: list[tuple[str, list[str]]] = []
+    for item in load_all(scenario_root) if scenario_root.exists() else []:
+        if isinstance(item, LoadError):
+            errors.append(item.message)
+        else:
+            scenario_rules.append((item.id, list(item.scenario.rules)))
+    pins = traceability.pinning(scenario_rules)
+    errors += traceability.reference_errors(catalogue, pins)
+    trace = traceability.build(catalogue, pins)
+    errors += trace_schema_problems(trace)
+    return CheckResult(catalogue, trace, errors, ledger.differences(catalogue.ids(), ledger_path))
+
+
+def trace_schema_problems(trace: traceability.Traceability) -> list[str]:
+    schema_path = SCHEMA_DIR / "traceability.schema.json"
+    schema = json.loads(schema_path.read_text(encoding="utf-8")) if schema_path.exists() else (
+        traceability.Traceability.model_json_schema()
+    )
+    validator = jsonschema.Draft202012Validator(schema)
+    return [
+        f"traceability.json: field {'.'.join(map(str, e.absolute_path)) or '(document)'}: {e.message}"
+        for e in validator.iter_errors(trace.model_dump(mode="json"))
+    ]
+
+
+def write_reports(trace: traceability.Traceability, out_dir: Path) -> tuple[Path, Path]:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    json_path, md_path = out_dir / "traceability.json", out_dir / "traceability.md"
+    json_path.write_text(json.dumps(trace.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8")
+    md_path.write_text(traceability.to_markdown(trace), encoding="utf-8")
+    return json_path, md_path

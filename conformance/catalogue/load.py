@@ -1,0 +1,113 @@
+"""Loading the rule catalogue: every ``spec/<system>/<area>.yaml``, checked twice.
+
+Each file is validated against the pydantic model and against the published JSON Schema
+(``spec/schema/rule-file.schema.json``), so a schema that drifted from the model is caught by the same
+run that uses it. Problems never stop the load: every file is read and every problem is collected with
+the file, the field and what was expected, so one run shows them all.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+from pydantic import ValidationError
+
+from conformance.catalogue.model import Rule, RuleFile
+from conformance.paths import REPO_ROOT, SPEC_ROOT
+
+SYSTEMS = ("llmz", "falai", "akan")
+RULE_FILE_SCHEMA = REPO_ROOT / "spec" / "schema" / "rule-file.schema.json"
+
+
+@dataclass(frozen=True)
+class CatalogueRule:
+    """A rule together with where it lives (its area is the file's area)."""
+
+    rule: Rule
+    area: str
+    path: Path
+
+
+@dataclass
+class Catalogue:
+    rules: dict[str, CatalogueRule] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
+
+    def ids(self) -> list[str]:
+        return sorted(self.rules)
+
+
+@lru_cache(maxsize=1)
+def _rule_file_validator() -> jsonschema.protocols.Validator:
+    if RULE_FILE_SCHEMA.exists():
+        schema = json.loads(RULE_FILE_SCHEMA.read_text(encoding="utf-8"))
+    else:  # before the first `python -m conformance.schemas`, fall back to the model's own schema
+        schema = RuleFile.model_json_schema()
+    validator_class = jsonschema.validators.validator_for(schema)
+    return validator_class(schema)  # type: ignore[no-any-return]
+
+
+def schema_problems(document: Any, validator: jsonschema.protocols.Validator, path: Path) -> list[str]:
+    """JSON Schema errors as ``<file>: field <a.b.c>: <what was expected>`` lines."""
+    problems = []
+    for error in sorted(validator.iter_errors(document), key=lambda e: [str(p) for p in e.absolute_path]):
+        location = ".".join(str(part) for part in error.absolute_path) or "(document)"
+        problems.append(f"{path}: field {location}: {error.message} (JSON Schema)")
+    return problems
+
+
+def pydantic_problems(exc: ValidationError, path: Path) -> list[str]:
+    problems = []
+    for error in exc.errors():
+        location = ".".join(str(part) for part in error["loc"]) or "(document)"
+        problems.append(f"{path}: field {location}: {error['msg']}")
+    return problems
+
+
+def load_rule_file(path: Path) -> tuple[RuleFile | None, list[str]]:
+    """One catalogue file: the parsed model (None when invalid) and every problem found."""
+    try:
+        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        return None, [f"{path}: cannot read YAML: {exc}"]
+    problems = schema_problems(document, _rule_file_validator(), path)
+    try:
+        parsed = RuleFile.model_validate(document)
+    except ValidationError as exc:
+        return None, problems + pydantic_problems(exc, path)
+    expected = (path.parent.name, path.stem)
+    if (parsed.system, parsed.area) != expected:
+        problems.append(
+            f"{path}: fields system/area: expected {expected[0]!r}/{expected[1]!r} (the folder and file name), "
+            f"got {parsed.system!r}/{parsed.area!r}"
+        )
+    return (None if problems else parsed), problems
+
+
+def catalogue_files(root: Path = SPEC_ROOT) -> list[Path]:
+    return sorted(path for system in SYSTEMS for path in (root / system).glob("*.yaml"))
+
+
+def load_catalogue(root: Path = SPEC_ROOT) -> Catalogue:
+    """Every rule of every catalogue file; duplicate ids are errors naming both files."""
+    catalogue = Catalogue()
+    for path in catalogue_files(root):
+        catalogue.files.append(path)
+        parsed, problems = load_rule_file(path)
+        catalogue.errors.extend(problems)
+        if parsed is None:
+            continue
+        for rule in parsed.rules:
+            if rule.id in catalogue.rules:
+                first = catalogue.rules[rule.id].path
+                catalogue.errors.append(f"{path}: field rules.id: duplicate id {rule.id!r} (already in {first})")
+                continue
+            catalogue.rules[rule.id] = CatalogueRule(rule, parsed.area, path)
+    return catalogue

@@ -1,0 +1,94 @@
+"""Replacing volatile values in a record with stable placeholders, before judging and golden files.
+
+A real runtime mints provider call ids, stamps wall-clock times and measures durations; none of that is
+behaviour a rule constrains, and all of it would make two correct runs differ. So, at any depth of the
+record, the value of a key listed in ``VOLATILE_KEYS`` becomes ``<kind-N>``, numbered by first appearance
+within the record: the same value always gets the same placeholder, so cross references survive (a tool
+result's ``tool_call_id`` still equals its call's ``id``), while the actual spelling stops mattering.
+
+Values that appear verbatim in the scenario (a scripted ``id: call_1``, say) are not volatile: the
+scenario chose them, and expectations may quote them, so they are kept. ``None`` and booleans are kept.
+Keys not listed are never touched, so a rule about virtual-clock times (a schedule entry's ``at``) is
+judged on the real value: records should carry such times under their own, descriptive keys.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+#: key -> placeholder kind. Ids minted by the implementation or its provider, wall-clock stamps, and
+#: measured durations. Extend with care: anything listed here can no longer be checked by an expectation.
+VOLATILE_KEYS: dict[str, str] = {
+    "id": "id",
+    "call_id": "id",
+    "tool_call_id": "id",
+    "request_id": "id",
+    "response_id": "id",
+    "message_id": "id",
+    "run_id": "id",
+    "session_id": "id",
+    "timestamp": "time",
+    "created_at": "time",
+    "updated_at": "time",
+    "started_at": "time",
+    "finished_at": "time",
+    "wall_time": "time",
+    "duration_ms": "duration",
+    "elapsed_ms": "duration",
+    "latency_ms": "duration",
+}
+
+
+def scenario_values(document: Any) -> set[str]:
+    """Every string and number in a scenario document: values the scenario itself chose."""
+    found: set[str] = set()
+    stack = [document]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, str | int | float) and not isinstance(value, bool):
+            found.add(repr(value) if not isinstance(value, str) else value)
+    return found
+
+
+class _Placeholders:
+    def __init__(self, keep: Iterable[str]) -> None:
+        self._keep = set(keep)
+        self._assigned: dict[tuple[str, str], str] = {}
+        self._counts: dict[str, int] = {}
+
+    def replace(self, kind: str, value: Any) -> Any:
+        if value is None or isinstance(value, bool) or isinstance(value, dict | list):
+            return value
+        token = value if isinstance(value, str) else repr(value)
+        if token in self._keep:
+            return value
+        key = (kind, f"{type(value).__name__}:{token}")
+        if key not in self._assigned:
+            self._counts[kind] = self._counts.get(kind, 0) + 1
+            self._assigned[key] = f"<{kind}-{self._counts[kind]}>"
+        return self._assigned[key]
+
+    def walk(self, value: Any) -> Any:
+        if isinstance(value, dict):
+            out = {}
+            for key, item in value.items():
+                kind = VOLATILE_KEYS.get(key)
+                out[key] = self.replace(kind, item) if kind else self.walk(item)
+                if kind and isinstance(item, dict | list):
+                    out[key] = self.walk(item)
+            return out
+        if isinstance(value, list):
+            return [self.walk(item) for item in value]
+        return value
+
+
+def normalise(record: dict[str, Any], scenario: Any = None) -> dict[str, Any]:
+    """A copy of ``record`` with volatile values replaced (see the module docstring)."""
+    keep = scenario_values(scenario) if scenario is not None else set()
+    result: dict[str, Any] = _Placeholders(keep).walk(record)
+    return result

@@ -1,0 +1,41 @@
+"""JUnit XML for CI: one testcase per scenario, classname ``<system>/<area>``.
+
+``xfail`` is written as skipped with the baseline's reason (as pytest does), so CI dashboards show known
+failures without counting them as failures.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from conformance.report.model import Report
+
+
+def to_junit(report: Report) -> str:
+    s = report.summary
+    suite = ET.Element(
+        "testsuite",
+        name=f"conformance: {report.implementation.name}",
+        tests=str(s.total), failures=str(s.failed), errors=str(s.errored), skipped=str(s.skipped + s.xfailed),
+        time=f"{sum(c.duration_ms for c in report.scenarios) / 1000:.3f}",
+    )
+    for case in report.scenarios:
+        element = ET.SubElement(
+            suite, "testcase", classname=f"{case.system}/{case.area}" if case.area else case.system,
+            name=case.id.rsplit("/", 1)[-1], time=f"{case.duration_ms / 1000:.3f}",
+        )
+        first_line = case.message.splitlines()[0] if case.message else ""
+        if case.verdict == "fail":
+            ET.SubElement(element, "failure", message=first_line).text = case.message
+        elif case.verdict == "error":
+            ET.SubElement(element, "error", message=first_line).text = case.message
+        elif case.verdict in ("skip", "xfail"):
+            ET.SubElement(element, "skipped", message=first_line)
+        if case.rules:
+            properties = ET.SubElement(element, "properties")
+            for rule in case.rules:
+                ET.SubElement(properties, "property", name="rule", value=rule)
+    root = ET.Element("testsuites")
+    root.append(suite)
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"

@@ -1,0 +1,41 @@
+"""The Markdown compliance report: per-system summary, then every rule with its verdict."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from conformance.report.model import Report
+
+_COLUMNS = ("pass", "fail", "error", "skip", "xfail")
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def to_markdown(report: Report) -> str:
+    impl, s = report.implementation, report.summary
+    lines = [
+        f"# Conformance report: {impl.name} {impl.version} ({impl.language})",
+        "",
+        f"**{s.passed} passed, {s.failed} failed, {s.errored} errored, {s.skipped} skipped, "
+        f"{s.xfailed} expected failures** of {s.total} scenarios. Skips count against compliance.",
+        "",
+        "| system | " + " | ".join(_COLUMNS) + " | rules passing |",
+        "| --- |" + " ---: |" * (len(_COLUMNS) + 1),
+    ]
+    for system in sorted({c.system for c in report.scenarios} | {r.id.split(".")[0] for r in report.rules}):
+        counts = Counter(c.verdict for c in report.scenarios if c.system == system)
+        rules = [r for r in report.rules if r.id.startswith(system + ".")]
+        passing = sum(1 for r in rules if r.verdict == "pass")
+        lines.append(f"| {system} | " + " | ".join(str(counts[v]) for v in _COLUMNS) + f" | {passing}/{len(rules)} |")
+    if report.baseline:
+        lines += ["", "## Baseline problems", ""] + [f"- {_cell(p.message)}" for p in report.baseline]
+    problems = [c for c in report.scenarios if c.verdict in ("fail", "error", "xfail")]
+    if problems:
+        lines += ["", "## Failures", ""]
+        for case in problems:
+            lines.append(f"- **{case.verdict}** `{case.id}`: {_cell(case.message[:500])}")
+    lines += ["", "## Rules", "", "| rule | verdict | scenarios |", "| --- | --- | --- |"]
+    lines += [f"| `{r.id}` | {r.verdict} | {', '.join(r.scenarios)} |" for r in report.rules]
+    return "\n".join(lines) + "\n"

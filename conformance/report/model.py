@@ -1,0 +1,70 @@
+"""``report.json``: the machine-readable result of one run against one implementation.
+
+``spec/schema/report.schema.json`` is generated from these models. Verdicts per scenario are ``pass``,
+``fail``, ``error``, ``skip`` and ``xfail`` (a fail or error the expected-failures baseline covers); per
+rule they add ``untested`` (no scenario that ran names the rule).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+ScenarioVerdict = Literal["pass", "fail", "error", "skip", "xfail"]
+RuleVerdict = Literal["pass", "fail", "error", "skip", "xfail", "untested"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ImplementationReport(_Model):
+    name: str
+    version: str
+    language: str
+    systems: list[str] = Field(default_factory=list)
+    capabilities: list[str] = Field(default_factory=list)
+    spec: str = Field(default="", description="The --impl spec the run used.")
+
+
+class Summary(_Model):
+    passed: int = Field(ge=0)
+    failed: int = Field(ge=0, description="Unexpected failures only.")
+    errored: int = Field(ge=0, description="Unexpected errors only.")
+    skipped: int = Field(ge=0)
+    xfailed: int = Field(ge=0, description="Failures and errors covered by the expected-failures baseline.")
+    total: int = Field(ge=0)
+
+
+class ScenarioReport(_Model):
+    id: str
+    system: str
+    area: str
+    rules: list[str]
+    verdict: ScenarioVerdict
+    message: str = ""
+    failing_rules: list[str] = Field(default_factory=list, description="Rules whose matchers failed.")
+    expected_failure: str | None = Field(default=None, description="The baseline reason, for an xfail.")
+    duration_ms: float = Field(ge=0)
+
+
+class RuleReport(_Model):
+    id: str
+    verdict: RuleVerdict
+    scenarios: list[str] = Field(default_factory=list)
+
+
+class BaselineProblem(_Model):
+    id: str
+    problem: Literal["stale", "unknown"]
+    message: str
+
+
+class Report(_Model):
+    implementation: ImplementationReport
+    summary: Summary
+    ok: bool = Field(description="True iff no unexpected fail or error and no baseline problem.")
+    scenarios: list[ScenarioReport]
+    rules: list[RuleReport]
+    baseline: list[BaselineProblem] = Field(default_factory=list)

@@ -1,0 +1,134 @@
+"""Running the suite: scenarios in, one verdict per scenario out.
+
+Theory of operation. The runner loads every scenario file (a file that fails to load becomes an ``error``
+verdict and the rest still run), keeps those selected by system and keyword, and plays each through the
+adapter. Before playing, a case whose system the implementation does not implement, or which requires a
+capability it does not declare, is a ``skip`` naming what is missing. After playing, the record is checked
+against the record schema (a broken record is the implementation's ``error``), its volatile values are
+replaced by placeholders, and ``conformance.judging.judge`` evaluates the expectations: no mismatch is
+``pass``, any mismatch is ``fail`` with every failing matcher and its rule id in the message. The runner
+never judges anything itself and never stops early: one verdict per selected file, always.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from conformance.adapters.base import DEFAULT_TIMEOUT, Adapter, Outcome
+from conformance.judging.judge import judge
+from conformance.judging.normalise import normalise
+from conformance.paths import PROTOCOL_DIR, SCENARIO_ROOT
+from conformance.protocol import ImplementationInfo
+from conformance.record import Record
+from conformance.scenario.load import LoadedScenario, LoadError, load_all
+
+
+@dataclass
+class CaseResult:
+    id: str
+    rules: list[str]
+    verdict: str
+    """pass | fail | error | skip, and xfail once a baseline covers a fail or error."""
+    message: str = ""
+    failing_rules: list[str] = field(default_factory=list)
+    duration_ms: float = 0.0
+    expected_failure: str | None = None
+    record: dict[str, Any] | None = None
+    """The normalised record, when the implementation returned a valid one."""
+
+    @property
+    def system(self) -> str:
+        return self.id.split("/", 1)[0]
+
+    @property
+    def area(self) -> str:
+        parts = self.id.split("/")
+        return parts[1] if len(parts) > 2 else ""
+
+
+@dataclass
+class Selection:
+    systems: set[str] | None = None
+    keyword: str | None = None
+
+    def wants(self, item: LoadedScenario | LoadError) -> bool:
+        if self.systems and item.id.split("/", 1)[0] not in self.systems:
+            return False
+        if not self.keyword:
+            return True
+        rules = item.scenario.rules if isinstance(item, LoadedScenario) else []
+        return any(self.keyword in text for text in (item.id, *rules))
+
+
+@lru_cache(maxsize=1)
+def record_validator() -> jsonschema.protocols.Validator:
+    path = PROTOCOL_DIR / "record.schema.json"
+    schema = json.loads(path.read_text(encoding="utf-8")) if path.exists() else Record.model_json_schema()
+    return jsonschema.Draft202012Validator(schema)
+
+
+def record_problems(record: Any) -> list[str]:
+    return [
+        f"record field {'.'.join(map(str, e.absolute_path)) or '(record)'}: {e.message}"
+        for e in sorted(record_validator().iter_errors(record), key=lambda e: list(map(str, e.absolute_path)))[:5]
+    ]
+
+
+def precheck(item: LoadedScenario, info: ImplementationInfo) -> str | None:
+    """Why the implementation cannot be asked to play this case at all (a skip reason), else None."""
+    if item.scenario.system not in info.systems:
+        return f"{info.name} does not implement {item.scenario.system}"
+    missing = [flag for flag in item.scenario.requires if flag not in info.capabilities]
+    if missing:
+        return f"requires capability {', '.join(repr(m) for m in missing)}, which {info.name} does not declare"
+    return None
+
+
+def verdict_for(item: LoadedScenario, outcome: Outcome) -> CaseResult:
+    """Turn what the adapter returned into a verdict (the judging step)."""
+    rules = list(item.scenario.rules)
+    if outcome.skip is not None:
+        return CaseResult(item.id, rules, "skip", outcome.skip)
+    if outcome.error is not None or outcome.record is None:
+        return CaseResult(item.id, rules, "error", outcome.error or "the adapter returned no record")
+    problems = record_problems(outcome.record)
+    if problems:
+        return CaseResult(item.id, rules, "error", "invalid record: " + "; ".join(problems))
+    record = normalise(outcome.record, item.payload)
+    mismatches = judge(item.scenario.expect, record)
+    if not mismatches:
+        return CaseResult(item.id, rules, "pass", record=record)
+    failing = sorted({m.rule for m in mismatches})
+    return CaseResult(item.id, rules, "fail", "\n".join(map(str, mismatches)), failing, record=record)
+
+
+def run_case(adapter: Adapter, info: ImplementationInfo, item: LoadedScenario | LoadError,
+             timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
+    if isinstance(item, LoadError):
+        return CaseResult(item.id, [], "error", item.message)
+    reason = precheck(item, info)
+    if reason is not None:
+        return CaseResult(item.id, list(item.scenario.rules), "skip", reason)
+    started = time.perf_counter()
+    result = verdict_for(item, adapter.run(item.payload, timeout))
+    result.duration_ms = (time.perf_counter() - started) * 1000
+    return result
+
+
+def select(root: Path = SCENARIO_ROOT, selection: Selection | None = None) -> list[LoadedScenario | LoadError]:
+    items = load_all(root) if root.exists() else []
+    return [item for item in items if selection is None or selection.wants(item)]
+
+
+def run_all(adapter: Adapter, items: Iterable[LoadedScenario | LoadError],
+            timeout: float = DEFAULT_TIMEOUT) -> tuple[ImplementationInfo, list[CaseResult]]:
+    info = adapter.hello()
+    return info, [run_case(adapter, info, item, timeout) for item in items]

@@ -1,0 +1,65 @@
+"""Whether the paperclip takes one more file: the attachment ceilings in one place.
+
+The ceilings belong to the message, not the file, because every attached byte rides inside the one JSON
+request of that turn and a provider refuses the sum. They are applied as each file is added, so an
+over-limit message can never be composed and the user learns at once which file was dropped
+(akan.attachments.refusal-at-paperclip).
+
+Megabytes are 2^20 bytes and a size exactly at a limit is allowed (the reference's reading of the open
+questions on akan.attachments.ceiling.*). Two files are "the same" when name and size are equal
+(the reference's reading of akan.attachments.duplicate-refused).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+MB = 1024 * 1024
+#: akan.attachments.ceiling.per-file
+FILE_MAX_BYTES = 4 * MB
+#: akan.attachments.ceiling.per-message-bytes
+MESSAGE_MAX_BYTES = 8 * MB
+#: akan.attachments.ceiling.per-message-files
+MESSAGE_MAX_FILES = 5
+
+
+@dataclass(frozen=True)
+class Candidate:
+    name: str
+    size: int
+
+
+@dataclass(frozen=True)
+class Admission:
+    accepted: bool
+    reason: str | None = None
+    """duplicate | file-too-large | too-many-files | message-too-large, when refused."""
+    text: str | None = None
+    """The refusal the user reads; it always names the file."""
+
+
+def _refuse(reason: str, name: str, why: str) -> Admission:
+    return Admission(False, reason, f'"{name}" was not attached: {why}')
+
+
+def admit(attached: Sequence[Candidate], incoming: Candidate) -> Admission:
+    """Decide on ``incoming`` given the files already on the message.
+
+    Rules: akan.attachments.duplicate-refused, akan.attachments.ceiling.per-file,
+    akan.attachments.ceiling.per-message-files, akan.attachments.ceiling.per-message-bytes,
+    akan.attachments.refusal-at-paperclip (every refusal text names the file).
+    """
+    if any(f.name == incoming.name and f.size == incoming.size for f in attached):
+        return _refuse("duplicate", incoming.name, "the same file is already attached to this message.")
+    if incoming.size > FILE_MAX_BYTES:
+        return _refuse("file-too-large", incoming.name, f"a file may be at most {FILE_MAX_BYTES // MB} MB.")
+    if len(attached) + 1 > MESSAGE_MAX_FILES:
+        why = f"a message carries at most {MESSAGE_MAX_FILES} files."
+        return _refuse("too-many-files", incoming.name, why)
+    if sum(f.size for f in attached) + incoming.size > MESSAGE_MAX_BYTES:
+        return _refuse(
+            "message-too-large", incoming.name,
+            f"the files of one message may add up to at most {MESSAGE_MAX_BYTES // MB} MB.",
+        )
+    return Admission(True)

@@ -1,0 +1,79 @@
+"""The claim ledger: may a trigger start a run, and what claim does a start write.
+
+Pure functions over a mapping of claim key -> claimed-at (virtual ms). A claim key is
+``<flowId>:<anchor>:<nonce>`` (falai.repeat.claim-key): the nonce is empty for ``'once'`` and cooldowns,
+so one key stands for "this flow has run for this anchor"; for ``'always'`` it is the trigger key, so each
+key is remembered separately and only the newest 50 are kept (falai.repeat.always-window).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from reference.clock import parse_duration_ms
+
+TriggerKind = Literal["message", "mention", "silence", "event", "start", "chain"]
+
+#: falai.repeat.always-window
+ALWAYS_CLAIMS_KEPT = 50
+
+#: falai.repeat.defaults (also falai.message.repeat-default, falai.mention.repeat-default,
+#: falai.silence.repeat-default, falai.event.repeat-default, falai.start.repeat-default).
+DEFAULT_REPEAT: dict[TriggerKind, str] = {
+    "message": "once",
+    "mention": "once",
+    "silence": "once",
+    "event": "always",
+    "start": "always",
+    "chain": "always",
+}
+
+
+@dataclass(frozen=True)
+class Policy:
+    mode: Literal["once", "always", "cooldown"]
+    cooldown_ms: int = 0
+
+
+def policy_for(kind: TriggerKind, declared: str | dict[str, str] | None) -> Policy:
+    """The effective repeat policy of a trigger; ``declared`` is ``'once'``, ``'always'`` or ``{cooldown}``."""
+    value = DEFAULT_REPEAT[kind] if declared is None else declared
+    if isinstance(value, dict):
+        return Policy("cooldown", parse_duration_ms(value["cooldown"]))
+    if value not in ("once", "always"):
+        raise ValueError(f"repeat must be 'once', 'always' or {{cooldown}}, got {value!r}")
+    return Policy(value)  # type: ignore[arg-type]
+
+
+def claim_key(flow_id: str, anchor: str, policy: Policy, trigger_key: str) -> str:
+    """falai.repeat.claim-key"""
+    nonce = trigger_key if policy.mode == "always" else ""
+    return f"{flow_id}:{anchor}:{nonce}"
+
+
+def verdict(
+    claims: Mapping[str, int], flow_id: str, anchor: str, policy: Policy, trigger_key: str, now_ms: int
+) -> str | None:
+    """None when the trigger may start a run, else the skip code (falai.repeat.once/always/cooldown)."""
+    key = claim_key(flow_id, anchor, policy, trigger_key)
+    if key not in claims:
+        return None
+    if policy.mode == "cooldown":
+        return None if now_ms - claims[key] >= policy.cooldown_ms else "cooldown"
+    return "already-claimed"
+
+
+def record_claim(
+    claims: dict[str, int], flow_id: str, anchor: str, policy: Policy, trigger_key: str, now_ms: int
+) -> str:
+    """Write the claim for a start and trim old always-claims of the same flow and anchor."""
+    key = claim_key(flow_id, anchor, policy, trigger_key)
+    claims[key] = now_ms
+    if policy.mode == "always":
+        prefix = f"{flow_id}:{anchor}:"
+        mine = [k for k in claims if k.startswith(prefix) and k != prefix]
+        for old in mine[: max(0, len(mine) - ALWAYS_CLAIMS_KEPT)]:
+            del claims[old]
+    return key

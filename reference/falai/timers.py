@@ -1,0 +1,62 @@
+"""Wake keys and wake times: silence keys, after-start keys and business hours, as pure functions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from conformance.scenario.falai import BusinessHours
+
+HOUR_MS = 3_600_000
+DAY_MS = 24 * HOUR_MS
+
+
+def silence_key(flow_id: str, session_id: str, last_assistant_at_ms: int) -> str:
+    """falai.silence.arm"""
+    return f"silence:{flow_id}:{session_id}:{last_assistant_at_ms}"
+
+
+@dataclass(frozen=True)
+class SilenceKey:
+    flow_id: str
+    session_id: str
+    last_assistant_at_ms: int
+
+
+def parse_silence_key(key: str) -> SilenceKey | None:
+    """Split a silence wake key; None when ``key`` is not one (flow ids may not contain ':')."""
+    parts = key.split(":")
+    if len(parts) < 4 or parts[0] != "silence" or not parts[-1].isdigit():
+        return None
+    return SilenceKey(parts[1], ":".join(parts[2:-1]), int(parts[-1]))
+
+
+def start_key(run_id: str, at_ms: int) -> str:
+    """falai.event.after.park"""
+    return f"{run_id}:start:{at_ms}"
+
+
+def step_wake_key(run_id: str, step_id: str, at_ms: int) -> str:
+    """A ``wait`` step's wake key. Not given by our documents; the reference's own shape."""
+    return f"{run_id}:{step_id}:{at_ms}"
+
+
+def next_working_time(at_ms: int, hours: BusinessHours) -> int:
+    """The agent's ``businessHours`` function in declarative form (UTC hours, every day).
+
+    Times inside working hours are kept; later ones move to the opening hour of the next day, earlier ones
+    to the opening hour of the same day.
+    """
+    day_start = at_ms - at_ms % DAY_MS
+    hour = (at_ms - day_start) / HOUR_MS
+    if hour >= hours.close_hour:
+        return day_start + DAY_MS + hours.open_hour * HOUR_MS
+    if hour < hours.open_hour:
+        return day_start + hours.open_hour * HOUR_MS
+    return at_ms
+
+
+def adjust(computed_ms: int, hours: BusinessHours | None, enabled: bool) -> int:
+    """falai.business-hours.where, falai.business-hours.forward-only: only opted-in timers move, never back."""
+    if not enabled or hours is None:
+        return computed_ms
+    return max(computed_ms, next_working_time(computed_ms, hours))

@@ -1,0 +1,112 @@
+"""Token budget arithmetic for one llmz request: the window, the output reserve, the input budget.
+
+Theory of operation. Every request is fitted to a *window*:
+
+1. The effective limit is the smallest of ``options.maxTokens`` and each configured model's input limit;
+   the output limit is the smallest of the models' output limits (a fallback list is sized for its
+   smallest candidate).
+2. The *planned reserve* is a tenth of the effective limit, rounded down, clamped to [256, 16000] and then
+   capped by the output limit. It is decided before any input is looked at.
+3. The *input budget* is the effective limit minus the planned reserve. Compaction's trigger and target
+   ratios are fractions of this number.
+4. When a request is sent, its output allowance is the planned reserve, further capped by the room the
+   measured input leaves in the window. A request does not fit at all when that room is below the
+   *minimum output* (the 256 floor, or the output limit when smaller): it must fail before dispatch.
+
+Steps 2 and 4 are the reference's reading of a sentence the guide leaves open (see the open_question of
+llmz.budget.output-reserve.room-for-input). Everything here is pure integer arithmetic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+RESERVE_DIVISOR = 10
+"""llmz.budget.output-reserve.fraction: one tenth, rounded down."""
+RESERVE_FLOOR = 256
+"""llmz.budget.output-reserve.floor."""
+RESERVE_CEILING = 16_000
+"""llmz.budget.output-reserve.ceiling."""
+MAX_SAFE_INTEGER = 2**53 - 1
+"""llmz.budget.max-tokens.positive-safe-integer: JavaScript's Number.MAX_SAFE_INTEGER."""
+
+
+class BudgetConfigError(ValueError):
+    """An invalid token setting; reported as INVALID_CONFIG before any model call."""
+
+    code = "INVALID_CONFIG"
+
+
+@dataclass(frozen=True)
+class Window:
+    """The fixed numbers one request is fitted to."""
+
+    limit: int
+    """Effective context limit (input + output)."""
+    output_limit: int
+    """Largest answer every candidate model accepts."""
+    reserve: int
+    """Planned output reserve."""
+
+    @property
+    def input_budget(self) -> int:
+        """llmz.budget.output-reserve.room-for-input: what is left for input once output is reserved."""
+        return self.limit - self.reserve
+
+    @property
+    def minimum_output(self) -> int:
+        """The least output room a sendable request keeps: the floor, unless the model allows less."""
+        return min(RESERVE_FLOOR, self.output_limit)
+
+
+def check_max_tokens(value: object) -> int | None:
+    """llmz.budget.max-tokens.positive-safe-integer: None (no cap) or an integer in [1, 2**53 - 1]."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SAFE_INTEGER:
+        raise BudgetConfigError(
+            f"options.maxTokens must be a positive safe integer (1 to {MAX_SAFE_INTEGER}), got {value!r}"
+        )
+    return value
+
+
+def effective_limits(
+    cap: int | None, input_limits: Sequence[int], output_limits: Sequence[int]
+) -> tuple[int, int]:
+    """llmz.budget.effective-limit.smallest and .fallback-list: (context limit, output limit).
+
+    Every candidate model of a fallback list must accept the same request, so the smallest of each limit
+    wins; the cap only ever lowers the context limit.
+    """
+    if not input_limits or not output_limits:
+        raise BudgetConfigError("at least one model with known input and output limits is required")
+    limit = min(input_limits)
+    if cap is not None:
+        limit = min(limit, cap)
+    return limit, min(output_limits)
+
+
+def planned_reserve(limit: int, output_limit: int) -> int:
+    """llmz.budget.output-reserve.fraction, .floor, .ceiling, .model-output-limit.
+
+    The floor and ceiling bound the tenth; the model's output limit is applied last because no request may
+    ask a model for more output than it can produce, floor or not.
+    """
+    tenth = limit // RESERVE_DIVISOR
+    return min(max(tenth, RESERVE_FLOOR), RESERVE_CEILING, output_limit)
+
+
+def window_for(cap: int | None, input_limits: Sequence[int], output_limits: Sequence[int]) -> Window:
+    limit, output_limit = effective_limits(cap, input_limits, output_limits)
+    return Window(limit=limit, output_limit=output_limit, reserve=planned_reserve(limit, output_limit))
+
+
+def output_allowance(window: Window, input_tokens: int) -> int:
+    """llmz.budget.output-reserve.room-for-input: the reserve, but never more than the window has left."""
+    return max(0, min(window.reserve, window.limit - input_tokens))
+
+
+def fits(window: Window, input_tokens: int) -> bool:
+    """llmz.budget.overflow.before-dispatch: the input leaves at least the minimum output room."""
+    return window.limit - input_tokens >= window.minimum_output

@@ -1,0 +1,244 @@
+"""Compaction policy: when to compact, where to cut the history, and what the summary event looks like.
+
+Theory of operation. The compactable history is split into *groups*, the smallest pieces that may be
+dropped: all messages of one iteration (its assistant call and the tool results answering it stay
+together, llmz.compaction.retains), a lone message outside any iteration (an earlier turn's user input),
+or an earlier summary event. Compaction always drops a *prefix* of the groups and puts one new summary
+event in front of what remains, so chronology is kept and a result is never orphaned from its call.
+
+Choosing the prefix (``choose_cut``) follows the guide's priorities, strongest first:
+
+1. the request must fit the input budget (a hard overflow may therefore drop recent iterations,
+   llmz.compaction.hard-overflow-keeps-fewer), and when it cannot fit even with the whole history dropped,
+   compaction is pointless and the caller reports an overflow;
+2. the ``keep_recent`` newest iterations are kept (llmz.compaction.keep-recent-iterations);
+3. the shortest prefix that brings the request to the target is preferred (llmz.compaction.target-ratio),
+   so no more history is lost than needed.
+
+Sizes are estimates while choosing: the summary is not written yet, so it is charged at
+``summary_allowance`` tokens. The caller re-measures the real request afterwards. Ratios are compared as
+exact fractions so a boundary does not wobble with binary floating point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+Message = dict[str, Any]
+
+DEFAULT_TRIGGER_RATIO = 0.85
+"""llmz.compaction.trigger-ratio."""
+DEFAULT_TARGET_RATIO = 0.65
+"""llmz.compaction.target-ratio."""
+DEFAULT_KEEP_RECENT = 2
+"""llmz.compaction.keep-recent-iterations."""
+DEFAULT_MAX_SUMMARY_TOKENS = 1024
+"""llmz.compaction.max-summary-tokens."""
+SUMMARY_ROLE = "summary"
+"""llmz.compaction.summary-event.first: the transcript role of a compaction summary."""
+
+
+@dataclass(frozen=True)
+class Group:
+    """Messages that are kept or dropped together."""
+
+    messages: tuple[Message, ...]
+    iteration: str | None
+    tokens: int
+
+    @property
+    def is_summary(self) -> bool:
+        return len(self.messages) == 1 and self.messages[0].get("role") == SUMMARY_ROLE
+
+
+def _is_result(message: Message) -> bool:
+    return message.get("role") == "tool" or "tool_call_id" in message
+
+
+def group_history(history: Sequence[Message], measure: Callable[[Message], int]) -> list[Group]:
+    """llmz.compaction.retains: droppable groups that never separate a call from its result.
+
+    Messages sharing an ``iteration`` id form one group; a tool result always joins the group before it,
+    even without an iteration id, because a result without its call is invalid for every provider.
+    """
+    groups: list[list[Message]] = []
+    for message in history:
+        iteration = message.get("iteration")
+        previous = groups[-1] if groups else None
+        same_iteration = (
+            previous is not None and iteration is not None and previous[0].get("iteration") == iteration
+        )
+        if previous is not None and (same_iteration or _is_result(message)):
+            previous.append(message)
+        else:
+            groups.append([message])
+    return [
+        Group(tuple(group), group[0].get("iteration"), sum(measure(m) for m in group)) for group in groups
+    ]
+
+
+def reaches(tokens: int, budget: int, ratio: float) -> bool:
+    """``tokens`` is at or above ``ratio`` of ``budget`` (exact; see the trigger's open question)."""
+    return Fraction(tokens) >= Fraction(str(ratio)) * budget
+
+
+def should_compact(input_tokens: int, input_budget: int, trigger_ratio: float) -> bool:
+    """llmz.compaction.trigger-ratio: compact once the request reaches that share of the input budget."""
+    return reaches(input_tokens, input_budget, trigger_ratio)
+
+
+def protected_start(groups: Sequence[Group], keep_recent: int) -> int:
+    """Index of the oldest group among the ``keep_recent`` newest iterations (len(groups) if none kept)."""
+    if keep_recent <= 0:
+        return len(groups)
+    seen = 0
+    for index in range(len(groups) - 1, -1, -1):
+        if groups[index].iteration is not None and not groups[index].is_summary:
+            seen += 1
+            if seen == keep_recent:
+                return index
+    return 0
+
+
+@dataclass(frozen=True)
+class Cut:
+    """Drop ``groups[:drop]``; ``estimate`` is the request size expected afterwards."""
+
+    drop: int
+    estimate: int
+
+
+def choose_cut(
+    groups: Sequence[Group],
+    *,
+    fixed_tokens: int,
+    summary_allowance: int,
+    input_budget: int,
+    target_ratio: float,
+    keep_recent: int,
+) -> Cut | None:
+    """llmz.compaction.target-ratio, .keep-recent-iterations, .hard-overflow-keeps-fewer: pick the prefix.
+
+    ``fixed_tokens`` is everything compaction cannot touch (instructions, tools, current-turn input and
+    pending work). Returns None when no cut helps: either the recent iterations are all there is and the
+    request already fits, or not even dropping every group would make it fit (the caller then measures
+    the unchanged request and sends it or reports the overflow).
+    """
+    tail = [0] * (len(groups) + 1)
+    for index in range(len(groups) - 1, -1, -1):
+        tail[index] = tail[index + 1] + groups[index].tokens
+
+    def estimate(drop: int) -> int:
+        return fixed_tokens + summary_allowance + tail[drop]
+
+    keep_from = protected_start(groups, keep_recent)
+    for drop in range(1, keep_from + 1):
+        if not _above(estimate(drop), input_budget, target_ratio):
+            return Cut(drop, estimate(drop))
+    if keep_from >= 1 and estimate(keep_from) <= input_budget:
+        return Cut(keep_from, estimate(keep_from))
+    if fixed_tokens + tail[0] <= input_budget:
+        return None
+    for drop in range(max(keep_from + 1, 1), len(groups) + 1):
+        if estimate(drop) <= input_budget:
+            return Cut(drop, estimate(drop))
+    return None
+
+
+def _above(tokens: int, budget: int, ratio: float) -> bool:
+    return Fraction(tokens) > Fraction(str(ratio)) * budget
+
+
+def summary_event(content: str) -> Message:
+    """llmz.compaction.summary-event.first: the transcript event that opens the retained history."""
+    return {"role": SUMMARY_ROLE, "content": content}
+
+
+def summary_input(dropped: Sequence[Group]) -> list[Message]:
+    """The messages handed to the summarizer: every dropped message, earlier summaries included, so what
+    an old summary held survives into the new one (llmz.compaction.summary-event.replaces-earlier)."""
+    return [dict(message) for group in dropped for message in group.messages]
+
+
+def retained_history(groups: Sequence[Group], cut: Cut, summary: str) -> list[Message]:
+    """The history to commit: the new summary first, then the kept groups unchanged."""
+    kept = [dict(message) for group in groups[cut.drop :] for message in group.messages]
+    return [summary_event(summary), *kept]
+
+
+def discarded_iterations(groups: Sequence[Group], cut: Cut) -> list[str]:
+    """llmz.compaction.discarded-results-removed: iteration ids whose results leave $iterations/$return."""
+    seen: list[str] = []
+    for group in groups[: cut.drop]:
+        if group.iteration is not None and group.iteration not in seen:
+            seen.append(group.iteration)
+    return seen
+
+
+@dataclass(frozen=True)
+class Controls:
+    """The session's serializable compaction controls, validated (llmz.compaction.config-invalid)."""
+
+    trigger_ratio: float = DEFAULT_TRIGGER_RATIO
+    target_ratio: float = DEFAULT_TARGET_RATIO
+    keep_recent: int = DEFAULT_KEEP_RECENT
+    max_summary_tokens: int = DEFAULT_MAX_SUMMARY_TOKENS
+
+
+class CompactionConfigError(ValueError):
+    """Out-of-range compaction controls; reported as INVALID_CONFIG before any model call."""
+
+    code = "INVALID_CONFIG"
+
+
+_CONTROL_NAMES = {
+    "triggerRatio": "trigger_ratio",
+    "targetRatio": "target_ratio",
+    "keepRecentIterations": "keep_recent",
+    "maxSummaryTokens": "max_summary_tokens",
+}
+_IGNORED_CONTROLS = frozenset({"model", "summarize", "enabled"})
+
+
+def _number(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise CompactionConfigError(f"compaction.{name} must be a number, got {value!r}")
+    return float(value)
+
+
+def _count(name: str, value: object, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise CompactionConfigError(f"compaction.{name} must be an integer >= {minimum}, got {value!r}")
+    return value
+
+
+def controls_from(settings: dict[str, Any]) -> Controls:
+    """Read llmz-style controls (``triggerRatio`` ...), applying the documented defaults.
+
+    The ranges are the reference's answer to llmz.compaction.config-invalid's open question:
+    0 < targetRatio <= triggerRatio <= 1, keepRecentIterations >= 0, maxSummaryTokens >= 1.
+    """
+    unknown = set(settings) - set(_CONTROL_NAMES) - _IGNORED_CONTROLS
+    if unknown:
+        raise CompactionConfigError(
+            f"unknown compaction control(s) {sorted(unknown)}; expected some of {sorted(_CONTROL_NAMES)}"
+        )
+    trigger = _number("triggerRatio", settings.get("triggerRatio", DEFAULT_TRIGGER_RATIO))
+    target = _number("targetRatio", settings.get("targetRatio", DEFAULT_TARGET_RATIO))
+    if not 0 < target <= trigger <= 1:
+        raise CompactionConfigError(
+            f"compaction ratios must satisfy 0 < targetRatio <= triggerRatio <= 1, got {target} and {trigger}"
+        )
+    return Controls(
+        trigger_ratio=trigger,
+        target_ratio=target,
+        keep_recent=_count(
+            "keepRecentIterations", settings.get("keepRecentIterations", DEFAULT_KEEP_RECENT), 0
+        ),
+        max_summary_tokens=_count(
+            "maxSummaryTokens", settings.get("maxSummaryTokens", DEFAULT_MAX_SUMMARY_TOKENS), 1
+        ),
+    )

