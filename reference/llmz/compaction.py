@@ -22,6 +22,7 @@ exact fractions so a boundary does not wobble with binary floating point.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -242,3 +243,55 @@ def controls_from(settings: dict[str, Any]) -> Controls:
             "maxSummaryTokens", settings.get("maxSummaryTokens", DEFAULT_MAX_SUMMARY_TOKENS), 1
         ),
     )
+
+
+SUMMARY_INSTRUCTIONS = (
+    "Part of an agent conversation is about to be removed from the context window. Write the note that "
+    "will stand in for it. Keep every decision taken, every external event received, every effect that "
+    "was confirmed as done (tool results, delivered messages), every failure or error, and all work that "
+    "is still open. Later turns only see this note, so be specific: names, ids, amounts. Answer with the "
+    "note as plain text; no tools are available."
+)
+"""llmz.compaction.summary-request.content: what the summarizer is asked to preserve (our wording)."""
+
+
+def render_for_summary(message: Message) -> str:
+    """One dropped message as a line of the summarizer's transcript (JSON, bookkeeping removed)."""
+    visible = {key: value for key, value in message.items() if key != "iteration"}
+    return json.dumps(visible, ensure_ascii=False, sort_keys=True)
+
+
+def summary_request(segment: Sequence[Group], previous: str | None) -> list[Message]:
+    """llmz.compaction.summary-request.content and .segments: the messages of one summary request.
+
+    The dropped conversation travels as quoted data in a user message, not as native calls and results,
+    so the request needs no tool declarations (llmz.compaction.summarizer-no-tools). The previous
+    segment's summary, when there is one, comes first so the new summary absorbs it.
+    """
+    parts = []
+    if previous is not None:
+        parts.append(f"<summary_so_far>\n{previous}\n</summary_so_far>")
+    lines = "\n".join(render_for_summary(m) for group in segment for m in group.messages)
+    parts.append(f"<conversation>\n{lines}\n</conversation>")
+    return [
+        {"role": "system", "content": SUMMARY_INSTRUCTIONS},
+        {"role": "user", "content": "\n".join(parts)},
+    ]
+
+
+def plan_segments(sizes: Sequence[int], capacity: int) -> list[range]:
+    """llmz.compaction.summary-request.segments: consecutive runs of groups, each within ``capacity``.
+
+    ``sizes`` are the groups' token sizes in the summarizer's transcript. A group larger than the capacity
+    still gets a segment of its own: groups are never split, and the caller's size check rejects it.
+    """
+    segments: list[range] = []
+    start, used = 0, 0
+    for index, size in enumerate(sizes):
+        if index > start and used + size > capacity:
+            segments.append(range(start, index))
+            start, used = index, 0
+        used += size
+    if start < len(sizes):
+        segments.append(range(start, len(sizes)))
+    return segments

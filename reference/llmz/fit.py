@@ -3,17 +3,34 @@
 The loop (``reference/llmz/execute.py`` and friends) calls ``fit_request`` once before every model
 dispatch with the request it would send. ``fit_request`` measures it, reserves output space, compacts the
 history when it crosses the trigger, and either returns the request to send (plus any compaction to commit
-to the session) or raises ``TokenBudgetError`` before anything is dispatched.
+to the session) or raises a ``FitError`` before anything is dispatched.
 
-The loop owns the session; this module owns the budget. Until the budget work lands, the stub below sends
-the request unchanged with a fixed output allowance, so the loop can be written and tested independently.
+The loop owns the session; this module owns the budget. The order of work, and why:
+
+1. Validate the token settings and compute the window (``budget``): a bad ``maxTokens`` or compaction
+   control is INVALID_CONFIG before any call.
+2. Measure instructions + tools + history + current input (``tokens``).
+3. If compaction is enabled and the request reaches the trigger, choose a cut (``compaction``), ask
+   ``context.summarize`` for a summary of the dropped part (segment by segment when it is large) and
+   measure the request again with the summary event in front of the kept history.
+4. If the request does not fit, raise TOKEN_OVERFLOW. Nothing is committed here: a prepared summary is
+   returned in ``new_history`` and the loop commits it only once the request has been sent through its
+   hooks (llmz.compaction.commit-after-fit), so a failure anywhere leaves the session's history intact.
+
+A failed summary raises ``CompactionFailedError`` (COMPACTION_FAILED, critical); an overflow raises
+``TokenBudgetError`` (TOKEN_OVERFLOW, phase ``input``, critical). Both carry ``code``, ``critical`` and
+``details()`` so the loop can record them as ``error`` events without knowing which one it got.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from reference.llmz import budget, compaction, tokens
+from reference.llmz.compaction import Controls, Group
+from reference.providers.scripted import ScriptExhausted
 
 Message = dict[str, Any]
 
@@ -26,6 +43,11 @@ class ModelLimits:
     output_tokens: int
 
 
+def native_summary(content: str) -> Message:
+    """llmz.compaction.summary-event.user-role-data: how a summary event travels to the model by default."""
+    return {"role": "user", "content": f"<conversation_summary>\n{content}\n</conversation_summary>"}
+
+
 @dataclass(frozen=True)
 class FitContext:
     instructions: str
@@ -34,7 +56,8 @@ class FitContext:
     """Native tool declarations as sent (run_javascript, with the host API in its description)."""
     history: list[Message]
     """Canonical conversation before the current turn's input, oldest first. Each message may carry an
-    ``iteration`` key (the iteration id it belongs to); a call and its result share one."""
+    ``iteration`` key (the iteration id it belongs to); a call and its result share one. A compaction
+    summary appears as ``{role: 'summary', content}`` and is rendered with ``render_summary``."""
     current: list[Message]
     """Current-turn input and this turn's iterations so far: never compacted."""
     max_tokens: int | None
@@ -45,7 +68,10 @@ class FitContext:
     """The session's compaction controls (triggerRatio, targetRatio, keepRecentIterations,
     maxSummaryTokens), or None when compaction is disabled (``compaction: false``)."""
     summarize: Callable[[list[Message], int], str]
-    """Asks the model for a summary of the given messages within the given output budget."""
+    """Asks the model for a summary of the given messages within the given output budget. The messages
+    are a complete request (system + user); send them with no tools and ``max_tokens`` set to the budget."""
+    render_summary: Callable[[str], Message] | None = None
+    """How a summary event is sent natively; ``native_summary`` when None."""
 
 
 @dataclass
@@ -60,9 +86,23 @@ class FitResult:
     """When compaction happened: the history to commit (starting with the summary event)."""
     discarded_iterations: list[str] = field(default_factory=list)
     """Iteration ids whose results compaction removed (the loop drops them from $iterations/$return)."""
+    summary: str | None = None
+    """The new summary text, when compaction happened."""
+    context_tokens: dict[str, int] = field(default_factory=dict)
+    """llmz.budget.context-tokens.categories-sum: instructions, tools, messages and their total."""
 
 
-class TokenBudgetError(Exception):
+class FitError(Exception):
+    """A failure before dispatch. Every subclass is critical: the run stops without another model call."""
+
+    code = "INTERNAL_ERROR"
+    critical = True
+
+    def details(self) -> dict[str, Any]:
+        return {"code": self.code, "critical": self.critical, "message": str(self)}
+
+
+class TokenBudgetError(FitError):
     """The request cannot fit: TOKEN_OVERFLOW (phase 'input') raised before dispatch."""
 
     code = "TOKEN_OVERFLOW"
@@ -71,8 +111,191 @@ class TokenBudgetError(Exception):
         super().__init__(message)
         self.tokens = tokens
         self.limit = limit
+        self.phase = "input"
+
+    def details(self) -> dict[str, Any]:
+        return {**super().details(), "phase": self.phase, "tokens": self.tokens, "limit": self.limit}
+
+
+class CompactionFailedError(FitError):
+    """llmz.compaction.failure-error: the summary could not be produced or was invalid; history is kept."""
+
+    code = "COMPACTION_FAILED"
+
+    def __init__(self, message: str, *, cause: BaseException | None = None) -> None:
+        super().__init__(message)
+        self.cause = cause
+
+    def details(self) -> dict[str, Any]:
+        cause = None if self.cause is None else f"{type(self.cause).__name__}: {self.cause}"
+        return {**super().details(), "cause": cause}
+
+
+class FitConfigError(FitError):
+    """Invalid token or compaction settings (INVALID_CONFIG)."""
+
+    code = "INVALID_CONFIG"
+
+
+@dataclass(frozen=True)
+class _Request:
+    """The measured parts of one request."""
+
+    instructions: int
+    tools: int
+    current: int
+    history: list[Message]
+    """Native form of the (possibly compacted) history."""
+    history_tokens: int
+
+    @property
+    def total(self) -> int:
+        return self.instructions + self.tools + self.current + self.history_tokens
+
+    def categories(self) -> dict[str, int]:
+        messages = self.current + self.history_tokens
+        return {
+            "instructions": self.instructions, "tools": self.tools, "messages": messages, "total": self.total
+        }
+
+
+def _setup(context: FitContext) -> tuple[budget.Window, Controls | None]:
+    try:
+        cap = budget.check_max_tokens(context.max_tokens)
+        window = budget.window_for(
+            cap, [m.input_tokens for m in context.models], [m.output_tokens for m in context.models]
+        )
+        controls = None if context.compaction is None else compaction.controls_from(context.compaction)
+    except (budget.BudgetConfigError, compaction.CompactionConfigError) as exc:
+        raise FitConfigError(str(exc)) from exc
+    return window, controls
+
+
+def _native(context: FitContext, message: Message) -> Message:
+    if message.get("role") != compaction.SUMMARY_ROLE:
+        return message
+    return (context.render_summary or native_summary)(str(message.get("content", "")))
+
+
+def _measure(context: FitContext, history: Sequence[Message]) -> _Request:
+    native = [_native(context, m) for m in history]
+    return _Request(
+        instructions=tokens.count_instructions(context.instructions),
+        tools=tokens.count_tools(context.tools),
+        current=tokens.count_messages(context.current),
+        history=native,
+        history_tokens=tokens.count_messages(native),
+    )
+
+
+def _result(context: FitContext, window: budget.Window, request: _Request) -> FitResult:
+    """llmz.budget.overflow.before-dispatch / .no-silent-truncation: send whole, or fail before sending."""
+    if not budget.fits(window, request.total):
+        raise TokenBudgetError(
+            f"the request needs {request.total} input tokens but the effective limit of {window.limit} "
+            f"leaves room for at most {window.limit - window.minimum_output} once "
+            f"{window.minimum_output} output tokens are kept",
+            tokens=request.total,
+            limit=window.limit,
+        )
+    return FitResult(
+        messages=[*request.history, *context.current],
+        max_output_tokens=budget.output_allowance(window, request.total),
+        input_tokens=request.total,
+        context_tokens=request.categories(),
+    )
 
 
 def fit_request(context: FitContext) -> FitResult:
-    """Stub: sends everything, reserving 1024 output tokens. Replaced by the budget implementation."""
-    return FitResult(messages=[*context.history, *context.current], max_output_tokens=1024, input_tokens=0)
+    """Fit one request to its window, compacting the history first when it reaches the trigger."""
+    window, controls = _setup(context)
+    request = _measure(context, context.history)
+    if controls is not None and compaction.should_compact(
+        request.total, window.input_budget, controls.trigger_ratio
+    ):
+        compacted = _compact(context, window, controls, request)
+        if compacted is not None:
+            return compacted
+    return _result(context, window, request)
+
+
+def _iterations_in(messages: Sequence[Message]) -> int:
+    return len({m["iteration"] for m in messages if m.get("iteration") is not None})
+
+
+def _compact(
+    context: FitContext, window: budget.Window, controls: Controls, request: _Request
+) -> FitResult | None:
+    """llmz.compaction.*: cut, summarize, rebuild; None when no cut can help (the caller then decides)."""
+    groups = compaction.group_history(context.history, lambda m: tokens.count_message(_native(context, m)))
+    summary_tokens = min(controls.max_summary_tokens, window.output_limit)
+    empty_summary = tokens.count_message(_native(context, compaction.summary_event("")))
+    cut = compaction.choose_cut(
+        groups,
+        fixed_tokens=request.instructions + request.tools + request.current,
+        summary_allowance=empty_summary + summary_tokens,
+        input_budget=window.input_budget,
+        target_ratio=controls.target_ratio,
+        # The current turn's own iterations are the newest ones and already protected.
+        keep_recent=max(0, controls.keep_recent - _iterations_in(context.current)),
+    )
+    if cut is None:
+        return None
+    summary = _summarize(context, window, controls, groups[: cut.drop])
+    new_history = compaction.retained_history(groups, cut, summary)
+    result = _result(context, window, _measure(context, new_history))
+    result.new_history = new_history
+    result.discarded_iterations = compaction.discarded_iterations(groups, cut)
+    result.summary = summary
+    return result
+
+
+SUMMARY_FRAMING = 16
+"""Tokens allowed for the tags around a previous segment's summary inside the next segment request."""
+
+
+def _summarize(
+    context: FitContext, window: budget.Window, controls: Controls, dropped: Sequence[Group]
+) -> str:
+    """llmz.compaction.summary-request.*, .max-summary-tokens, .failure-error: one call per segment.
+
+    Each segment must leave room for its own answer and for the previous segment's summary, so the
+    segment capacity is the window minus two summary ceilings and the fixed request framing.
+    """
+    ceiling = min(controls.max_summary_tokens, window.output_limit)
+    frame = tokens.count_messages(compaction.summary_request([], None))
+    capacity = window.limit - frame - ceiling - (ceiling + SUMMARY_FRAMING)
+    sizes = [
+        sum(tokens.count_text(compaction.render_for_summary(m)) + 1 for m in g.messages)
+        for g in dropped
+    ]
+    previous: str | None = None
+    for segment in compaction.plan_segments(sizes, capacity):
+        messages = compaction.summary_request([dropped[i] for i in segment], previous)
+        size = tokens.count_messages(messages)
+        allowance = min(ceiling, window.limit - size)
+        if allowance < min(ceiling, window.minimum_output):
+            raise CompactionFailedError(
+                f"a summary request of {size} tokens leaves only {allowance} tokens of the "
+                f"{window.limit}-token window for the summary"
+            )
+        previous = _one_summary(context, messages, allowance)
+    if previous is None:
+        raise CompactionFailedError("compaction chose to drop nothing, so there is nothing to summarize")
+    return previous
+
+
+def _one_summary(context: FitContext, messages: list[Message], allowance: int) -> str:
+    """Call the summarizer once and validate its answer (non-empty text within its allowance)."""
+    try:
+        text = context.summarize(messages, allowance)
+    except ScriptExhausted:
+        raise  # a scenario that under-scripted its summary call is a broken case, not a compaction outcome
+    except Exception as exc:
+        raise CompactionFailedError(f"summary generation failed: {exc}", cause=exc) from exc
+    if not isinstance(text, str) or not text.strip():
+        raise CompactionFailedError(f"the summary must be non-empty text, got {text!r}")
+    size = tokens.count_text(text)
+    if size > allowance:
+        raise CompactionFailedError(f"the summary has {size} tokens, over its allowance of {allowance}")
+    return text

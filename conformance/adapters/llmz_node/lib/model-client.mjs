@@ -31,6 +31,8 @@ export class ScriptedModelClient extends _CustomModelClient {
     this.models = models
     this.calls = 0
     this.minted = 0
+    /** Set when llmz asked for more calls than the script holds; the case then fails naming the call. */
+    this.exhausted = null
   }
 
   async getModelDetails(model) {
@@ -52,7 +54,10 @@ export class ScriptedModelClient extends _CustomModelClient {
     this.recorder.emit('model_request', { call, purpose: purposeOf(input), ...normalizeRequest(input) })
     if (options.signal?.aborted) throw options.signal.reason ?? new Error('generation aborted')
     const entry = this.script[call - 1]
-    if (entry === undefined) throw new ScriptExhausted(call)
+    if (entry === undefined) {
+      this.exhausted ??= new ScriptExhausted(call)
+      throw this.exhausted
+    }
     if (entry.failure) {
       this.recorder.emit('model_response', { call, failure: entry.failure })
       throw new ProviderFailure(entry.failure.status, entry.failure.message ?? 'scripted provider failure', entry.failure.retry_after)

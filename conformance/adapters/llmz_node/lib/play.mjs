@@ -40,6 +40,9 @@ export async function playScenario(scenario) {
   for (const [index, step] of (scenario.steps ?? []).entries()) {
     await playStep(state, step, index)
   }
+  // llmz reports the failed call as GENERATION_FAILED and carries on; the suite's rule is stricter: a
+  // script that runs out fails the case itself, exactly as with the reference.
+  if (state.client.exhausted) throw state.client.exhausted
   recorder.final = sessionState(state.session)
   return recorder.toJSON()
 }

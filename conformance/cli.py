@@ -1,0 +1,111 @@
+"""``python -m conformance``: run the suite against an implementation, or list the reference mutants.
+
+``run`` writes report.json, junit.xml and report.md into the report directory and prints a per-system
+summary ending with the line ``N passed, N failed, N errored, N skipped``. Exit status: 0 when nothing
+failed or errored unexpectedly and the baseline has no stale or unknown entry; 1 otherwise; 2 when the
+run could not start (unknown implementation, failed hello, unreadable baseline).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from conformance import baseline
+from conformance.adapters.base import DEFAULT_TIMEOUT, AdapterError
+from conformance.adapters.registry import create, display_name
+from conformance.catalogue.load import SYSTEMS, load_catalogue
+from conformance.paths import BUILD_ROOT, SCENARIO_ROOT, SPEC_ROOT
+from conformance.report import console
+from conformance.report.build import build_report
+from conformance.report.junit import to_junit
+from conformance.report.markdown import to_markdown
+from conformance.report.model import Report
+from conformance.runner import Selection, run_all, select
+from conformance.scenario.load import LoadedScenario, load_all
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m conformance", description="Agent runtime conformance suite.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("run", help="run the suite against an implementation")
+    run.add_argument("--impl", default="reference",
+                     help="reference | reference[<mutant>] | stdio:<command> | python:<module>:<factory> | preset")
+    run.add_argument("--report-dir", type=Path, help="default: build/conformance/<impl-name>/")
+    run.add_argument("--expected-failures", type=Path, metavar="FILE", help="YAML baseline of known failures")
+    run.add_argument("--system", action="append", choices=SYSTEMS, help="only this system (repeatable)")
+    run.add_argument("-k", dest="keyword", metavar="SUBSTR", help="only scenarios whose id or rule ids contain it")
+    run.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per case (default 30)")
+    run.add_argument("--scenarios", type=Path, default=SCENARIO_ROOT, help="scenario root (default fixtures/scenarios)")
+    run.add_argument("--spec", type=Path, default=SPEC_ROOT, help=argparse.SUPPRESS)
+    run.add_argument("-v", "--verbose", action="store_true", help="also list skips and expected failures")
+    commands.add_parser("list-mutants", help="the reference's deliberately broken variants")
+    return parser
+
+
+def known_ids(scenario_root: Path, catalogue_ids: list[str]) -> set[str]:
+    """Every id a baseline may name: catalogue rules, scenario ids, and rule ids scenarios name."""
+    ids = set(catalogue_ids)
+    for item in load_all(scenario_root) if scenario_root.exists() else []:
+        ids.add(item.id)
+        if isinstance(item, LoadedScenario):
+            ids.update(item.scenario.rules)
+    return ids
+
+
+def write_reports(report: Report, directory: Path) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "report.json").write_text(
+        json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    (directory / "junit.xml").write_text(to_junit(report), encoding="utf-8")
+    (directory / "report.md").write_text(to_markdown(report), encoding="utf-8")
+
+
+def run_command(args: argparse.Namespace) -> int:
+    try:
+        entries = baseline.load(args.expected_failures) if args.expected_failures else []
+    except baseline.BaselineError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    selection = Selection(set(args.system) if args.system else None, args.keyword)
+    items = select(args.scenarios, selection)
+    try:
+        adapter = create(args.impl, hello_timeout=args.timeout)
+    except AdapterError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        info, cases = run_all(adapter, items, args.timeout)
+    except AdapterError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        adapter.close()
+    catalogue_ids = [i for i in load_catalogue(args.spec).ids() if not args.system or i.split(".")[0] in args.system]
+    problems = baseline.apply(cases, entries, known_ids(args.scenarios, catalogue_ids)) if entries else []
+    report = build_report(args.impl, info, cases, catalogue_ids, problems)
+    directory = args.report_dir or BUILD_ROOT / "conformance" / display_name(args.impl)
+    write_reports(report, directory)
+    lines = console.render(report, verbose=args.verbose)
+    print("\n".join([*lines[:-1], f"reports: {directory}", lines[-1]]))
+    return 0 if report.ok else 1
+
+
+def list_mutants() -> int:
+    from reference.mutants import all_mutants
+
+    mutants = all_mutants()
+    for name, mutant in sorted(mutants.items()):
+        print(f"{name}: breaks {', '.join(mutant.rules)}" + (f" ({mutant.description})" if mutant.description else ""))
+    print(f"{len(mutants)} mutants")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "list-mutants":
+        return list_mutants()
+    return run_command(args)

@@ -1,0 +1,97 @@
+"""Session state and the result of one turn, with their record forms.
+
+Only observable state goes into the record (``final.session``): who holds the floor, the runs and where
+they stand, the claim ledger's keys, collected data, the transcript and ``lastAssistantAt``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+RunStatus = Literal["active", "suspended", "parked", "waiting", "ended"]
+LIVE: tuple[RunStatus, ...] = ("active", "suspended", "parked", "waiting")
+
+
+@dataclass
+class Run:
+    run_id: str
+    flow_id: str
+    anchor: str
+    trigger_index: int | None
+    input: dict[str, Any]
+    started_at: int
+    step: int = 0
+    status: RunStatus = "active"
+    wake_key: str | None = None
+    wait_else: str | None = None
+
+    @property
+    def live(self) -> bool:
+        return self.status in LIVE
+
+
+@dataclass
+class Session:
+    session_id: str
+    runs: list[Run] = field(default_factory=list)
+    floor: str | None = None
+    suspended: list[str] = field(default_factory=list)
+    """Run ids put aside by a takeover, most recent last; the first live one resumes when the floor frees."""
+    claims: dict[str, int] = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)
+    seen_messages: list[str] = field(default_factory=list)
+    history: list[dict[str, Any]] = field(default_factory=list)
+    last_assistant_at: int | None = None
+    last_customer_at: int | None = None
+    silence_keys: dict[str, str] = field(default_factory=dict)
+
+    def run(self, run_id: str | None) -> Run | None:
+        return next((r for r in self.runs if r.run_id == run_id), None)
+
+    def live_run(self, flow_id: str, anchor: str) -> Run | None:
+        return next((r for r in self.runs if r.flow_id == flow_id and r.anchor == anchor and r.live), None)
+
+    def to_record(self, step_ids: dict[str, list[str]]) -> dict[str, Any]:
+        def where(run: Run) -> str | None:
+            steps = step_ids.get(run.flow_id, [])
+            return steps[run.step] if run.live and run.step < len(steps) else None
+
+        return {
+            "floor": self.floor,
+            "runs": [{"runId": r.run_id, "flowId": r.flow_id, "status": r.status, "step": where(r)} for r in self.runs],
+            "claims": sorted(self.claims),
+            "data": dict(self.data),
+            "history": list(self.history),
+            "lastAssistantAt": self.last_assistant_at,
+        }
+
+
+@dataclass
+class TurnResult:
+    """What ``agent.turn`` returns, minus the session itself."""
+
+    input: dict[str, Any]
+    started: list[dict[str, Any]] = field(default_factory=list)
+    ended: list[dict[str, Any]] = field(default_factory=list)
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    outcomes: list[dict[str, Any]] = field(default_factory=list)
+    skipped: list[dict[str, Any]] = field(default_factory=list)
+    schedule: list[dict[str, Any]] = field(default_factory=list)
+    llm_calls: int = 0
+    changed: bool = True
+    spoke: bool = False
+    """The assistant spoke this turn (falai.silence.stamp); not part of the record."""
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "input": self.input,
+            "started": self.started,
+            "ended": self.ended,
+            "messages": self.messages,
+            "outcomes": self.outcomes,
+            "skipped": self.skipped,
+            "schedule": self.schedule,
+            "llmCalls": self.llm_calls,
+            "changed": self.changed,
+        }

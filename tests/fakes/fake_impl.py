@@ -1,0 +1,80 @@
+"""A tiny stdio implementation whose behaviour is chosen per case, to exercise every harness failure path.
+
+It speaks the protocol of ``conformance.protocol`` without importing the project (a foreign runtime would
+not have it either). The behaviour comes from the command line, or per case from the scenario's
+``description`` when it starts with ``fake:<behaviour>``:
+
+good      answer with a record: one ``echo`` event carrying the title, ``final.status = "ok"`` and a
+          random ``final.run_id`` (volatile, normalised by the harness)
+hang      never answer the run
+garbage   answer with a line that is not JSON
+crash     exit with status 3 after writing a last word to stderr
+wrong-seq answer with seq + 100
+bad-record answer with a record whose event lacks ``type``
+skip      answer with a skip
+refuse    answer with an error
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import uuid
+from typing import Any
+
+
+def _record(scenario: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "events": [{"type": "echo", "title": scenario.get("title"), "id": uuid.uuid4().hex}],
+        "final": {"status": "ok", "run_id": uuid.uuid4().hex},
+    }
+
+
+def _behaviour(default: str, scenario: dict[str, Any]) -> str:
+    description = str(scenario.get("description") or "")
+    return description.split(":", 1)[1].split()[0] if description.startswith("fake:") else default
+
+
+def _answer(seq: int, scenario: dict[str, Any], behaviour: str) -> dict[str, Any] | None:
+    if behaviour == "hang":
+        time.sleep(3600)
+    if behaviour == "garbage":
+        sys.stdout.write("this is not json at all\n")
+        sys.stdout.flush()
+        return None
+    if behaviour == "crash":
+        sys.stderr.write("fake: crashing on purpose\n")
+        sys.stderr.flush()
+        sys.exit(3)
+    answers: dict[str, dict[str, Any]] = {
+        "wrong-seq": {"seq": seq + 100, "record": _record(scenario)},
+        "bad-record": {"seq": seq, "record": {"events": [{"text": "no type"}], "final": {}}},
+        "skip": {"seq": seq, "skip": {"reason": "fake cannot express this"}},
+        "refuse": {"seq": seq, "error": {"message": "fake refused to play"}},
+    }
+    return answers.get(behaviour, {"seq": seq, "record": _record(scenario)})
+
+
+def serve(default: str = "good", systems: tuple[str, ...] = ("llmz", "falai", "akan")) -> None:
+    sys.stderr.write(f"fake implementation started ({default})\n")
+    sys.stderr.flush()
+    for line in sys.stdin:
+        message = json.loads(line)
+        if message["cmd"] == "hello":
+            reply: dict[str, Any] | None = {
+                "protocol": 1,
+                "implementation": {"name": f"fake-{default}", "version": "0.0.1", "language": "python",
+                                   "systems": list(systems), "capabilities": ["fake-capability"]},
+            }
+        elif message["cmd"] == "run":
+            reply = _answer(message["seq"], message["scenario"], _behaviour(default, message["scenario"]))
+        else:
+            return
+        if reply is not None:
+            sys.stdout.write(json.dumps(reply) + "\n")
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    serve(sys.argv[1] if len(sys.argv) > 1 else "good")

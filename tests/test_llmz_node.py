@@ -1,0 +1,174 @@
+"""The llmz-node bridge: the suite's stdio protocol spoken by the real llmz 1.0.1 from npm.
+
+These tests need Node and npm (the first one installs the pinned packages with ``npm ci``, a few seconds
+with a warm npm cache); without them the whole module is skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from conformance.adapters.llmz_node import create, ensure_installed, missing_tools
+from conformance.adapters.llmz_node.install import BRIDGE_SCRIPT, bridge_command
+from conformance.adapters.stdio import StdioAdapter
+from conformance.judging.judge import judge
+from conformance.scenario.model import parse_scenario
+
+pytestmark = pytest.mark.skipif(
+    bool(missing_tools()), reason=f"the llmz-node bridge needs {' and '.join(missing_tools())} on PATH"
+)
+
+TIMEOUT = 30.0
+
+
+def worker_scenario(script: list[dict[str, Any]], expect: list[dict[str, Any]]) -> dict[str, Any]:
+    """A hand-written worker case: one tool returning stock, one exit, one user message, one execute."""
+    return {
+        "id": "llmz/bridge/hand-written",
+        "system": "llmz",
+        "title": "A worker looks up stock and completes",
+        "rules": ["llmz.exits.result-is"],
+        "setup": {
+            "tools": [
+                {
+                    "name": "getStock",
+                    "input": {"type": "object", "properties": {"sku": {"type": "string"}}, "required": ["sku"]},
+                    "behaviour": {"returns": 20},
+                }
+            ],
+            "exits": [
+                {
+                    "name": "done",
+                    "description": "Report the stock.",
+                    "schema": {
+                        "type": "object",
+                        "properties": {"available": {"type": "number"}},
+                        "required": ["available"],
+                    },
+                }
+            ],
+        },
+        "script": script,
+        "steps": [
+            {"op": "append", "messages": [{"role": "user", "content": "How much coffee is left?"}]},
+            {"op": "execute", "mode": "worker", "instructions": "Report the coffee stock."},
+        ],
+        "expect": expect,
+    }
+
+
+COMPLETES = [{"tool_calls": [{"code": "const n = await getStock({ sku: 'coffee' })\nreturn exit('done', { available: n })"}]}]
+
+
+@pytest.fixture(scope="module")
+def bridge() -> Iterator[StdioAdapter]:
+    adapter = create()
+    yield adapter
+    adapter.close()
+
+
+def play(bridge: StdioAdapter, payload: dict[str, Any]) -> dict[str, Any]:
+    outcome = bridge.run(payload, TIMEOUT)
+    assert outcome.error is None and outcome.skip is None, outcome
+    assert outcome.record is not None
+    return outcome.record
+
+
+def test_install_is_skipped_when_the_lock_file_is_unchanged() -> None:
+    ensure_installed()
+    assert ensure_installed() == 0.0
+
+
+def test_bridge_says_hello_as_llmz_1_0_1(bridge: StdioAdapter) -> None:
+    info = bridge.hello()
+    assert (info.name, info.version, info.language, info.systems) == ("llmz", "1.0.1", "typescript", ["llmz"])
+
+
+def test_bridge_refuses_a_protocol_it_does_not_speak() -> None:
+    lines = [{"cmd": "hello", "protocol": [99]}, {"cmd": "stop"}]
+    answers = _converse(lines)
+    assert "no common protocol version" in answers[0]["error"]["message"]
+
+
+def test_hand_written_worker_scenario_passes(bridge: StdioAdapter) -> None:
+    expect = [
+        {"rule": "llmz.exits.result-is", "path": "events[type=tool_call][0].input", "equals": {"sku": "coffee"}},
+        {"rule": "llmz.exits.result-is", "path": "events[type=execute][0].exit", "equals": "done"},
+        {"rule": "llmz.exits.result-is", "path": "events[type=execute][0].output", "equals": {"available": 20}},
+    ]
+    payload = worker_scenario(COMPLETES, expect)
+    record = play(bridge, payload)
+    assert judge(parse_scenario(_document(payload)).expect, record) == []
+
+
+def test_a_wrong_expectation_is_caught(bridge: StdioAdapter) -> None:
+    expect = [{"rule": "llmz.exits.result-is", "path": "events[type=execute][0].output", "equals": {"available": 21}}]
+    payload = worker_scenario(COMPLETES, expect)
+    mismatches = judge(parse_scenario(_document(payload)).expect, play(bridge, payload))
+    assert [m.rule for m in mismatches] == ["llmz.exits.result-is"]
+
+
+def test_the_model_request_carries_the_native_run_javascript_tool(bridge: StdioAdapter) -> None:
+    record = play(bridge, worker_scenario(COMPLETES, []))
+    request = next(e for e in record["events"] if e["type"] == "model_request")
+    assert [tool["name"] for tool in request["tools"]] == ["run_javascript"]
+    assert request["tool_control"]["mode"] == "required"
+    assert request["messages"][0]["role"] == "user"
+
+
+def test_an_exhausted_script_fails_the_case_naming_the_call(bridge: StdioAdapter) -> None:
+    outcome = bridge.run(worker_scenario([], []), TIMEOUT)
+    assert outcome.error is not None and "the script has no response for call 1" in outcome.error
+
+
+def test_an_unknown_step_is_a_skip_naming_it(bridge: StdioAdapter) -> None:
+    payload = worker_scenario(COMPLETES, [])
+    payload["steps"].append({"op": "teleport"})
+    outcome = bridge.run(payload, TIMEOUT)
+    assert outcome.skip is not None and "teleport" in outcome.skip
+
+
+def test_a_failing_case_leaves_the_bridge_running(bridge: StdioAdapter) -> None:
+    bridge.hello()
+    starts = bridge.starts
+    broken = worker_scenario(COMPLETES, [])
+    broken["steps"][1]["exits"] = ["missing"]
+    assert bridge.run(broken, TIMEOUT).error is not None
+    assert play(bridge, worker_scenario(COMPLETES, []))["events"]
+    assert bridge.starts == starts
+
+
+def test_tokenizer_truncation_honours_the_mode() -> None:
+    """thicktoken 1.2.1 ignores the mode; the bridge's own tokenizer must not."""
+    script = (
+        "import { count, truncate } from './lib/tokenizer.mjs';"
+        "const t = 'one two three four five six seven eight nine ten';"
+        "console.log(JSON.stringify([count(t), truncate(t, 3, 'head'), truncate(t, 3, 'tail'),"
+        " truncate(t, 4, 'middle'), truncate(t, 99)]))"
+    )
+    done = subprocess.run(
+        [bridge_command()[0], "--input-type=module", "-e", script],
+        cwd=BRIDGE_SCRIPT.parent, capture_output=True, text=True, timeout=60, check=True,
+    )
+    count, head, tail, middle, whole = json.loads(done.stdout)
+    assert count == 10
+    assert (head, tail, middle) == ("one two three", " eight nine ten", "one two nine ten")
+    assert whole == "one two three four five six seven eight nine ten"
+
+
+def _document(payload: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in payload.items() if k != "id"}
+
+
+def _converse(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    ensure_installed()
+    done = subprocess.run(
+        bridge_command(), input="".join(json.dumps(line) + "\n" for line in lines),
+        cwd=BRIDGE_SCRIPT.parent, capture_output=True, text=True, timeout=60, check=True,
+    )
+    return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
