@@ -21,6 +21,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from conformance.runner import CaseResult
+from conformance.yamlio import load_yaml
 
 
 class BaselineError(Exception):
@@ -44,19 +45,23 @@ class Problem:
 
 def load(path: Path) -> list[Entry]:
     try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+        document = load_yaml(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise BaselineError(f"{path}: cannot read YAML: {exc}") from exc
     if document is None:
         return []
     if not isinstance(document, list):
-        raise BaselineError(f"{path}: expected a list of {{id, reason}} entries, got {type(document).__name__}")
+        raise BaselineError(
+            f"{path}: expected a list of {{id, reason}} entries, got {type(document).__name__}"
+        )
     entries = []
     for index, raw in enumerate(document):
         try:
             entries.append(Entry.model_validate(raw))
         except ValidationError as exc:
-            fields = "; ".join(f"field {'.'.join(map(str, e['loc'])) or '(entry)'}: {e['msg']}" for e in exc.errors())
+            fields = "; ".join(
+                f"field {'.'.join(map(str, e['loc'])) or '(entry)'}: {e['msg']}" for e in exc.errors()
+            )
             raise BaselineError(f"{path}: entry {index}: {fields}") from exc
     return entries
 
@@ -92,15 +97,20 @@ def apply(cases: list[CaseResult], entries: list[Entry], known_ids: set[str]) ->
     problems = []
     for entry in entries:
         if entry.id not in known_ids:
-            problems.append(Problem(entry.id, "unknown", f"baseline entry {entry.id!r} names no rule or scenario"))
+            problems.append(
+                Problem(entry.id, "unknown", f"baseline entry {entry.id!r} names no rule or scenario")
+            )
             continue
         ran = [c for c in cases if _relevant(entry, c) and c.verdict != "skip"]
         if ran and entry.id not in used and not any(_still_failing(entry.id, c) for c in ran):
-            problems.append(Problem(
-                entry.id, "stale",
-                f"baseline entry {entry.id!r} is stale: its cases now pass ({', '.join(c.id for c in ran)}); "
-                "remove it from the baseline",
-            ))
+            problems.append(
+                Problem(
+                    entry.id,
+                    "stale",
+                    f"baseline entry {entry.id!r} is stale: its cases now pass "
+                    f"({', '.join(c.id for c in ran)}); remove it from the baseline",
+                )
+            )
     return problems
 
 

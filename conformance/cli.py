@@ -28,17 +28,26 @@ from conformance.scenario.load import LoadedScenario, load_all
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m conformance", description="Agent runtime conformance suite.")
+    parser = argparse.ArgumentParser(
+        prog="python -m conformance", description="Agent runtime conformance suite."
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="run the suite against an implementation")
-    run.add_argument("--impl", default="reference",
-                     help="reference | reference[<mutant>] | stdio:<command> | python:<module>:<factory> | preset")
+    run.add_argument(
+        "--impl",
+        default="reference",
+        help="reference | reference[<mutant>] | stdio:<command> | python:<module>:<factory> | preset",
+    )
     run.add_argument("--report-dir", type=Path, help="default: build/conformance/<impl-name>/")
     run.add_argument("--expected-failures", type=Path, metavar="FILE", help="YAML baseline of known failures")
     run.add_argument("--system", action="append", choices=SYSTEMS, help="only this system (repeatable)")
-    run.add_argument("-k", dest="keyword", metavar="SUBSTR", help="only scenarios whose id or rule ids contain it")
+    run.add_argument(
+        "-k", dest="keyword", metavar="SUBSTR", help="only scenarios whose id or rule ids contain it"
+    )
     run.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per case (default 30)")
-    run.add_argument("--scenarios", type=Path, default=SCENARIO_ROOT, help="scenario root (default fixtures/scenarios)")
+    run.add_argument(
+        "--scenarios", type=Path, default=SCENARIO_ROOT, help="scenario root (default fixtures/scenarios)"
+    )
     run.add_argument("--spec", type=Path, default=SPEC_ROOT, help=argparse.SUPPRESS)
     run.add_argument("-v", "--verbose", action="store_true", help="also list skips and expected failures")
     commands.add_parser("list-mutants", help="the reference's deliberately broken variants")
@@ -84,7 +93,9 @@ def run_command(args: argparse.Namespace) -> int:
         return 2
     finally:
         adapter.close()
-    catalogue_ids = [i for i in load_catalogue(args.spec).ids() if not args.system or i.split(".")[0] in args.system]
+    catalogue_ids = [
+        i for i in load_catalogue(args.spec).ids() if not args.system or i.split(".")[0] in args.system
+    ]
     problems = baseline.apply(cases, entries, known_ids(args.scenarios, catalogue_ids)) if entries else []
     report = build_report(args.impl, info, cases, catalogue_ids, problems)
     directory = args.report_dir or BUILD_ROOT / "conformance" / display_name(args.impl)
@@ -99,7 +110,10 @@ def list_mutants() -> int:
 
     mutants = all_mutants()
     for name, mutant in sorted(mutants.items()):
-        print(f"{name}: breaks {', '.join(mutant.rules)}" + (f" ({mutant.description})" if mutant.description else ""))
+        print(
+            f"{name}: breaks {', '.join(mutant.rules)}"
+            + (f" ({mutant.description})" if mutant.description else "")
+        )
     print(f"{len(mutants)} mutants")
     return 0
 

@@ -78,7 +78,9 @@ def record_validator() -> jsonschema.protocols.Validator:
 def record_problems(record: Any) -> list[str]:
     return [
         f"record field {'.'.join(map(str, e.absolute_path)) or '(record)'}: {e.message}"
-        for e in sorted(record_validator().iter_errors(record), key=lambda e: list(map(str, e.absolute_path)))[:5]
+        for e in sorted(
+            record_validator().iter_errors(record), key=lambda e: list(map(str, e.absolute_path))
+        )[:5]
     ]
 
 
@@ -88,7 +90,9 @@ def precheck(item: LoadedScenario, info: ImplementationInfo) -> str | None:
         return f"{info.name} does not implement {item.scenario.system}"
     missing = [flag for flag in item.scenario.requires if flag not in info.capabilities]
     if missing:
-        return f"requires capability {', '.join(repr(m) for m in missing)}, which {info.name} does not declare"
+        return (
+            f"requires capability {', '.join(repr(m) for m in missing)}, which {info.name} does not declare"
+        )
     return None
 
 
@@ -110,8 +114,12 @@ def verdict_for(item: LoadedScenario, outcome: Outcome) -> CaseResult:
     return CaseResult(item.id, rules, "fail", "\n".join(map(str, mismatches)), failing, record=record)
 
 
-def run_case(adapter: Adapter, info: ImplementationInfo, item: LoadedScenario | LoadError,
-             timeout: float = DEFAULT_TIMEOUT) -> CaseResult:
+def run_case(
+    adapter: Adapter,
+    info: ImplementationInfo,
+    item: LoadedScenario | LoadError,
+    timeout: float = DEFAULT_TIMEOUT,
+) -> CaseResult:
     if isinstance(item, LoadError):
         return CaseResult(item.id, [], "error", item.message)
     reason = precheck(item, info)
@@ -123,12 +131,15 @@ def run_case(adapter: Adapter, info: ImplementationInfo, item: LoadedScenario | 
     return result
 
 
-def select(root: Path = SCENARIO_ROOT, selection: Selection | None = None) -> list[LoadedScenario | LoadError]:
+def select(
+    root: Path = SCENARIO_ROOT, selection: Selection | None = None
+) -> list[LoadedScenario | LoadError]:
     items = load_all(root) if root.exists() else []
     return [item for item in items if selection is None or selection.wants(item)]
 
 
-def run_all(adapter: Adapter, items: Iterable[LoadedScenario | LoadError],
-            timeout: float = DEFAULT_TIMEOUT) -> tuple[ImplementationInfo, list[CaseResult]]:
+def run_all(
+    adapter: Adapter, items: Iterable[LoadedScenario | LoadError], timeout: float = DEFAULT_TIMEOUT
+) -> tuple[ImplementationInfo, list[CaseResult]]:
     info = adapter.hello()
     return info, [run_case(adapter, info, item, timeout) for item in items]

@@ -34,25 +34,45 @@ def _model(model: type[BaseModel]) -> Callable[[], dict[str, Any]]:
 
 #: file name -> (directory, schema factory, title)
 TARGETS: dict[str, tuple[Path, Callable[[], dict[str, Any]], str]] = {
-    "rule-file.schema.json": (SCHEMA_DIR, _model(RuleFile), "A rule catalogue file, spec/<system>/<area>.yaml"),
+    "rule-file.schema.json": (
+        SCHEMA_DIR,
+        _model(RuleFile),
+        "A rule catalogue file, spec/<system>/<area>.yaml",
+    ),
     "scenario.schema.json": (
-        SCHEMA_DIR, SCENARIO_ADAPTER.json_schema, "A scenario, fixtures/scenarios/<system>/<area>/<name>.yaml",
+        SCHEMA_DIR,
+        SCENARIO_ADAPTER.json_schema,
+        "A scenario, fixtures/scenarios/<system>/<area>/<name>.yaml",
     ),
     "traceability.schema.json": (SCHEMA_DIR, _model(Traceability), "build/spec/traceability.json"),
     "report.schema.json": (SCHEMA_DIR, _model(Report), "report.json of a conformance run"),
     "hello.schema.json": (PROTOCOL_DIR, _model(protocol.HelloCommand), "harness -> implementation: hello"),
     "hello-response.schema.json": (
-        PROTOCOL_DIR, _model(protocol.HelloResponse), "implementation -> harness: answer to hello",
+        PROTOCOL_DIR,
+        _model(protocol.HelloResponse),
+        "implementation -> harness: answer to hello",
     ),
-    "run.schema.json": (PROTOCOL_DIR, _model(protocol.RunCommand), "harness -> implementation: play one scenario"),
+    "run.schema.json": (
+        PROTOCOL_DIR,
+        _model(protocol.RunCommand),
+        "harness -> implementation: play one scenario",
+    ),
     "run-response.schema.json": (
-        PROTOCOL_DIR, _model(protocol.RunResponse), "implementation -> harness: a record, a skip or an error",
+        PROTOCOL_DIR,
+        _model(protocol.RunResponse),
+        "implementation -> harness: a record, a skip or an error",
     ),
     "stop.schema.json": (PROTOCOL_DIR, _model(protocol.StopCommand), "harness -> implementation: exit"),
     "error-response.schema.json": (
-        PROTOCOL_DIR, _model(protocol.ErrorResponse), "implementation -> harness: a command it could not answer",
+        PROTOCOL_DIR,
+        _model(protocol.ErrorResponse),
+        "implementation -> harness: a command it could not answer",
     ),
-    "record.schema.json": (PROTOCOL_DIR, _model(Record), "The record an implementation returns for one scenario"),
+    "record.schema.json": (
+        PROTOCOL_DIR,
+        _model(Record),
+        "The record an implementation returns for one scenario",
+    ),
 }
 
 
@@ -72,11 +92,17 @@ def generate() -> dict[Path, str]:
 def stale(expected: dict[Path, str] | None = None) -> list[Path]:
     """Files that are missing or differ from what the models generate."""
     expected = generate() if expected is None else expected
-    return [path for path, text in expected.items() if not path.exists() or path.read_text(encoding="utf-8") != text]
+    return [
+        path
+        for path, text in expected.items()
+        if not path.exists() or path.read_text(encoding="utf-8") != text
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m conformance.schemas", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m conformance.schemas", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--check", action="store_true", help="only report stale files (exit 1 if any)")
     args = parser.parse_args(argv)
     expected = generate()

@@ -29,7 +29,7 @@ def rule_verdicts(cases: list[CaseResult], rule_ids: Iterable[str]) -> dict[str,
     for case in cases:
         for rule_id in case.rules:
             naming.setdefault(rule_id, []).append(case)
-    result = {}
+    result: dict[str, tuple[str, list[str]]] = {}
     for rule_id in sorted(naming):
         found = naming[rule_id]
         if not found:

@@ -13,6 +13,8 @@ import yaml
 
 from conformance.scenario.model import parse_scenario
 
+pytest_plugins = ["pytester"]
+
 FAKES = Path(__file__).parent / "fakes"
 PYTHON = sys.executable
 

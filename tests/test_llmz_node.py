@@ -98,8 +98,8 @@ def test_bridge_refuses_a_protocol_it_does_not_speak() -> None:
 def test_hand_written_worker_scenario_passes(bridge: StdioAdapter) -> None:
     expect = [
         {"rule": "llmz.exits.result-is", "path": "events[type=tool_call][0].input", "equals": {"sku": "coffee"}},
-        {"rule": "llmz.exits.result-is", "path": "events[type=execute][0].exit", "equals": "done"},
-        {"rule": "llmz.exits.result-is", "path": "events[type=execute][0].output", "equals": {"available": 20}},
+        {"rule": "llmz.exits.result-is", "path": "events[type=result][0].exit", "equals": "done"},
+        {"rule": "llmz.exits.result-is", "path": "events[type=exit][0].payload", "equals": {"available": 20}},
     ]
     payload = worker_scenario(COMPLETES, expect)
     record = play(bridge, payload)
@@ -107,7 +107,7 @@ def test_hand_written_worker_scenario_passes(bridge: StdioAdapter) -> None:
 
 
 def test_a_wrong_expectation_is_caught(bridge: StdioAdapter) -> None:
-    expect = [{"rule": "llmz.exits.result-is", "path": "events[type=execute][0].output", "equals": {"available": 21}}]
+    expect = [{"rule": "llmz.exits.result-is", "path": "events[type=exit][0].payload", "equals": {"available": 21}}]
     payload = worker_scenario(COMPLETES, expect)
     mismatches = judge(parse_scenario(_document(payload)).expect, play(bridge, payload))
     assert [m.rule for m in mismatches] == ["llmz.exits.result-is"]
@@ -117,8 +117,8 @@ def test_the_model_request_carries_the_native_run_javascript_tool(bridge: StdioA
     record = play(bridge, worker_scenario(COMPLETES, []))
     request = next(e for e in record["events"] if e["type"] == "model_request")
     assert [tool["name"] for tool in request["tools"]] == ["run_javascript"]
-    assert request["tool_control"]["mode"] == "required"
-    assert request["messages"][0]["role"] == "user"
+    assert request["tool_choice"] == {"type": "required", "name": "run_javascript"}
+    assert [m["role"] for m in request["messages"]] == ["system", "user"]
 
 
 def test_an_exhausted_script_fails_the_case_naming_the_call(bridge: StdioAdapter) -> None:

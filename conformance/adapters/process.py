@@ -9,6 +9,7 @@ group so killing it also kills anything it spawned (``npm``, shells, bridges).
 from __future__ import annotations
 
 import collections
+import contextlib
 import json
 import os
 import queue
@@ -27,8 +28,13 @@ class ChildProcess:
     def __init__(self, argv: list[str], cwd: str | None = None, env: dict[str, str] | None = None) -> None:
         self.argv = argv
         self._proc = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            cwd=cwd, env=env, start_new_session=True,
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            env=env,
+            start_new_session=True,
         )
         self._lines: queue.Queue[object] = queue.Queue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=_STDERR_LINES)
@@ -90,7 +96,5 @@ class ChildProcess:
         self._proc.wait()
         for stream in (self._proc.stdin, self._proc.stdout, self._proc.stderr):
             if stream is not None:
-                try:
+                with contextlib.suppress(OSError):
                     stream.close()
-                except OSError:
-                    pass

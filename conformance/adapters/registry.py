@@ -60,9 +60,9 @@ def create(spec: str, *, hello_timeout: float = DEFAULT_TIMEOUT) -> Adapter:
         except KeyError as exc:
             raise AdapterError(str(exc.args[0])) from exc
     if spec.startswith("stdio:"):
-        return StdioAdapter(command_argv(spec[len("stdio:"):]), hello_timeout=hello_timeout)
+        return StdioAdapter(command_argv(spec[len("stdio:") :]), hello_timeout=hello_timeout)
     if spec.startswith("python:"):
-        return PythonAdapter(load_factory(spec[len("python:"):]))
+        return PythonAdapter(load_factory(spec[len("python:") :]))
     known = presets()
     if spec in known:
         return known[spec]()

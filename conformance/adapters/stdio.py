@@ -10,6 +10,7 @@ greeted again) for the next case. The reason includes the tail of the child's st
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import shlex
@@ -43,8 +44,14 @@ def _validation_summary(exc: ValidationError) -> str:
 
 
 class StdioAdapter:
-    def __init__(self, argv: list[str], *, hello_timeout: float = DEFAULT_TIMEOUT, cwd: str | None = None,
-                 env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        argv: list[str],
+        *,
+        hello_timeout: float = DEFAULT_TIMEOUT,
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.argv = argv
         self.hello_timeout = hello_timeout
         self._cwd, self._env = cwd, env
@@ -75,7 +82,9 @@ class StdioAdapter:
             child.send({"cmd": "hello", "protocol": list(PROTOCOL_VERSIONS)})
             line = self._next_line(child, time.monotonic() + self.hello_timeout)
         except TimeoutError:
-            raise AdapterError(f"{where}: no answer within {self.hello_timeout:g}s{self._tail(child)}") from None
+            raise AdapterError(
+                f"{where}: no answer within {self.hello_timeout:g}s{self._tail(child)}"
+            ) from None
         except OSError as exc:
             raise AdapterError(f"{where}: cannot write ({exc}){self._tail(child)}") from exc
         if line is None:
@@ -83,10 +92,13 @@ class StdioAdapter:
         try:
             answer = HelloResponse.model_validate_json(line)
         except ValidationError as exc:
-            raise AdapterError(f"{where}: unexpected answer {line.strip()[:_EXCERPT]!r}: "
-                               f"{_validation_summary(exc)}") from exc
+            raise AdapterError(
+                f"{where}: unexpected answer {line.strip()[:_EXCERPT]!r}: {_validation_summary(exc)}"
+            ) from exc
         if answer.protocol not in PROTOCOL_VERSIONS:
-            raise AdapterError(f"{where}: chose protocol {answer.protocol}, we offered {list(PROTOCOL_VERSIONS)}")
+            raise AdapterError(
+                f"{where}: chose protocol {answer.protocol}, we offered {list(PROTOCOL_VERSIONS)}"
+            )
         return answer.implementation
 
     def hello(self) -> ImplementationInfo:
@@ -100,10 +112,8 @@ class StdioAdapter:
         if child is None:
             return
         if child.alive:
-            try:
+            with contextlib.suppress(OSError):
                 child.send({"cmd": "stop"})
-            except OSError:
-                pass
             child.wait_exit(2.0)
         child.kill()
 
@@ -140,7 +150,9 @@ class StdioAdapter:
             return self._abandon(child, f"answer has seq {answer.seq}, expected {seq}")
         given = [name for name in ("record", "skip", "error") if getattr(answer, name) is not None]
         if len(given) != 1:
-            return self._abandon(child, f"answer must hold exactly one of record, skip, error; got {given or 'none'}")
+            return self._abandon(
+                child, f"answer must hold exactly one of record, skip, error; got {given or 'none'}"
+            )
         if answer.skip is not None:
             return Outcome(skip=answer.skip.reason)
         if answer.error is not None:

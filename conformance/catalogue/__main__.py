@@ -1,4 +1,4 @@
-"""``python -m conformance.catalogue [--write-ledger] [--out DIR]``: validate the catalogue, write traceability.
+"""``python -m conformance.catalogue [--write-ledger] [--out DIR]``: check the catalogue, write traceability.
 
 Exit status 1 when any catalogue or scenario file is invalid, an id is duplicated, a scenario names an
 unknown rule, or the id ledger is out of date (unless ``--write-ledger`` updates it).
@@ -24,9 +24,13 @@ def _relative(path: Path) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m conformance.catalogue", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m conformance.catalogue", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--write-ledger", action="store_true", help="rewrite spec/ids.txt from the catalogue")
-    parser.add_argument("--out", type=Path, default=BUILD_ROOT / "spec", help="where traceability.{json,md} go")
+    parser.add_argument(
+        "--out", type=Path, default=BUILD_ROOT / "spec", help="where traceability.{json,md} go"
+    )
     parser.add_argument("--spec", type=Path, default=SPEC_ROOT, help=argparse.SUPPRESS)
     parser.add_argument("--scenarios", type=Path, default=SCENARIO_ROOT, help=argparse.SUPPRESS)
     parser.add_argument("--ledger", type=Path, default=LEDGER, help=argparse.SUPPRESS)
@@ -39,8 +43,10 @@ def main(argv: list[str] | None = None) -> int:
     for problem in result.errors + result.ledger_problems:
         print(f"error: {problem}", file=sys.stderr)
     json_path, md_path = write_reports(result.trace, args.out)
-    print(f"{len(result.catalogue.rules)} rules in {len(result.catalogue.files)} files; "
-          f"wrote {_relative(json_path)} and {_relative(md_path)}")
+    print(
+        f"{len(result.catalogue.rules)} rules in {len(result.catalogue.files)} files; "
+        f"wrote {_relative(json_path)} and {_relative(md_path)}"
+    )
     for line in summary_lines(result.trace):
         print(line)
     return 1 if result.errors or result.ledger_problems else 0

@@ -47,8 +47,10 @@ def check(
 
 def trace_schema_problems(trace: traceability.Traceability) -> list[str]:
     schema_path = SCHEMA_DIR / "traceability.schema.json"
-    schema = json.loads(schema_path.read_text(encoding="utf-8")) if schema_path.exists() else (
-        traceability.Traceability.model_json_schema()
+    schema = (
+        json.loads(schema_path.read_text(encoding="utf-8"))
+        if schema_path.exists()
+        else (traceability.Traceability.model_json_schema())
     )
     validator = jsonschema.Draft202012Validator(schema)
     return [

@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from conformance.catalogue.model import Rule, RuleFile
 from conformance.paths import REPO_ROOT, SPEC_ROOT
+from conformance.yamlio import load_yaml
 
 SYSTEMS = ("llmz", "falai", "akan")
 RULE_FILE_SCHEMA = REPO_ROOT / "spec" / "schema" / "rule-file.schema.json"
@@ -51,7 +52,7 @@ def _rule_file_validator() -> jsonschema.protocols.Validator:
     else:  # before the first `python -m conformance.schemas`, fall back to the model's own schema
         schema = RuleFile.model_json_schema()
     validator_class = jsonschema.validators.validator_for(schema)
-    return validator_class(schema)  # type: ignore[no-any-return]
+    return validator_class(schema)
 
 
 def schema_problems(document: Any, validator: jsonschema.protocols.Validator, path: Path) -> list[str]:
@@ -74,7 +75,7 @@ def pydantic_problems(exc: ValidationError, path: Path) -> list[str]:
 def load_rule_file(path: Path) -> tuple[RuleFile | None, list[str]]:
     """One catalogue file: the parsed model (None when invalid) and every problem found."""
     try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+        document = load_yaml(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         return None, [f"{path}: cannot read YAML: {exc}"]
     problems = schema_problems(document, _rule_file_validator(), path)
@@ -85,8 +86,8 @@ def load_rule_file(path: Path) -> tuple[RuleFile | None, list[str]]:
     expected = (path.parent.name, path.stem)
     if (parsed.system, parsed.area) != expected:
         problems.append(
-            f"{path}: fields system/area: expected {expected[0]!r}/{expected[1]!r} (the folder and file name), "
-            f"got {parsed.system!r}/{parsed.area!r}"
+            f"{path}: fields system/area: expected {expected[0]!r}/{expected[1]!r} "
+            f"(the folder and file name), got {parsed.system!r}/{parsed.area!r}"
         )
     return (None if problems else parsed), problems
 
@@ -107,7 +108,9 @@ def load_catalogue(root: Path = SPEC_ROOT) -> Catalogue:
         for rule in parsed.rules:
             if rule.id in catalogue.rules:
                 first = catalogue.rules[rule.id].path
-                catalogue.errors.append(f"{path}: field rules.id: duplicate id {rule.id!r} (already in {first})")
+                catalogue.errors.append(
+                    f"{path}: field rules.id: duplicate id {rule.id!r} (already in {first})"
+                )
                 continue
             catalogue.rules[rule.id] = CatalogueRule(rule, parsed.area, path)
     return catalogue

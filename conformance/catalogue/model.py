@@ -53,7 +53,9 @@ class Rule(Strict):
     level: Level
     params: dict[str, Any] = Field(default_factory=dict, description="Numbers and codes the rule fixes.")
     source: Source
-    since: str = Field(description='"1.0.1" or "1.0.2" for llmz, "4.0.0-alpha.10" for falai, "guideline" for Akan.')
+    since: str = Field(
+        description='"1.0.1" or "1.0.2" for llmz, "4.0.0-alpha.10" for falai, "guideline" for Akan.'
+    )
     observable: Observable
     open_question: str | None = None
     excluded: str | None = Field(default=None, description="Why no test could ever check this statement.")
@@ -79,7 +81,9 @@ class Rule(Strict):
             "akan": {"guideline"},
         }[self.system]
         if self.since not in allowed:
-            raise ValueError(f"since for a {self.system} rule must be one of {sorted(allowed)}, got {self.since!r}")
+            raise ValueError(
+                f"since for a {self.system} rule must be one of {sorted(allowed)}, got {self.since!r}"
+            )
         return self
 
 
@@ -95,5 +99,7 @@ class RuleFile(Strict):
     def _rules_belong_to_system(self) -> RuleFile:
         for rule in self.rules:
             if rule.system != self.system:
-                raise ValueError(f"rule {rule.id} is in the {self.system} catalogue but its id says {rule.system}")
+                raise ValueError(
+                    f"rule {rule.id} is in the {self.system} catalogue but its id says {rule.system}"
+                )
         return self

@@ -65,17 +65,21 @@ def reference_errors(catalogue: Catalogue, pins: dict[str, list[str]]) -> list[s
     for rule_id, scenario_ids in sorted(pins.items()):
         entry = catalogue.rules.get(rule_id)
         if entry is None:
-            errors.append(f"scenario(s) {', '.join(scenario_ids)}: field rules: {rule_id!r} is not a catalogue rule id")
+            errors.append(
+                f"scenario(s) {', '.join(scenario_ids)}: field rules: {rule_id!r} is not a catalogue rule id"
+            )
         elif entry.rule.excluded is not None:
             errors.append(
-                f"scenario(s) {', '.join(scenario_ids)}: field rules: {rule_id!r} is excluded in {entry.path} "
-                f"({entry.rule.excluded}); pin a checkable rule or drop the exclusion"
+                f"scenario(s) {', '.join(scenario_ids)}: field rules: {rule_id!r} is excluded "
+                f"in {entry.path} ({entry.rule.excluded}); pin a checkable rule or drop the exclusion"
             )
     return errors
 
 
 def _totals(name: str, traces: list[RuleTrace]) -> Totals:
-    count = {status: sum(1 for t in traces if t.status == status) for status in ("tested", "untested", "excluded")}
+    count = {
+        status: sum(1 for t in traces if t.status == status) for status in ("tested", "untested", "excluded")
+    }
     return Totals(system=name, total=len(traces), **count)
 
 
@@ -88,8 +92,15 @@ def build(catalogue: Catalogue, pins: dict[str, list[str]]) -> Traceability:
         status: Status = "excluded" if rule.excluded is not None else ("tested" if scenarios else "untested")
         traces.append(
             RuleTrace(
-                id=rule_id, system=rule.system, area=entry.area, title=rule.title, level=rule.level,  # type: ignore[arg-type]
-                observable=rule.observable, status=status, scenarios=scenarios, excluded=rule.excluded,
+                id=rule_id,
+                system=rule.system,
+                area=entry.area,
+                title=rule.title,
+                level=rule.level,
+                observable=rule.observable,
+                status=status,
+                scenarios=scenarios,
+                excluded=rule.excluded,
                 open_question=rule.open_question,
             )
         )
@@ -99,7 +110,10 @@ def build(catalogue: Catalogue, pins: dict[str, list[str]]) -> Traceability:
 
 def summary_lines(trace: Traceability) -> list[str]:
     """One line per system: ``llmz: T tested, U untested, X excluded of N``."""
-    return [f"{t.system}: {t.tested} tested, {t.untested} untested, {t.excluded} excluded of {t.total}" for t in trace.systems]
+    return [
+        f"{t.system}: {t.tested} tested, {t.untested} untested, {t.excluded} excluded of {t.total}"
+        for t in trace.systems
+    ]
 
 
 def to_markdown(trace: Traceability) -> str:

@@ -24,7 +24,9 @@ def excerpt(value: Any) -> str:
 def is_subset(expected: Any, actual: Any) -> bool:
     """Dicts match when every expected key matches; lists elementwise with equal length; else equality."""
     if isinstance(expected, dict):
-        return isinstance(actual, dict) and all(k in actual and is_subset(v, actual[k]) for k, v in expected.items())
+        return isinstance(actual, dict) and all(
+            k in actual and is_subset(v, actual[k]) for k, v in expected.items()
+        )
     if isinstance(expected, list):
         return (
             isinstance(actual, list)
@@ -32,8 +34,11 @@ def is_subset(expected: Any, actual: Any) -> bool:
             and all(is_subset(e, a) for e, a in zip(expected, actual, strict=True))
         )
     return bool(expected == actual and type(expected) is type(actual)) or (
-        isinstance(expected, int | float) and isinstance(actual, int | float) and not isinstance(expected, bool)
-        and not isinstance(actual, bool) and expected == actual
+        isinstance(expected, int | float)
+        and isinstance(actual, int | float)
+        and not isinstance(expected, bool)
+        and not isinstance(actual, bool)
+        and expected == actual
     )
 
 
@@ -63,9 +68,14 @@ def check(record: Any, expectation: Expectation) -> str | None:
         empty = not selection.values or (not selection.plural and selection.values in ([[]], [None]))
         return None if empty else f"{where}: expected nothing, found {excerpt(selection.values)}"
     if expectation.matcher == "count":
-        found = len(selection.values) if selection.plural else (
-            len(selection.values[0]) if len(selection.values) == 1 and isinstance(selection.values[0], list | dict | str)
-            else len(selection.values)
+        found = (
+            len(selection.values)
+            if selection.plural
+            else (
+                len(selection.values[0])
+                if len(selection.values) == 1 and isinstance(selection.values[0], list | dict | str)
+                else len(selection.values)
+            )
         )
         return None if found == expectation.count else f"{where}: expected {expectation.count}, found {found}"
     value, problem = _single(selection, expectation)
@@ -76,13 +86,23 @@ def check(record: Any, expectation: Expectation) -> str | None:
         return None if ok else f"{where}: expected {excerpt(expectation.equals)}, found {excerpt(value)}"
     if expectation.matcher == "subset":
         ok = is_subset(expectation.subset, value)
-        return None if ok else f"{where}: expected a superset of {excerpt(expectation.subset)}, found {excerpt(value)}"
+        return (
+            None
+            if ok
+            else f"{where}: expected a superset of {excerpt(expectation.subset)}, found {excerpt(value)}"
+        )
     if expectation.matcher == "contains":
         ok = _contains(value, expectation.contains)
-        return None if ok else f"{where}: expected to contain {excerpt(expectation.contains)}, found {excerpt(value)}"
+        return (
+            None
+            if ok
+            else f"{where}: expected to contain {excerpt(expectation.contains)}, found {excerpt(value)}"
+        )
     assert expectation.regex is not None
     if not isinstance(value, str):
         return f"{where}: expected a string matching /{expectation.regex}/, found {excerpt(value)}"
-    return None if re.search(expectation.regex, value) else (
-        f"{where}: /{expectation.regex}/ does not match {excerpt(value)}"
+    return (
+        None
+        if re.search(expectation.regex, value)
+        else (f"{where}: /{expectation.regex}/ does not match {excerpt(value)}")
     )

@@ -62,7 +62,7 @@ class _Placeholders:
         self._counts: dict[str, int] = {}
 
     def replace(self, kind: str, value: Any) -> Any:
-        if value is None or isinstance(value, bool) or isinstance(value, dict | list):
+        if value is None or isinstance(value, bool | dict | list):
             return value
         token = value if isinstance(value, str) else repr(value)
         if token in self._keep:

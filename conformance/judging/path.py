@@ -87,8 +87,10 @@ def select(record: Any, path: str) -> Selection:
             plural = True
         else:
             field, wanted = arg
-            keep = (lambda item: item.get(field) == wanted) if kind == "filter" else (
-                lambda item: item.get(field) != wanted
-            )
-            values = [[item for item in v if isinstance(item, dict) and keep(item)] for v in values if isinstance(v, list)]
+            same = kind == "filter"
+            values = [
+                [item for item in v if isinstance(item, dict) and (item.get(field) == wanted) == same]
+                for v in values
+                if isinstance(v, list)
+            ]
     return Selection(values=values, plural=plural)

@@ -23,36 +23,55 @@ def summarise(cases: list[CaseResult]) -> Summary:
         return sum(1 for c in cases if c.verdict == verdict)
 
     return Summary(
-        passed=count("pass"), failed=count("fail"), errored=count("error"), skipped=count("skip"),
-        xfailed=count("xfail"), total=len(cases),
+        passed=count("pass"),
+        failed=count("fail"),
+        errored=count("error"),
+        skipped=count("skip"),
+        xfailed=count("xfail"),
+        total=len(cases),
     )
 
 
 def build_report(
-    spec: str, info: ImplementationInfo, cases: list[CaseResult], catalogue_ids: Iterable[str],
+    spec: str,
+    info: ImplementationInfo,
+    cases: list[CaseResult],
+    catalogue_ids: Iterable[str],
     problems: list[Problem] | None = None,
 ) -> Report:
     problems = problems or []
     summary = summarise(cases)
     implementation = ImplementationReport(
-        name=info.name, version=info.version, language=info.language, systems=list(info.systems),
-        capabilities=list(info.capabilities), spec=spec,
+        name=info.name,
+        version=info.version,
+        language=info.language,
+        systems=list(info.systems),
+        capabilities=list(info.capabilities),
+        spec=spec,
     )
     scenarios = [
         ScenarioReport(
-            id=c.id, system=c.system, area=c.area, rules=c.rules, verdict=c.verdict,  # type: ignore[arg-type]
-            message=c.message, failing_rules=c.failing_rules, expected_failure=c.expected_failure,
+            id=c.id,
+            system=c.system,
+            area=c.area,
+            rules=c.rules,
+            verdict=c.verdict,
+            message=c.message,
+            failing_rules=c.failing_rules,
+            expected_failure=c.expected_failure,
             duration_ms=round(c.duration_ms, 3),
         )
         for c in cases
     ]
     rules = [
-        RuleReport(id=rule_id, verdict=verdict, scenarios=ids)  # type: ignore[arg-type]
+        RuleReport(id=rule_id, verdict=verdict, scenarios=ids)
         for rule_id, (verdict, ids) in rule_verdicts(cases, catalogue_ids).items()
     ]
     return Report(
-        implementation=implementation, summary=summary,
+        implementation=implementation,
+        summary=summary,
         ok=summary.failed == 0 and summary.errored == 0 and not problems,
-        scenarios=scenarios, rules=rules,
-        baseline=[BaselineProblem(id=p.id, problem=p.kind, message=p.message) for p in problems],  # type: ignore[arg-type]
+        scenarios=scenarios,
+        rules=rules,
+        baseline=[BaselineProblem(id=p.id, problem=p.kind, message=p.message) for p in problems],
     )

@@ -28,12 +28,13 @@ def render(report: Report, *, verbose: bool = False) -> list[str]:
     impl = report.implementation
     lines.append(f"implementation: {impl.name} {impl.version} ({impl.language})")
     for system in sorted({c.system for c in report.scenarios}):
-        counts = Counter(c.verdict for c in report.scenarios if c.system == system)
+        counts: Counter[str] = Counter(c.verdict for c in report.scenarios if c.system == system)
         rules = [r for r in report.rules if r.id.startswith(system + ".")]
         passing = sum(1 for r in rules if r.verdict == "pass")
         lines.append(
             f"{system}: {counts['pass']} passed, {counts['fail']} failed, {counts['error']} errored, "
-            f"{counts['skip']} skipped, {counts['xfail']} expected failures; {passing}/{len(rules)} rules pass"
+            f"{counts['skip']} skipped, {counts['xfail']} expected failures; "
+            f"{passing}/{len(rules)} rules pass"
         )
     if report.summary.xfailed:
         lines.append(f"{report.summary.xfailed} expected failures (baseline)")

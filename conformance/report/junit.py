@@ -16,13 +16,19 @@ def to_junit(report: Report) -> str:
     suite = ET.Element(
         "testsuite",
         name=f"conformance: {report.implementation.name}",
-        tests=str(s.total), failures=str(s.failed), errors=str(s.errored), skipped=str(s.skipped + s.xfailed),
+        tests=str(s.total),
+        failures=str(s.failed),
+        errors=str(s.errored),
+        skipped=str(s.skipped + s.xfailed),
         time=f"{sum(c.duration_ms for c in report.scenarios) / 1000:.3f}",
     )
     for case in report.scenarios:
         element = ET.SubElement(
-            suite, "testcase", classname=f"{case.system}/{case.area}" if case.area else case.system,
-            name=case.id.rsplit("/", 1)[-1], time=f"{case.duration_ms / 1000:.3f}",
+            suite,
+            "testcase",
+            classname=f"{case.system}/{case.area}" if case.area else case.system,
+            name=case.id.rsplit("/", 1)[-1],
+            time=f"{case.duration_ms / 1000:.3f}",
         )
         first_line = case.message.splitlines()[0] if case.message else ""
         if case.verdict == "fail":

@@ -25,10 +25,12 @@ def to_markdown(report: Report) -> str:
         "| --- |" + " ---: |" * (len(_COLUMNS) + 1),
     ]
     for system in sorted({c.system for c in report.scenarios} | {r.id.split(".")[0] for r in report.rules}):
-        counts = Counter(c.verdict for c in report.scenarios if c.system == system)
+        counts: Counter[str] = Counter(c.verdict for c in report.scenarios if c.system == system)
         rules = [r for r in report.rules if r.id.startswith(system + ".")]
         passing = sum(1 for r in rules if r.verdict == "pass")
-        lines.append(f"| {system} | " + " | ".join(str(counts[v]) for v in _COLUMNS) + f" | {passing}/{len(rules)} |")
+        lines.append(
+            f"| {system} | " + " | ".join(str(counts[v]) for v in _COLUMNS) + f" | {passing}/{len(rules)} |"
+        )
     if report.baseline:
         lines += ["", "## Baseline problems", ""] + [f"- {_cell(p.message)}" for p in report.baseline]
     problems = [c for c in report.scenarios if c.verdict in ("fail", "error", "xfail")]

@@ -81,26 +81,6 @@ class ReaderRule(Strict):
     result: ReaderResult | None = Field(description="The MessageAttachment returned, or null to decline.")
 
 
-class Setup(Strict):
-    """System configuration for one akan scenario."""
-
-    compact: Compact = Field(default_factory=Compact)
-    provider: Provider = Field(default_factory=Provider)
-    tools: list[PageTool] = Field(default_factory=list, description="Tools the page publishes.")
-    screen: str = Field(default="", description="The screen context each turn carries.")
-    reader: list[ReaderRule] | None = Field(
-        default=None, description="The app's attachment reader; omitted means the app supplies none."
-    )
-
-    @model_validator(mode="after")
-    def _unique_tool_names(self) -> Setup:
-        names = [tool.name for tool in self.tools]
-        duplicates = sorted({name for name in names if names.count(name) > 1})
-        if duplicates:
-            raise ValueError(f"setup.tools: each tool name must appear once; repeated: {duplicates}")
-        return self
-
-
 class File(Strict):
     """A file as the browser hands it over: name, MIME type, size in bytes and (optionally) content."""
 
@@ -121,6 +101,41 @@ class File(Strict):
         if self.size is not None:
             return self.size
         return len((self.text or "").encode("utf-8"))
+
+
+class PromptMessage(Strict):
+    """One message a ``prompt()`` endpoint returns: its text and the images it carries (``Msg.image``)."""
+
+    text: str = ""
+    images: list[File] = Field(default_factory=list)
+
+
+class Prompt(Strict):
+    """A ``prompt()`` endpoint, reachable as the slash command ``/<name>``; answers with fixed messages."""
+
+    name: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]*$")
+    messages: list[PromptMessage] = Field(min_length=1)
+
+
+class Setup(Strict):
+    """System configuration for one akan scenario."""
+
+    compact: Compact = Field(default_factory=Compact)
+    provider: Provider = Field(default_factory=Provider)
+    tools: list[PageTool] = Field(default_factory=list, description="Tools the page publishes.")
+    screen: str = Field(default="", description="The screen context each turn carries.")
+    reader: list[ReaderRule] | None = Field(
+        default=None, description="The app's attachment reader; omitted means the app supplies none."
+    )
+    prompts: list[Prompt] = Field(default_factory=list, description="The app's prompt() slash commands.")
+
+    @model_validator(mode="after")
+    def _unique_tool_names(self) -> Setup:
+        names = [tool.name for tool in self.tools]
+        duplicates = sorted({name for name in names if names.count(name) > 1})
+        if duplicates:
+            raise ValueError(f"setup.tools: each tool name must appear once; repeated: {duplicates}")
+        return self
 
 
 class AttachStep(Strict):

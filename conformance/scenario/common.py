@@ -24,7 +24,9 @@ class ScriptedToolCall(Strict):
     name: str = "run_javascript"
     code: str | None = Field(default=None, description="The JavaScript program, for run_javascript.")
     arguments: dict[str, Any] | None = Field(default=None, description="Arguments of any other native tool.")
-    id: str | None = Field(default=None, description="Provider call id; minted by the implementation if absent.")
+    id: str | None = Field(
+        default=None, description="Provider call id; minted by the implementation if absent."
+    )
 
 
 class Usage(Strict):
@@ -85,9 +87,13 @@ class Expectation(Strict):
     def _exactly_one_matcher(self) -> Expectation:
         given = [name for name in MATCHERS if name in self.model_fields_set]
         if len(given) != 1:
-            raise ValueError(f"an expectation needs exactly one of {', '.join(MATCHERS)}; got {given or 'none'}")
+            raise ValueError(
+                f"an expectation needs exactly one of {', '.join(MATCHERS)}; got {given or 'none'}"
+            )
         if "absent" in given and self.absent is not True:
-            raise ValueError("absent must be true (to check that something is present, use count or contains)")
+            raise ValueError(
+                "absent must be true (to check that something is present, use count or contains)"
+            )
         return self
 
     @property

@@ -21,26 +21,31 @@ from conformance.scenario.common import Strict
 #: 2026-01-05T12:00:00Z, a Monday at noon (the same epoch as ``reference.clock.DEFAULT_START_MS``).
 DEFAULT_CLOCK_START_MS = 1_767_614_400_000
 
-Duration = Annotated[str, Field(pattern=r"^\s*\d+(\.\d+)?\s*(ms|s|m|h|d|w)\s*$", description="e.g. '24h', '2d'.")]
+Duration = Annotated[
+    str, Field(pattern=r"^\s*\d+(\.\d+)?\s*(ms|s|m|h|d|w)\s*$", description="e.g. '24h', '2d'.")
+]
 
 
 class Condition(Strict):
     """A declarative predicate standing in for a code ``if``/``while``.
 
     ``path`` is dotted and starts at one of the values the predicate may read (``context``, ``data``,
-    ``input``); exactly one of ``equals``, ``one_of`` or ``exists`` is given.
+    ``input``); exactly one of ``equals``, ``one_of``, ``contains`` (a list value holds this item) or
+    ``exists`` is given.
     """
 
     path: str = Field(pattern=r"^(context|data|input)(\.[A-Za-z0-9_\-]+)*$")
     equals: Any = None
     one_of: list[Any] | None = None
+    contains: Any = None
     exists: bool | None = None
 
     @model_validator(mode="after")
     def _one_test(self) -> Condition:
-        given = [name for name in ("equals", "one_of", "exists") if name in self.model_fields_set]
+        tests = ("equals", "one_of", "contains", "exists")
+        given = [name for name in tests if name in self.model_fields_set]
         if len(given) != 1:
-            raise ValueError(f"a condition needs exactly one of equals, one_of, exists; got {given or 'none'}")
+            raise ValueError(f"a condition needs exactly one of {', '.join(tests)}; got {given or 'none'}")
         return self
 
 
@@ -67,8 +72,12 @@ class Trigger(Strict):
     silence: Duration | None = None
     event: str | None = None
     if_: Condition | None = Field(default=None, alias="if")
-    repeat: Repeat | None = Field(default=None, description="Omitted: the kind's default (falai.repeat.defaults).")
-    after: Duration | None = Field(default=None, description="Event triggers only: park the run this long first.")
+    repeat: Repeat | None = Field(
+        default=None, description="Omitted: the kind's default (falai.repeat.defaults)."
+    )
+    after: Duration | None = Field(
+        default=None, description="Event triggers only: park the run this long first."
+    )
     extract: dict[str, FieldSpec] | None = Field(default=None, description="Mention triggers only.")
     business_hours: bool = Field(default=False, alias="businessHours")
 
@@ -76,7 +85,9 @@ class Trigger(Strict):
     def _one_kind(self) -> Trigger:
         kinds = [k for k in ("message", "mention", "silence", "event") if getattr(self, k) is not None]
         if len(kinds) != 1:
-            raise ValueError(f"a trigger needs exactly one of message, mention, silence, event; got {kinds or 'none'}")
+            raise ValueError(
+                f"a trigger needs exactly one of message, mention, silence, event; got {kinds or 'none'}"
+            )
         if self.after is not None and kinds[0] != "event":
             raise ValueError("after is only allowed on an event trigger")
         if self.extract is not None and kinds[0] != "mention":
@@ -87,7 +98,7 @@ class Trigger(Strict):
     def kind(self) -> Literal["message", "mention", "silence", "event"]:
         for kind in ("message", "mention", "silence", "event"):
             if getattr(self, kind) is not None:
-                return kind  # type: ignore[return-value]
+                return kind
         raise AssertionError("validated to have one kind")
 
 
@@ -107,10 +118,20 @@ class FlowStep(Strict):
     @model_validator(mode="after")
     def _one_action(self) -> FlowStep:
         talk = self.prompt is not None or self.collect is not None
-        given = [n for n, on in (("say", self.say is not None), ("talk", talk), ("do", self.do is not None),
-                                 ("wait", self.wait is not None)) if on]
+        given = [
+            n
+            for n, on in (
+                ("say", self.say is not None),
+                ("talk", talk),
+                ("do", self.do is not None),
+                ("wait", self.wait is not None),
+            )
+            if on
+        ]
         if len(given) != 1:
-            raise ValueError(f"step {self.id!r} needs exactly one of say, prompt/collect, do, wait; got {given or 'none'}")
+            raise ValueError(
+                f"step {self.id!r} needs exactly one of say, prompt/collect, do, wait; got {given or 'none'}"
+            )
         return self
 
 
@@ -118,17 +139,31 @@ class Flow(Strict):
     id: str = Field(pattern=r"^[A-Za-z0-9_\-]+$")
     name: str
     description: str | None = None
-    on: list[Trigger] | None = Field(default=None, description="Omitted: started only by the host (falai.start).")
+    on: list[Trigger] | None = Field(
+        default=None, description="Omitted: started only by the host (falai.start)."
+    )
     steps: list[FlowStep] = Field(min_length=1)
     anchor: Literal["session", "lead"] = "session"
     while_: Condition | None = Field(default=None, alias="while")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _bare_on(cls, data: Any) -> Any:
+        """YAML 1.1 reads an unquoted ``on:`` key as the boolean true; say so instead of a cryptic error."""
+        if isinstance(data, dict) and (True in data or "true" in data):
+            raise ValueError(
+                'write the triggers key as "on" in quotes: YAML reads a bare on: as the boolean true'
+            )
+        return data
 
 
 class Action(Strict):
     """A declared action; ``do`` steps record an ``action`` event and get ``returns``."""
 
     returns: dict[str, Any] = Field(default_factory=lambda: {"ok": True})
-    spoke: bool = Field(default=False, description="The action result carries spoke: true (falai.silence.stamp).")
+    spoke: bool = Field(
+        default=False, description="The action result carries spoke: true (falai.silence.stamp)."
+    )
 
 
 class IdleOptions(Strict):
@@ -175,9 +210,15 @@ class HostClaims(Strict):
     active: list[str] = Field(default_factory=list, description="'<flowId>:<anchor>' pairs live elsewhere")
 
 
+class AnchorKey(Strict):
+    key: str = Field(min_length=1)
+
+
 class TurnExtras(Strict):
     claims: HostClaims | None = None
-    anchors: dict[str, str] | None = Field(default=None, description="anchor name -> key, e.g. {lead: 'lead:456'}")
+    anchors: dict[str, AnchorKey] | None = Field(
+        default=None, description="turn({ anchors }): anchor name -> {key}, e.g. {lead: {key: 'lead:456'}}"
+    )
 
 
 class MessageStep(TurnExtras):

@@ -51,7 +51,9 @@ class ToolBehaviour(Strict):
     def _exactly_one(self) -> ToolBehaviour:
         given = [name for name in _BEHAVIOURS if name in self.model_fields_set]
         if len(given) != 1:
-            raise ValueError(f"a tool behaviour needs exactly one of {', '.join(_BEHAVIOURS)}; got {given or 'none'}")
+            raise ValueError(
+                f"a tool behaviour needs exactly one of {', '.join(_BEHAVIOURS)}; got {given or 'none'}"
+            )
         return self
 
 
@@ -63,7 +65,9 @@ class ToolSpec(Strict):
     input: JsonSchema = Field(default_factory=lambda: {"type": "object"}, description="Input JSON Schema.")
     output: JsonSchema | None = Field(default=None, description="Output JSON Schema (documentation only).")
     behaviour: ToolBehaviour
-    retries: int = Field(default=0, ge=0, description="Extra handler attempts after a failure (retry policy).")
+    retries: int = Field(
+        default=0, ge=0, description="Extra handler attempts after a failure (retry policy)."
+    )
 
 
 class ExitSpec(Strict):
@@ -94,11 +98,31 @@ class ChatSpec(Strict):
     components: list[ComponentSpec] = Field(default_factory=list)
 
 
+class AfterToolHook(Strict):
+    """``onAfterTool`` for one tool: replace its successful output, or reject it."""
+
+    tool: str = Field(min_length=1)
+    replace_output: Any = Field(default=None, description="The output the hook substitutes.")
+    reject: str | None = Field(default=None, description="Reject the output with this message (HOOK_FAILED).")
+
+    @model_validator(mode="after")
+    def _one_action(self) -> AfterToolHook:
+        given = [name for name in ("replace_output", "reject") if name in self.model_fields_set]
+        if len(given) != 1:
+            raise ValueError(
+                f"an after_tool hook needs exactly one of replace_output, reject; got {given or 'none'}"
+            )
+        return self
+
+
 class HooksSpec(Strict):
     """Execution hooks the host installs."""
 
     on_exit: Literal["none", "accept", "reject"] = Field(
         default="none", description="`onExit`: absent, observes and accepts, or rejects the completion."
+    )
+    after_tool: list[AfterToolHook] = Field(
+        default_factory=list, description="`onAfterTool` behaviour per tool; tools not listed are left alone."
     )
 
 

@@ -15,6 +15,7 @@ import yaml
 from pydantic import ValidationError
 
 from conformance.scenario.model import AkanScenario, FalaiScenario, LlmzScenario, parse_scenario
+from conformance.yamlio import load_yaml
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SCENARIO_ROOT = REPO_ROOT / "fixtures" / "scenarios"
@@ -56,11 +57,13 @@ def _describe(exc: ValidationError, path: Path) -> str:
 def load_file(path: Path, root: Path = SCENARIO_ROOT) -> LoadedScenario | LoadError:
     sid = scenario_id(path, root)
     try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+        document = load_yaml(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         return LoadError(sid, path, f"{path}: cannot read YAML: {exc}")
     if not isinstance(document, dict):
-        return LoadError(sid, path, f"{path}: expected a mapping at the top level, got {type(document).__name__}")
+        return LoadError(
+            sid, path, f"{path}: expected a mapping at the top level, got {type(document).__name__}"
+        )
     try:
         scenario = parse_scenario(document)
     except ValidationError as exc:
@@ -68,7 +71,9 @@ def load_file(path: Path, root: Path = SCENARIO_ROOT) -> LoadedScenario | LoadEr
     expected_system = sid.split("/", 1)[0]
     if scenario.system != expected_system:
         return LoadError(
-            sid, path, f"{path}: field system: expected {expected_system!r} (the first folder), got {scenario.system!r}"
+            sid,
+            path,
+            f"{path}: field system: expected {expected_system!r} (the first folder), got {scenario.system!r}",
         )
     return LoadedScenario(sid, path, document, scenario)
 

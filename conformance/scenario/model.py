@@ -20,7 +20,8 @@ class ScenarioBase(Strict):
     description: str | None = None
     rules: list[str] = Field(min_length=1, description="The rule ids this scenario pins.")
     requires: list[str] = Field(
-        default_factory=list, description="Capability flags an implementation must declare, else the case is a skip."
+        default_factory=list,
+        description="Capability flags an implementation must declare, else the case is a skip.",
     )
     script: list[ScriptEntry] = Field(default_factory=list)
     expect: list[Expectation] = Field(min_length=1)
@@ -30,7 +31,8 @@ class ScenarioBase(Strict):
         for index, expectation in enumerate(self.expect):
             if expectation.rule not in self.rules:
                 raise ValueError(
-                    f"expect[{index}].rule {expectation.rule!r} is not one of this scenario's rules {self.rules}"
+                    f"expect[{index}].rule {expectation.rule!r} is not one of this scenario's rules "
+                    f"{self.rules}"
                 )
         return self
 

@@ -39,6 +39,11 @@ class Admission:
     """The refusal the user reads; it always names the file."""
 
 
+def _same_file(a: Candidate, b: Candidate) -> bool:
+    """The reference's identity for akan.attachments.duplicate-refused: equal name and equal size."""
+    return a.name == b.name and a.size == b.size
+
+
 def _refuse(reason: str, name: str, why: str) -> Admission:
     return Admission(False, reason, f'"{name}" was not attached: {why}')
 
@@ -50,7 +55,7 @@ def admit(attached: Sequence[Candidate], incoming: Candidate) -> Admission:
     akan.attachments.ceiling.per-message-files, akan.attachments.ceiling.per-message-bytes,
     akan.attachments.refusal-at-paperclip (every refusal text names the file).
     """
-    if any(f.name == incoming.name and f.size == incoming.size for f in attached):
+    if any(_same_file(f, incoming) for f in attached):
         return _refuse("duplicate", incoming.name, "the same file is already attached to this message.")
     if incoming.size > FILE_MAX_BYTES:
         return _refuse("file-too-large", incoming.name, f"a file may be at most {FILE_MAX_BYTES // MB} MB.")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.scenario.akan import AttachStep, NoteStep, PersistStep, SendStep, filler
+from conformance.scenario.akan import AttachStep, NoteStep, PersistStep, SendStep, Step, filler
 from conformance.scenario.model import AkanScenario
 from reference.akan.session import ChatSession
-from reference.providers.scripted import ScriptedProvider
+from reference.providers.scripted import ScriptedProvider, ScriptExhausted
 from reference.record import Recorder
 
 #: Capability flags this reference declares for akan (scenarios may `require` them).
@@ -15,17 +15,29 @@ CAPABILITIES: tuple[str, ...] = ("akan.compaction", "akan.attachments", "akan.lo
 
 
 def play(scenario: AkanScenario) -> dict[str, Any]:
+    """Run the steps in order; the record is returned even when the script runs out.
+
+    A model call beyond the script ends the run with a ``script_exhausted`` event rather than an exception,
+    so the expectations are still judged and a failure names the rule whose behaviour made the extra call.
+    """
     recorder = Recorder()
     session = ChatSession(scenario.setup, ScriptedProvider(scenario.script, recorder), recorder)
-    for step in scenario.steps:
-        if isinstance(step, AttachStep):
-            for file in step.files:
-                session.attach(file)
-        elif isinstance(step, SendStep):
-            session.send(step.text + filler(step.filler_chars))
-        elif isinstance(step, NoteStep):
-            session.note(step.text)
-        elif isinstance(step, PersistStep):
-            session.persist()
+    try:
+        for step in scenario.steps:
+            _step(session, step)
+    except ScriptExhausted as exhausted:
+        recorder.emit("script_exhausted", call=exhausted.call, message=str(exhausted))
     recorder.final = session.final()
     return recorder.to_dict()
+
+
+def _step(session: ChatSession, step: Step) -> None:
+    if isinstance(step, AttachStep):
+        for file in step.files:
+            session.attach(file)
+    elif isinstance(step, SendStep):
+        session.send(step.text + filler(step.filler_chars))
+    elif isinstance(step, NoteStep):
+        session.note(step.text)
+    elif isinstance(step, PersistStep):
+        session.persist()

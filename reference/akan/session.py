@@ -95,7 +95,24 @@ class ChatSession:
             names = ", ".join(t.name for t in self.setup.tools) or "none"
             self.note(f"Tools on this screen: {names}.")
         else:
+            return self._prompt(name)
+        return True
+
+    def _prompt(self, name: str) -> bool:
+        """An app's ``prompt()`` command; built-ins were matched first, so they win a shared name.
+
+        akan.attachments.msg-image-same-shape: each ``Msg.image`` becomes an image attachment of the message,
+        read exactly as a file from the paperclip would be, never placeholder text.
+        """
+        prompt = next((p for p in self.setup.prompts if p.name == name), None)
+        if prompt is None:
             return False
+        for item in prompt.messages:
+            message: Message = {"role": "user", "content": item.text}
+            if item.images:
+                message["attachments"] = [read_file(image, None) for image in item.images]
+            self.transcript.append(message)
+        self._run()
         return True
 
     def _retry(self) -> None:

@@ -36,4 +36,6 @@ def holds(condition: Condition | None, scope: Mapping[str, Any]) -> bool:
         return False
     if "one_of" in condition.model_fields_set:
         return value in (condition.one_of or [])
+    if "contains" in condition.model_fields_set:
+        return isinstance(value, list) and condition.contains in value
     return bool(value == condition.equals)

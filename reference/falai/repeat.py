@@ -38,7 +38,7 @@ class Policy:
 
 
 def policy_for(kind: TriggerKind, declared: str | dict[str, str] | None) -> Policy:
-    """The effective repeat policy of a trigger; ``declared`` is ``'once'``, ``'always'`` or ``{cooldown}``."""
+    """The effective policy: ``declared`` is once, always, {cooldown} or None for the default."""
     value = DEFAULT_REPEAT[kind] if declared is None else declared
     if isinstance(value, dict):
         return Policy("cooldown", parse_duration_ms(value["cooldown"]))

@@ -31,8 +31,9 @@ class Situation:
 
     ``eligible``: message flows with phrases whose ``if`` and ``repeat`` pass, in agent order
     (falai.routing.eligible). ``catch_alls``: ``message: []`` flows that pass ``if`` and ``repeat``, in
-    agent order. ``asking``: the flow of the run holding the floor, if any. ``suspended``: flows that
-    have a suspended run. ``idle_silent``: ``idle: 'silent'``. ``order``: every flow id in agent order.
+    agent order. ``never_scored``: every catch-all flow. ``asking``: the flow of the run holding the
+    floor, if any. ``suspended``: flows that have a suspended run. ``idle_silent``: ``idle: 'silent'``.
+    ``order``: every flow id in agent order.
     """
 
     eligible: tuple[str, ...]
@@ -41,6 +42,8 @@ class Situation:
     suspended: tuple[str, ...] = ()
     idle_silent: bool = False
     order: tuple[str, ...] = ()
+    never_scored: tuple[str, ...] = ()
+    """Every catch-all flow, eligible or not: an asking catch-all run is not scored and counts as 0."""
 
 
 @dataclass(frozen=True)
@@ -69,7 +72,8 @@ def _in_order(flows: set[str], situation: Situation) -> tuple[str, ...]:
 
 
 def plan(situation: Situation) -> Plan:
-    """falai.routing.asking-scored, falai.routing.lone-candidate-scored, falai.routing.lone-candidate-unscored.
+    """falai.routing.asking-scored, falai.routing.lone-candidate-scored,
+    falai.routing.lone-candidate-unscored.
 
     A lone candidate is scored like any other, unless nobody else could answer the customer (no floor,
     no catch-all, idle silent): then a low score would leave the message unanswered, so it starts unscored.
@@ -85,6 +89,7 @@ def plan(situation: Situation) -> Plan:
     if situation.asking is not None:
         flows.add(situation.asking)
         flows.update(situation.suspended)
+    flows.difference_update(situation.never_scored)  # falai.message.catch-all.never-scored
     return Plan(candidates=_in_order(flows, situation))
 
 
@@ -115,7 +120,9 @@ def decide(situation: Situation, the_plan: Plan, scores: Mapping[str, float]) ->
     if situation.asking is not None:
         challengers = [f for f in the_plan.candidates if f != situation.asking]
         top = best(scores, challengers)
-        if top is not None and takes_over(top[1], scores.get(situation.asking, 0)):
+        # An asking catch-all is never scored (falai.message.catch-all.never-scored): it counts as 0.
+        asking_score = scores.get(situation.asking, 0) if situation.asking in the_plan.candidates else 0
+        if top is not None and takes_over(top[1], asking_score):
             return Decision("takeover", top[0], "falai.routing.takeover.margin")
         return Decision("keep", situation.asking, "falai.routing.keep-floor")
     top = best(scores, the_plan.candidates)

@@ -59,7 +59,10 @@ class Session:
 
         return {
             "floor": self.floor,
-            "runs": [{"runId": r.run_id, "flowId": r.flow_id, "status": r.status, "step": where(r)} for r in self.runs],
+            "runs": [
+                {"runId": r.run_id, "flowId": r.flow_id, "status": r.status, "step": where(r)}
+                for r in self.runs
+            ],
             "claims": sorted(self.claims),
             "data": dict(self.data),
             "history": list(self.history),

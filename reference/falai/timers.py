@@ -30,6 +30,13 @@ def parse_silence_key(key: str) -> SilenceKey | None:
     return SilenceKey(parts[1], ":".join(parts[2:-1]), int(parts[-1]))
 
 
+def silence_still_holds(key_ms: int, last_assistant_at: int | None, last_customer_at: int | None) -> bool:
+    """falai.silence.honoured-only-while: same last assistant message, no customer message after it."""
+    if last_assistant_at != key_ms:
+        return False
+    return last_customer_at is None or last_customer_at <= last_assistant_at
+
+
 def start_key(run_id: str, at_ms: int) -> str:
     """falai.event.after.park"""
     return f"{run_id}:start:{at_ms}"
@@ -56,7 +63,7 @@ def next_working_time(at_ms: int, hours: BusinessHours) -> int:
 
 
 def adjust(computed_ms: int, hours: BusinessHours | None, enabled: bool) -> int:
-    """falai.business-hours.where, falai.business-hours.forward-only: only opted-in timers move, never back."""
+    """falai.business-hours.where, falai.business-hours.forward-only: opted-in timers move, never back."""
     if not enabled or hours is None:
         return computed_ms
     return max(computed_ms, next_working_time(computed_ms, hours))

@@ -16,17 +16,20 @@ Choosing the prefix (``choose_cut``) follows the guide's priorities, strongest f
    so no more history is lost than needed.
 
 Sizes are estimates while choosing: the summary is not written yet, so it is charged at
-``summary_allowance`` tokens. The caller re-measures the real request afterwards. Ratios are compared as
-exact fractions so a boundary does not wobble with binary floating point.
+``summary_cost`` tokens (its framing plus the least room the reference grants a summary). The summary
+may then use whatever room the input budget still has, up to maxSummaryTokens
+(llmz.compaction.max-summary-tokens), and the caller re-measures the real request afterwards. Ratios are
+compared as exact fractions so a boundary does not wobble with binary floating point.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
+
+from reference.llmz.tokens import BOOKKEEPING_KEYS
 
 Message = dict[str, Any]
 
@@ -52,11 +55,18 @@ class Group:
 
     @property
     def is_summary(self) -> bool:
-        return len(self.messages) == 1 and self.messages[0].get("role") == SUMMARY_ROLE
+        return len(self.messages) == 1 and is_summary_message(self.messages[0])
+
+
+def is_summary_message(message: Message) -> bool:
+    """A summary event, in transcript form or as a session stores it (native text plus its ``source``)."""
+    source = message.get("source")
+    from_source = isinstance(source, dict) and source.get("role") == SUMMARY_ROLE
+    return message.get("role") == SUMMARY_ROLE or from_source
 
 
 def _is_result(message: Message) -> bool:
-    return message.get("role") == "tool" or "tool_call_id" in message
+    return message.get("role") == "tool" or "tool_call_id" in message or "toolResultCallId" in message
 
 
 def group_history(history: Sequence[Message], measure: Callable[[Message], int]) -> list[Group]:
@@ -116,7 +126,7 @@ def choose_cut(
     groups: Sequence[Group],
     *,
     fixed_tokens: int,
-    summary_allowance: int,
+    summary_cost: int,
     input_budget: int,
     target_ratio: float,
     keep_recent: int,
@@ -133,7 +143,7 @@ def choose_cut(
         tail[index] = tail[index + 1] + groups[index].tokens
 
     def estimate(drop: int) -> int:
-        return fixed_tokens + summary_allowance + tail[drop]
+        return fixed_tokens + summary_cost + tail[drop]
 
     keep_from = protected_start(groups, keep_recent)
     for drop in range(1, keep_from + 1):
@@ -156,12 +166,6 @@ def _above(tokens: int, budget: int, ratio: float) -> bool:
 def summary_event(content: str) -> Message:
     """llmz.compaction.summary-event.first: the transcript event that opens the retained history."""
     return {"role": SUMMARY_ROLE, "content": content}
-
-
-def summary_input(dropped: Sequence[Group]) -> list[Message]:
-    """The messages handed to the summarizer: every dropped message, earlier summaries included, so what
-    an old summary held survives into the new one (llmz.compaction.summary-event.replaces-earlier)."""
-    return [dict(message) for group in dropped for message in group.messages]
 
 
 def retained_history(groups: Sequence[Group], cut: Cut, summary: str) -> list[Message]:
@@ -245,53 +249,32 @@ def controls_from(settings: dict[str, Any]) -> Controls:
     )
 
 
-SUMMARY_INSTRUCTIONS = (
-    "Part of an agent conversation is about to be removed from the context window. Write the note that "
-    "will stand in for it. Keep every decision taken, every external event received, every effect that "
-    "was confirmed as done (tool results, delivered messages), every failure or error, and all work that "
-    "is still open. Later turns only see this note, so be specific: names, ids, amounts. Answer with the "
-    "note as plain text; no tools are available."
-)
-"""llmz.compaction.summary-request.content: what the summarizer is asked to preserve (our wording)."""
+SUMMARY_PROMPT_ALLOWANCE = 100
+"""Tokens set aside for the summarizer's own instructions, which the runtime adds around the messages."""
 
 
-def render_for_summary(message: Message) -> str:
-    """One dropped message as a line of the summarizer's transcript (JSON, bookkeeping removed)."""
-    visible = {key: value for key, value in message.items() if key != "iteration"}
-    return json.dumps(visible, ensure_ascii=False, sort_keys=True)
+def summary_input(segment: Sequence[Group], previous: str | None) -> list[Message]:
+    """llmz.compaction.summary-request.content and .segments: the messages one summary call condenses.
 
-
-def summary_request(segment: Sequence[Group], previous: str | None) -> list[Message]:
-    """llmz.compaction.summary-request.content and .segments: the messages of one summary request.
-
-    The dropped conversation travels as quoted data in a user message, not as native calls and results,
-    so the request needs no tool declarations (llmz.compaction.summarizer-no-tools). The previous
-    segment's summary, when there is one, comes first so the new summary absorbs it.
+    They are the dropped messages as sent (bookkeeping removed), preceded by the previous segment's
+    summary when there is one, so each new summary absorbs the last. An earlier compaction's summary is
+    the oldest dropped message and is absorbed the same way (llmz.compaction.summary-event.replaces-earlier).
     """
-    parts = []
-    if previous is not None:
-        parts.append(f"<summary_so_far>\n{previous}\n</summary_so_far>")
-    lines = "\n".join(render_for_summary(m) for group in segment for m in group.messages)
-    parts.append(f"<conversation>\n{lines}\n</conversation>")
-    return [
-        {"role": "system", "content": SUMMARY_INSTRUCTIONS},
-        {"role": "user", "content": "\n".join(parts)},
-    ]
+    messages: list[Message] = [] if previous is None else [summary_event(previous)]
+    for group in segment:
+        for message in group.messages:
+            messages.append({k: v for k, v in message.items() if k not in BOOKKEEPING_KEYS})
+    return messages
 
 
-def plan_segments(sizes: Sequence[int], capacity: int) -> list[range]:
-    """llmz.compaction.summary-request.segments: consecutive runs of groups, each within ``capacity``.
+def segment_end(sizes: Sequence[int], start: int, capacity: int) -> int:
+    """llmz.compaction.summary-request.segments: end (exclusive) of the segment that begins at ``start``.
 
-    ``sizes`` are the groups' token sizes in the summarizer's transcript. A group larger than the capacity
-    still gets a segment of its own: groups are never split, and the caller's size check rejects it.
+    A segment takes consecutive groups while their transcript sizes fit ``capacity``. It always takes at
+    least one group (groups are never split); an oversized one is rejected by the caller's size check.
     """
-    segments: list[range] = []
-    start, used = 0, 0
-    for index, size in enumerate(sizes):
-        if index > start and used + size > capacity:
-            segments.append(range(start, index))
-            start, used = index, 0
-        used += size
-    if start < len(sizes):
-        segments.append(range(start, len(sizes)))
-    return segments
+    end, used = start, 0
+    while end < len(sizes) and (end == start or used + sizes[end] <= capacity):
+        used += sizes[end]
+        end += 1
+    return end

@@ -68,8 +68,10 @@ class FitContext:
     """The session's compaction controls (triggerRatio, targetRatio, keepRecentIterations,
     maxSummaryTokens), or None when compaction is disabled (``compaction: false``)."""
     summarize: Callable[[list[Message], int], str]
-    """Asks the model for a summary of the given messages within the given output budget. The messages
-    are a complete request (system + user); send them with no tools and ``max_tokens`` set to the budget."""
+    """Asks the model for a summary of the given messages within the given output budget. The runtime
+    adds its summarizer instructions (budgeted at ``compaction.SUMMARY_PROMPT_ALLOWANCE`` tokens) and sends
+    the request with no tools and ``max_tokens`` set to the budget. For the second and later segments of
+    a large history the first message is ``{role: 'summary', content}``: the summary so far."""
     render_summary: Callable[[str], Message] | None = None
     """How a summary event is sent natively; ``native_summary`` when None."""
 
@@ -223,17 +225,20 @@ def _iterations_in(messages: Sequence[Message]) -> int:
     return len({m["iteration"] for m in messages if m.get("iteration") is not None})
 
 
+MIN_SUMMARY_ROOM = budget.RESERVE_FLOOR
+"""The least room a cut must leave for the summary text (or maxSummaryTokens, when smaller)."""
 def _compact(
     context: FitContext, window: budget.Window, controls: Controls, request: _Request
 ) -> FitResult | None:
     """llmz.compaction.*: cut, summarize, rebuild; None when no cut can help (the caller then decides)."""
     groups = compaction.group_history(context.history, lambda m: tokens.count_message(_native(context, m)))
-    summary_tokens = min(controls.max_summary_tokens, window.output_limit)
-    empty_summary = tokens.count_message(_native(context, compaction.summary_event("")))
+    ceiling = min(controls.max_summary_tokens, window.output_limit)
+    frame = tokens.count_message(_native(context, compaction.summary_event("")))
+    least = min(ceiling, MIN_SUMMARY_ROOM)
     cut = compaction.choose_cut(
         groups,
         fixed_tokens=request.instructions + request.tools + request.current,
-        summary_allowance=empty_summary + summary_tokens,
+        summary_cost=frame + least,
         input_budget=window.input_budget,
         target_ratio=controls.target_ratio,
         # The current turn's own iterations are the newest ones and already protected.
@@ -241,7 +246,9 @@ def _compact(
     )
     if cut is None:
         return None
-    summary = _summarize(context, window, controls, groups[: cut.drop])
+    # llmz.compaction.max-summary-tokens: the ceiling, reduced to the room the kept request leaves.
+    room = min(ceiling, window.input_budget - (cut.estimate - least))
+    summary = _summarize(context, window, room, groups[: cut.drop])
     new_history = compaction.retained_history(groups, cut, summary)
     result = _result(context, window, _measure(context, new_history))
     result.new_history = new_history
@@ -250,36 +257,29 @@ def _compact(
     return result
 
 
-SUMMARY_FRAMING = 16
-"""Tokens allowed for the tags around a previous segment's summary inside the next segment request."""
+def _summarize(context: FitContext, window: budget.Window, room: int, dropped: Sequence[Group]) -> str:
+    """llmz.compaction.summary-request.*, .failure-error: one summarizer call per segment.
 
-
-def _summarize(
-    context: FitContext, window: budget.Window, controls: Controls, dropped: Sequence[Group]
-) -> str:
-    """llmz.compaction.summary-request.*, .max-summary-tokens, .failure-error: one call per segment.
-
-    Each segment must leave room for its own answer and for the previous segment's summary, so the
-    segment capacity is the window minus two summary ceilings and the fixed request framing.
+    Every segment request must hold the summarizer's instructions, its own answer (``room`` tokens at
+    most) and the previous segment's summary, so a segment gets what the window has left after those.
     """
-    ceiling = min(controls.max_summary_tokens, window.output_limit)
-    frame = tokens.count_messages(compaction.summary_request([], None))
-    capacity = window.limit - frame - ceiling - (ceiling + SUMMARY_FRAMING)
-    sizes = [
-        sum(tokens.count_text(compaction.render_for_summary(m)) + 1 for m in g.messages)
-        for g in dropped
-    ]
+    sizes = [sum(tokens.count_message(m) for m in g.messages) for g in dropped]
     previous: str | None = None
-    for segment in compaction.plan_segments(sizes, capacity):
-        messages = compaction.summary_request([dropped[i] for i in segment], previous)
-        size = tokens.count_messages(messages)
-        allowance = min(ceiling, window.limit - size)
-        if allowance < min(ceiling, window.minimum_output):
+    start = 0
+    while start < len(dropped):
+        carried = 0 if previous is None else tokens.count_message(compaction.summary_event(previous))
+        frame = compaction.SUMMARY_PROMPT_ALLOWANCE + carried
+        end = compaction.segment_end(sizes, start, window.limit - frame - room)
+        messages = compaction.summary_input(dropped[start:end], previous)
+        size = compaction.SUMMARY_PROMPT_ALLOWANCE + tokens.count_messages(messages)
+        allowance = min(room, window.limit - size)
+        if allowance < min(room, window.minimum_output):
             raise CompactionFailedError(
-                f"a summary request of {size} tokens leaves only {allowance} tokens of the "
+                f"a summary request of about {size} tokens leaves only {allowance} tokens of the "
                 f"{window.limit}-token window for the summary"
             )
         previous = _one_summary(context, messages, allowance)
+        start = end
     if previous is None:
         raise CompactionFailedError("compaction chose to drop nothing, so there is nothing to summarize")
     return previous

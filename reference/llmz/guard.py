@@ -63,3 +63,12 @@ def guard_applies(mode: str, exit_name: str) -> bool:
     """The guard only protects the chat ``listen`` completion (llmz.chat-guard.custom-exits-unaffected,
     llmz.chat-guard.worker-unaffected)."""
     return mode == "chat" and exit_name == "listen"
+
+
+def restored_speaker(saved: object) -> Speaker:
+    """The last speaker after ``Session.fromJSON``: the saved value when the snapshot tracked deliveries
+    (llmz.chat-guard.across-saved-sessions), otherwise unknown (llmz.chat-guard.legacy-snapshot-unknown)."""
+    for speaker in SPEAKERS:
+        if saved == speaker:
+            return speaker
+    return "unknown"

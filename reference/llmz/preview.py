@@ -3,7 +3,7 @@
 One formatter serves ``return inspect(value)``, returned values and forced ThinkSignal inspection
 (llmz.think-signal.native-inspector): a standalone string is shown exactly as it is, anything else as
 indented JSON, where nested strings keep their JSON quoting. Nothing is XML-escaped or wrapped in CDATA
-(llmz.think-signal.no-escaping). The display budget (``options.toolResultMaxTokens``, default 2,000)
+(llmz.inspection.no-escaping). The display budget (``options.toolResultMaxTokens``, default 2,000)
 bounds the preview; zero hides it (llmz.think-signal.display-budgets-apply).
 """
 

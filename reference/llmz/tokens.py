@@ -16,7 +16,8 @@ Message framing is not specified either, so the reference fixes its own, simple 
   (tool arguments, JavaScript, results) a string is text however media-like it looks
   (llmz.budget.measure.media-shaped-text-counted);
 * keys listed in ``BOOKKEEPING_KEYS`` are the runtime's private annotations (the iteration a message
-  belongs to) and never reach the provider, so they are not counted;
+  belongs to, the transcript form of convenience input) and never reach the provider, so they are not
+  counted;
 * instructions cost one message's worth (they travel as the system message); tool declarations cost the
   tokens of their canonical JSON (sorted keys, no spaces).
 """
@@ -35,7 +36,7 @@ MESSAGE_OVERHEAD = 4
 MEDIA_PART_TYPES = frozenset({"image", "audio", "image_url", "input_audio"})
 MEDIA_TRANSPORT_KEYS = frozenset({"url", "data", "bytes", "base64", "image_url", "input_audio"})
 MEDIA_CONTAINER_KEYS = frozenset({"content", "attachments"})
-BOOKKEEPING_KEYS = frozenset({"iteration"})
+BOOKKEEPING_KEYS = frozenset({"iteration", "source"})
 
 
 @lru_cache(maxsize=1)

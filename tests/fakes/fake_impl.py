@@ -64,8 +64,13 @@ def serve(default: str = "good", systems: tuple[str, ...] = ("llmz", "falai", "a
         if message["cmd"] == "hello":
             reply: dict[str, Any] | None = {
                 "protocol": 1,
-                "implementation": {"name": f"fake-{default}", "version": "0.0.1", "language": "python",
-                                   "systems": list(systems), "capabilities": ["fake-capability"]},
+                "implementation": {
+                    "name": f"fake-{default}",
+                    "version": "0.0.1",
+                    "language": "python",
+                    "systems": list(systems),
+                    "capabilities": ["fake-capability"],
+                },
             }
         elif message["cmd"] == "run":
             reply = _answer(message["seq"], message["scenario"], _behaviour(default, message["scenario"]))
@@ -77,4 +82,5 @@ def serve(default: str = "good", systems: tuple[str, ...] = ("llmz", "falai", "a
 
 
 if __name__ == "__main__":
-    serve(sys.argv[1] if len(sys.argv) > 1 else "good")
+    behaviour = sys.argv[1] if len(sys.argv) > 1 else "good"
+    serve(behaviour, tuple(sys.argv[2].split(",")) if len(sys.argv) > 2 else ("llmz", "falai", "akan"))

@@ -11,7 +11,12 @@ class CannotExpress(Exception):
 
 class FakePython:
     def hello(self) -> dict[str, Any]:
-        return {"name": "fake-python", "version": "1", "language": "python", "systems": ["llmz", "falai", "akan"]}
+        return {
+            "name": "fake-python",
+            "version": "1",
+            "language": "python",
+            "systems": ["llmz", "falai", "akan"],
+        }
 
     def run(self, payload: dict[str, Any]) -> dict[str, Any]:
         description = str(payload.get("description") or "")

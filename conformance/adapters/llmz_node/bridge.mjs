@@ -57,6 +57,9 @@ function hello(message) {
 
 async function run(message) {
   const seq = message.seq
+  // Keeps the event loop alive while llmz awaits something that holds no handle of its own (a tool promise
+  // that never settles): otherwise Node would drain and exit in the middle of a case.
+  const keepAlive = setInterval(() => {}, 1000)
   try {
     if (!message.scenario || typeof message.scenario !== 'object') throw new Error('run command without a scenario object')
     return { seq, record: await playScenario(message.scenario) }
@@ -64,6 +67,8 @@ async function run(message) {
     if (error instanceof CannotExpress) return { seq, skip: { reason: error.message } }
     const name = error?.name ?? 'Error'
     return { seq, error: { message: `${name}: ${error?.message ?? String(error)}` } }
+  } finally {
+    clearInterval(keepAlive)
   }
 }
 

@@ -26,3 +26,11 @@ export class ProviderFailure extends Error {
     if (retryAfter !== undefined && retryAfter !== null) this.retryAfter = retryAfter
   }
 }
+
+/** An execute that neither completed nor failed within its bound (its timeout plus grace). */
+export class NotSettled extends Error {
+  constructor(boundMs) {
+    super(`llmz's execute() did not settle within ${boundMs} ms (options.timeout plus grace): the run hangs`)
+    this.name = 'NotSettled'
+  }
+}

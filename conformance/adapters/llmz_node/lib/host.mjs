@@ -12,10 +12,11 @@ import { toZui } from './schema.mjs'
 const BEHAVIOURS = ['returns', 'returns_input', 'throws', 'think_signal', 'hangs', 'cancels']
 
 /**
- * Builds the tools of `setup.tools`. `cancel(reason)` aborts the execute that is running (the `cancels`
- * behaviour is the host pressing Stop from inside a handler).
+ * Builds the tools of `setup.tools`. `host.cancel(reason)` aborts the execute that is running (the
+ * `cancels` behaviour is the host pressing Stop from inside a handler); `host.pending(name, input)` records
+ * a call that will never settle (llmz never traces those).
  */
-export function buildTools(specs, recorder, cancel) {
+export function buildTools(specs, host) {
   return specs.map((spec) => {
     const behaviour = spec.behaviour ?? {}
     const main = BEHAVIOURS.filter((name) => Object.hasOwn(behaviour, name))
@@ -25,9 +26,10 @@ export function buildTools(specs, recorder, cancel) {
     let calls = 0
     const handler = async (input) => {
       calls += 1
-      recorder.emit('tool_call', { name: spec.name, input, attempt: calls })
       if (calls <= failFirst) throw new Error(behaviour.fail_message ?? 'temporary failure')
-      return perform(spec.name, main[0], behaviour, input, cancel)
+      if (main[0] === 'hangs') host.pending(spec.name, input)
+      if (main[0] === 'think_signal') host.signalling(spec.name, behaviour.think_signal)
+      return perform(spec.name, main[0], behaviour, input, host.cancel)
     }
     return new Tool({
       name: spec.name,
@@ -59,8 +61,11 @@ async function perform(name, kind, behaviour, input, cancel) {
     case 'hangs':
       return new Promise(() => {})
     case 'cancels':
+      // The host presses Stop from inside the handler, which then returns normally: llmz 1.0.1 does not
+      // race a pending tool promise against its abort signal, so a handler that kept hanging would hang
+      // the run (that case is `hangs`).
       cancel(behaviour.cancels)
-      return new Promise(() => {})
+      return null
     default:
       throw new CannotExpress(`tool ${name} behaviour ${kind}`)
   }
@@ -82,30 +87,29 @@ export function buildExits(specs) {
 }
 
 /** The `Chat` of `setup.chat`: its text handler and components record each delivery they acknowledge. */
-export function buildChat(spec, recorder) {
-  const components = (spec.components ?? []).map((component) => buildComponent(component, recorder))
+export function buildChat(spec, host) {
+  const components = (spec.components ?? []).map((component) => buildComponent(component, host))
   const textMode = spec.text_handler ?? 'ok'
-  const response = textMode === 'none' ? {} : { handler: deliveryHandler(textMode, recorder, 'text', null) }
+  const response = textMode === 'none' ? {} : { handler: deliveryHandler(textMode, host, 'text', null) }
   return new Chat({ components, response })
 }
 
-function buildComponent(spec, recorder) {
+function buildComponent(spec, host) {
   const mode = spec.handler ?? 'ok'
   return new Component({
     name: spec.name,
     description: spec.description || spec.name,
     props: toZui(spec.props ?? { type: 'object' }, `component ${spec.name} props`),
-    ...(mode === 'none' ? {} : { handler: deliveryHandler(mode, recorder, 'component', spec.name) }),
+    ...(mode === 'none' ? {} : { handler: deliveryHandler(mode, host, 'component', spec.name) }),
   })
 }
 
-function deliveryHandler(mode, recorder, kind, name) {
-  return (payload) => {
-    const fields = kind === 'text' ? { kind, text: payload } : { kind, name, props: payload }
-    if (mode === 'fail') {
-      recorder.emit('delivery', { ...fields, ok: false })
-      throw new Error(`the ${kind === 'text' ? 'text' : name} handler failed (scripted)`)
-    }
-    recorder.emit('delivery', { ...fields, ok: true })
+/** A handler that records the delivery llmz hands it: `delivered`, or `failed` when scripted to throw. */
+function deliveryHandler(mode, host, kind, component) {
+  return (content) => {
+    const entry = { iteration: host.iteration(), kind, content, status: mode === 'fail' ? 'failed' : 'delivered' }
+    if (component) entry.component = component
+    host.recorder.emit('delivery', entry)
+    if (mode === 'fail') throw new Error(`the ${component ? `chat.${component}` : 'response'} handler failed (scripted)`)
   }
 }

@@ -14,6 +14,9 @@ import { ProviderFailure, ScriptExhausted } from './errors.mjs'
 import { SCRIPTED_PROVIDER, llmzModelRef, scenarioModelId } from './models.mjs'
 import { normalizeRequest } from './wire.mjs'
 
+/** How llmz 1.0.1 labels a compaction summary in the native messages it sends. */
+const SUMMARY_LABEL = 'Conversation summary:\n'
+
 /** Model limits used when a scenario does not configure them (a large context, a generous output). */
 export const DEFAULT_MODEL = { id: 'scripted', inputTokens: 128000, outputTokens: 16384 }
 
@@ -33,6 +36,9 @@ export class ScriptedModelClient extends _CustomModelClient {
     this.minted = 0
     /** Set when llmz asked for more calls than the script holds; the case then fails naming the call. */
     this.exhausted = null
+    /** Called with each answered script entry (the player uses it for text no handler will receive). */
+    this.onResponse = null
+    this.lastSummary = null
   }
 
   async getModelDetails(model) {
@@ -51,7 +57,9 @@ export class ScriptedModelClient extends _CustomModelClient {
   async generateText(input, options = {}) {
     this.calls += 1
     const call = this.calls
-    this.recorder.emit('model_request', { call, purpose: purposeOf(input), ...normalizeRequest(input) })
+    const purpose = purposeOf(input)
+    if (purpose === 'turn') this.#noteCompaction(input)
+    this.recorder.emit('model_request', { call, purpose, ...normalizeRequest(input) })
     if (options.signal?.aborted) throw options.signal.reason ?? new Error('generation aborted')
     const entry = this.script[call - 1]
     if (entry === undefined) {
@@ -68,11 +76,15 @@ export class ScriptedModelClient extends _CustomModelClient {
     this.recorder.emit('model_response', {
       call,
       text: entry.text ?? '',
-      tool_calls: toolCalls.map((native) => ({ id: native.id, name: native.name, ...native.input })),
+      // The scripted calls as the scenario wrote them (as the reference records them): minted ids are
+      // llmz-side bookkeeping, visible in the next request's messages.
+      tool_calls: (entry.tool_calls ?? []).map(scriptedCall),
       ...(entry.json !== undefined && entry.json !== null ? { json: entry.json } : {}),
       stop_reason: stopReason,
       usage,
     })
+    if (purpose === 'summary') this.lastSummary = entry.text ?? ''
+    this.onResponse?.(entry)
     return {
       output: entry.json !== undefined && entry.json !== null ? JSON.stringify(entry.json) : (entry.text ?? ''),
       toolCalls,
@@ -87,6 +99,22 @@ export class ScriptedModelClient extends _CustomModelClient {
     }
   }
 
+  /**
+   * llmz compacts inside execute() without telling the host; what the host sees is a summary call followed
+   * by a turn request that opens with that summary. When it does, a `compaction` event is recorded (before
+   * the request, as the reference records it). Only the summary is known: llmz does not say which earlier
+   * messages it kept.
+   */
+  #noteCompaction(input) {
+    const summary = this.lastSummary
+    this.lastSummary = null
+    if (summary === null || summary === undefined) return
+    const label = `${SUMMARY_LABEL}${summary}`
+    if ((input.messages ?? []).some((message) => message.content === label)) {
+      this.recorder.emit('compaction', { summary })
+    }
+  }
+
   /** A script tool call in llmz's native shape; `input` holds only `code` for run_javascript. */
   #nativeCall(scripted) {
     const name = scripted.name ?? 'run_javascript'
@@ -94,6 +122,12 @@ export class ScriptedModelClient extends _CustomModelClient {
     const id = scripted.id ?? `call_${++this.minted}`
     return { id, type: 'function', name, input }
   }
+}
+
+function scriptedCall(call) {
+  const out = { name: call.name ?? 'run_javascript' }
+  for (const key of ['code', 'arguments', 'id']) if (call[key] !== undefined && call[key] !== null) out[key] = call[key]
+  return out
 }
 
 /** Summary requests carry no tools (the summarizer cannot call any); every other call is a turn. */

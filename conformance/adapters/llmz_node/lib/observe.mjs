@@ -1,69 +1,214 @@
-// Turning what llmz exposes after a step (ExecutionResult, iterations, Session) into record fields.
+// Turning what llmz exposes while it runs (hooks, traces, results, the Session) into record events.
 //
-// Only observable, stable facts go in: status words, exit names and outputs, error codes and criticality,
-// transcript contents. Generated ids (session_…, iteration_…) and wall-clock timestamps stay out, so two
-// runs of one scenario give identical records.
-import { isLLMzError } from 'llmz'
+// The vocabulary is the one the Python reference writes (spec/protocol/records/llmz.md): `tool_call`,
+// `delivery`, `hook`, `error`, `iteration`, `exit`, `result`, `compaction`, plus the model traffic the
+// scripted client records. llmz reports iterations through `onIterationStart` / `onIterationEnd`, tool calls
+// through `tool_call` traces, and the run through its ExecutionResult; each is translated here, in the
+// order it happens. Only observable, stable facts go in: generated ids and wall-clock times stay out.
+import { createInspector, isLLMzError } from 'llmz'
 
-/** An error as recorded: its llmz code (when it has one), criticality, and readable message. */
-export function describeError(error) {
-  if (error === null || error === undefined) return null
-  const out = { code: isLLMzError(error) ? error.code : null, critical: Boolean(error.critical) }
-  if (!out.code) out.name = error.name ?? 'Error'
-  out.message = String(error.message ?? error)
-  if (error.phase !== undefined) out.phase = error.phase
-  if (error.cause && isLLMzError(error.cause)) out.cause = describeError(error.cause)
+const defaultInspector = createInspector()
+
+/** Error code -> exported class name, from the llmz error catalogue (used when an error lacks `name`). */
+const CLASS_BY_CODE = {
+  INVALID_CODE: 'InvalidCodeError', EXECUTION_FAILED: 'CodeExecutionError', UNKNOWN_TOOL: 'UnknownToolError',
+  INVALID_TOOL_INPUT: 'ToolInputError', TOOL_EXECUTION_FAILED: 'ToolExecutionError',
+  RESERVED_IDENTIFIER: 'ReservedIdentifierError', INVALID_ASSIGNMENT: 'AssignmentError',
+  INVALID_OBJECT_PROPERTY: 'ObjectPropertyError', UNKNOWN_EXIT: 'UnknownExitError',
+  INVALID_EXIT_INPUT: 'ExitInputError', UNKNOWN_COMPONENT: 'UnknownComponentError',
+  INVALID_COMPONENT_INPUT: 'ComponentInputError', INVALID_NATIVE_CALL: 'NativeProtocolError',
+  HOST_OPERATION_FAILED: 'HostOperationError', DELIVERY_FAILED: 'DeliveryError', HOOK_FAILED: 'HookError',
+  INVALID_MEMORY_VALUE: 'MemoryValueError', ITERATION_LIMIT: 'LoopExceededError',
+  GENERATION_FAILED: 'CognitiveError', TOKEN_OVERFLOW: 'TokenOverflowError', COMPACTION_FAILED: 'CompactionError',
+  MEMORY_CAPACITY: 'MemoryCapacityError', EXECUTION_ABORTED: 'ExecutionAbortedError', INVALID_TOOL: 'InvalidToolError',
+  INVALID_OBJECT: 'InvalidObjectError', INVALID_EXIT: 'InvalidExitError', INVALID_COMPONENT: 'InvalidComponentError',
+  INVALID_CONFIG: 'InvalidConfigurationError', INVALID_MESSAGE: 'InvalidMessageError', INVALID_EVENT: 'InvalidEventError',
+  INVALID_SESSION: 'InvalidSessionError', SESSION_STATE: 'SessionStateError', CODE_FORMATTING_FAILED: 'CodeFormattingError',
+  INTERNAL_ERROR: 'InternalError',
+}
+
+/** The fields of an `error` event: code, class, recoverable, message (+ phase/tokens/limit when known). */
+export function errorFields(error) {
+  // llmz 1.0.1 ends an iteration whose generated code hit a typed host failure (unknown exit, invalid tool
+  // input, ...) with an EXECUTION_FAILED wrapper that keeps the typed failure as its `cause` (ERRORS.md:
+  // "the original typed cause"); the record names the failure itself, as the reference does.
+  if (isLLMzError(error) && error.code === 'EXECUTION_FAILED' && isLLMzError(error.cause)) error = error.cause
+  const code = isLLMzError(error) ? error.code : 'INTERNAL_ERROR'
+  const out = {
+    code,
+    class: CLASS_BY_CODE[code] ?? error?.name ?? 'Error',
+    recoverable: isLLMzError(error) ? !error.critical : false,
+    message: String(error?.message ?? error),
+  }
+  for (const key of ['phase', 'tokens', 'limit']) if (error?.[key] !== undefined && error?.[key] !== null) out[key] = error[key]
   return out
 }
 
-export function recordExecution(recorder, result, { step, mode }) {
-  for (const iteration of result.iterations ?? []) {
-    recorder.emit('iteration', {
-      step,
-      status: iterationStatus(iteration),
-      exception: describeError(iteration.exception ?? null),
-      errors: (iteration.errors ?? []).map((error) => (isLLMzError(error) ? error.code : (error?.name ?? 'Error'))),
+/**
+ * Watches one `execute` call: numbers its iterations from 1, records each iteration's end (its error,
+ * status and exit) as llmz settles it, and each tool call as llmz traces it.
+ */
+export class ExecutionObserver {
+  /** @param {() => import('llmz').Session} session the session being executed (for its last message) */
+  constructor(recorder, execution, session) {
+    this.recorder = recorder
+    this.execution = execution
+    this.session = session
+    this.index = 0
+    this.signals = []
+    this.#resetIteration()
+  }
+
+  #resetIteration() {
+    this.result = null // the last value llmz previewed as an iteration result, with its options
+    this.signalLine = null // the guest line of a ThinkSignal that interrupted the program
+    this.lastSignal = null
+  }
+
+  hooks() {
+    return {
+      onIterationStart: () => {
+        this.index += 1
+        this.#resetIteration()
+      },
+      onIterationEnd: (iteration) => this.#iterationEnded(iteration),
+      onTrace: ({ trace }) => this.#traced(trace),
+      onInspect: (event) => {
+        if (event.purpose === 'result') this.result = event
+        return undefined // llmz's own formatter stays in charge of what the model sees
+      },
+    }
+  }
+
+  /** A handler that will never settle: llmz will never trace it, so the host records it as pending. */
+  pending(name, input) {
+    this.recorder.emit('tool_call', { iteration: this.index, name, input, pending: true })
+  }
+
+  /** A handler is about to produce a ThinkSignal (`via` return or throw) with this reason and context. */
+  signalling(name, spec) {
+    this.signals.push({ name, reason: spec.reason, context: spec.context ?? null, via: spec.via ?? 'return' })
+  }
+
+  #traced(trace) {
+    if (trace?.type === 'think_signal') this.signalLine = (trace.line ?? 0) + 1 // llmz counts lines from 0
+    if (trace?.type !== 'tool_call') return
+    const event = { iteration: this.index, name: trace.tool_name, input: trace.input ?? null }
+    const signal = this.signals[0]?.name === trace.tool_name ? this.signals.shift() : null
+    if (signal) Object.assign(event, this.#signalOutcome(signal))
+    else if (trace.success) event.output = trace.output === undefined ? null : trace.output
+    else event.error = { code: isLLMzError(trace.error) ? trace.error.code : 'TOOL_EXECUTION_FAILED', message: String(trace.error?.message ?? trace.error) }
+    this.recorder.emit('tool_call', event)
+  }
+
+  /**
+   * The record of a signalling call, in the reference's terms: llmz 1.0.1 honours only a thrown signal
+   * (it pauses the program), which is recorded with the context as output and `signal: {reason}`; a
+   * returned signal is just data to 1.0.1, recorded as the `{reason, context}` it carries.
+   */
+  #signalOutcome(signal) {
+    if (signal.via === 'throw') {
+      this.lastSignal = signal
+      return { output: signal.context, signal: { reason: signal.reason } }
+    }
+    return { output: { reason: signal.reason, context: signal.context } }
+  }
+
+  /** `inspection` events for what the next request previews: a signal's context, or an inspect() value. */
+  #inspections(status, iteration) {
+    if (!this.result) return
+    const preview = defaultInspector(this.result.value, {
+      purpose: 'result', maxTokens: this.result.maxTokens, preserve: this.result.preserve, compact: this.result.compact,
     })
+    if (status === 'thinking_requested') {
+      const reason = iteration.status.thinking_requested?.reason ?? this.lastSignal?.reason ?? null
+      this.recorder.emit('inspection', {
+        iteration: this.index, kind: 'forced', tool: this.lastSignal?.name ?? null, line: this.signalLine, reason, preview,
+      })
+    } else if (status === 'continued' && /<result>\ninspect\(\) result\n/.test(lastContent(this.session()))) {
+      this.recorder.emit('inspection', { iteration: this.index, kind: 'explicit', preview })
+    }
   }
-  const outcome = { step, mode, status: result.status }
-  if (result.status === 'success') {
-    outcome.exit = result.result?.exit?.name ?? exitName(result)
-    outcome.output = result.output
-  } else if (result.error !== undefined) {
-    outcome.error = describeError(result.error)
+
+  #iteration(iteration) {
+    const status = iteration.status?.type ?? iteration.status
+    const exception = iteration.exception ?? null
+    if (exception) return { status: isLLMzError(exception) && !exception.critical ? 'recoverable_error' : 'critical_error', exception }
+    if (status === 'thinking_requested') {
+      // A tool's ThinkSignal interrupts the program; a returned inspect() value merely continues the loop.
+      return { status: iteration.status.thinking_requested?.interrupted ? 'thinking_requested' : 'continued', exception }
+    }
+    return { status, exception }
   }
-  recorder.emit('execute', outcome)
+
+  #iterationEnded(iteration) {
+    const { status, exception } = this.#iteration(iteration)
+    this.#inspections(status, iteration)
+    if (exception) this.recorder.emit('error', { iteration: this.index, ...errorFields(exception) })
+    const event = { execution: this.execution, index: this.index, status }
+    if (exception) event.error_code = errorFields(exception).code
+    this.recorder.emit('iteration', event)
+    if (status === 'exit_success') {
+      const exit = iteration.status.exit_success
+      this.recorder.emit('exit', { name: exit.exit_name, payload: exit.return_value === undefined ? null : exit.return_value })
+    }
+  }
+
+  /** The run's outcome, after its last iteration (a run-level failure such as ITERATION_LIMIT first). */
+  finished(result) {
+    if (result.status === 'success') {
+      const name = result.toJSON?.().exit ?? null
+      this.recorder.emit('result', { execution: this.execution, status: 'success', exit: name })
+      return
+    }
+    const error = result.error
+    const last = result.iterations?.at(-1)?.exception
+    if (error && error !== last) this.recorder.emit('error', errorFields(error))
+    this.recorder.emit('result', { execution: this.execution, status: 'error', error_code: errorFields(error).code })
+  }
+
+  /** execute() itself threw (configuration failures before any iteration). */
+  failed(error) {
+    this.recorder.emit('error', errorFields(error))
+    this.recorder.emit('result', { execution: this.execution, status: 'error', error_code: errorFields(error).code })
+  }
 }
 
-function exitName(result) {
-  return result.toJSON?.().exit ?? null
+function lastContent(session) {
+  const content = session?.messages?.at(-1)?.content
+  return typeof content === 'string' ? content : ''
 }
 
-function iterationStatus(iteration) {
-  const status = iteration.status
-  return typeof status === 'string' ? status : (status?.type ?? null)
-}
-
-/** The session's end state: lifecycle status and the retained conversation (transcript view). */
+/** The session's end state, in the reference's field names. */
 export function sessionState(session) {
   return {
-    session_status: session.status,
+    status: session.status,
     transcript: session.transcript.map(transcriptEntry),
+    messages: session.messages.map(nativeMessage),
     pending: session.pendingMessages.length,
-    variables: safeVariables(session),
   }
 }
 
 function transcriptEntry(message) {
   const out = { role: message.role }
-  for (const key of ['content', 'name', 'payload', 'type']) if (message[key] !== undefined) out[key] = message[key]
+  for (const key of ['content', 'name', 'payload']) if (message[key] !== undefined) out[key] = message[key]
   return out
 }
 
-function safeVariables(session) {
-  try {
-    return JSON.parse(JSON.stringify(session.memory.variables ?? {}))
-  } catch {
-    return null
+/**
+ * One native message as recorded: llmz's own fields (role, content, type, toolResultCallId), with each
+ * tool call flattened to `{id, name, input}` as the reference stores them.
+ */
+export function nativeMessage(message) {
+  const out = { role: message.role, content: message.content ?? null }
+  if (message.type !== undefined) out.type = message.type
+  if (Array.isArray(message.toolCalls)) {
+    out.toolCalls = message.toolCalls.map((call) => ({
+      id: call.id,
+      name: call.function?.name ?? call.name,
+      input: call.function?.arguments ?? call.input ?? {},
+    }))
   }
+  if (message.toolResultCallId !== undefined) out.toolResultCallId = message.toolResultCallId
+  return out
 }

@@ -6,14 +6,14 @@
 // toJSON/fromJSON), compact, summarize. Each step's observable outcome is recorded in the vocabulary of
 // spec/protocol/records/llmz.md, which the Python reference produces too. Anything in the scenario this
 // bridge has no mapping for raises CannotExpress (answered as a skip that names it), never a silent pass.
-import { DefaultExit, ListenExit, Session, execute } from 'llmz'
+import { Session, execute } from 'llmz'
 
-import { CannotExpress } from './errors.mjs'
+import { CannotExpress, NotSettled } from './errors.mjs'
 import { buildChat, buildExits, buildTools } from './host.mjs'
 import { ScriptedModelClient } from './model-client.mjs'
 import { llmzModelRef } from './models.mjs'
 import { Recorder } from './recorder.mjs'
-import { describeError, recordExecution, sessionState } from './observe.mjs'
+import { ExecutionObserver, errorFields, sessionState } from './observe.mjs'
 
 /** Capability flags the bridge declares (scenarios may `require` them). */
 export const CAPABILITIES = ['llmz.chat', 'llmz.worker', 'llmz.persistence', 'llmz.compaction']
@@ -31,11 +31,21 @@ export async function playScenario(scenario) {
     setup,
     recorder,
     controller: null,
+    observer: null,
+    executions: 0,
     client: new ScriptedModelClient({ script: scenario.script ?? [], recorder, models: modelLimits(setup) }),
   }
-  state.tools = buildTools(setup.tools ?? [], recorder, (reason) => state.controller?.abort(new Error(reason)))
+  // What tool and chat handlers need from the run in progress.
+  const host = {
+    recorder,
+    cancel: (reason) => state.controller?.abort(new Error(reason)),
+    pending: (name, input) => state.observer?.pending(name, input),
+    signalling: (name, spec) => state.observer?.signalling(name, spec),
+    iteration: () => state.observer?.index ?? 0,
+  }
+  state.tools = buildTools(setup.tools ?? [], host)
   state.exits = buildExits(setup.exits ?? [])
-  state.chat = buildChat(setup.chat ?? {}, recorder)
+  state.chat = buildChat(setup.chat ?? {}, host)
   state.session = new Session(sessionOptions(setup))
   for (const [index, step] of (scenario.steps ?? []).entries()) {
     await playStep(state, step, index)
@@ -50,30 +60,29 @@ export async function playScenario(scenario) {
 async function playStep(state, step, index) {
   switch (step.op) {
     case 'append':
-      return append(state, step, index)
+      return append(state, step)
     case 'execute':
       return run(state, step, index)
     case 'save_and_restore':
       return saveAndRestore(state, step, index)
     case 'compact':
     case 'summarize':
-      return summarizeOrCompact(state, step, index)
+      return summarizeOrCompact(state, step)
     default:
       throw new CannotExpress(`step ${index} op ${JSON.stringify(step.op)}`)
   }
 }
 
-function append(state, step, index) {
+function append(state, step) {
   const messages = step.messages.map((message) => {
     const out = {}
-    for (const [key, value] of Object.entries(message)) if (value !== undefined) out[key] = value
+    for (const [key, value] of Object.entries(message)) if (value !== undefined && value !== null) out[key] = value
     return out
   })
   try {
     state.session.append(messages)
-    state.recorder.emit('append', { step: index, accepted: messages.length })
   } catch (error) {
-    state.recorder.emit('append', { step: index, accepted: 0, error: describeError(error) })
+    state.recorder.emit('error', { step: 'append', ...errorFields(error) })
   }
 }
 
@@ -82,11 +91,14 @@ async function run(state, step, index) {
   rejectUnknown(options, OPTION_FIELDS, `step ${index} options`)
   const exits = selectExits(state, step, index)
   const controller = new AbortController()
+  state.executions += 1
+  const observer = new ExecutionObserver(state.recorder, state.executions, () => state.session)
   state.controller = controller
-  const hooks = buildHooks(state.setup.hooks ?? {}, state.recorder)
+  state.observer = observer
+  state.client.onResponse = unhandledText(state, step, observer)
   let result
   try {
-    result = await execute({
+    result = await settleWithin(settleBoundMs(options), controller, execute({
       client: state.client,
       session: state.session,
       instructions: step.instructions ?? '',
@@ -96,16 +108,50 @@ async function run(state, step, index) {
       model: modelIds(state.setup),
       signal: controller.signal,
       options: executeOptions(options),
-      ...hooks,
-    })
+      ...observer.hooks(),
+      ...exitHook(state.setup.hooks ?? {}, observer),
+    }))
   } catch (error) {
-    // execute() throws only for failures before any iteration (configuration); record them as its outcome.
-    state.recorder.emit('execute', { step: index, mode: step.mode, status: 'error', error: describeError(error) })
+    if (error instanceof NotSettled) throw error
+    observer.failed(error) // execute() throws only for failures before any iteration (configuration)
     return
   } finally {
     state.controller = null
+    state.observer = null
+    state.client.onResponse = null
   }
-  recordExecution(state.recorder, result, { step: index, mode: step.mode })
+  observer.finished(result)
+}
+
+/** How long an execute may take before the bridge gives up on it: its JavaScript timeout plus grace, capped. */
+const SETTLE_GRACE_MS = 2000
+/** Below the harness's default 30 s per case, so the case fails with this reason instead of a kill. */
+const MAX_SETTLE_MS = 20000
+
+function settleBoundMs(options) {
+  const timeout = options.timeout != null ? durationMs(options.timeout) : MAX_SETTLE_MS
+  return Math.min(timeout + SETTLE_GRACE_MS, MAX_SETTLE_MS)
+}
+
+/**
+ * `execute` must settle within `bound` ms; otherwise the case fails as an error naming the bound. llmz
+ * 1.0.1's `options.timeout` is an interrupt deadline inside QuickJS, so it never fires while the program
+ * awaits a host promise that does not settle; the bridge reports that instead of hanging the harness. Only
+ * after the verdict is decided is the run aborted, to release what llmz holds.
+ */
+async function settleWithin(bound, controller, running) {
+  let timer
+  const expired = new Promise((_resolve, reject) => {
+    timer = setTimeout(() => reject(new NotSettled(bound)), bound)
+  })
+  try {
+    return await Promise.race([running, expired])
+  } catch (error) {
+    if (error instanceof NotSettled) controller.abort(error)
+    throw error
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 function selectExits(state, step, index) {
@@ -118,49 +164,66 @@ function selectExits(state, step, index) {
   })
 }
 
-function buildHooks(spec, recorder) {
-  const onExit = spec.on_exit ?? 'none'
-  if (onExit === 'none') return {}
+/**
+ * Chat text reaches the host only through `response.handler`. With none bound, llmz keeps the text in
+ * history and calls nobody, so the host records the attempt itself as `unhandled` (blank text is not an
+ * attempt to say anything).
+ */
+function unhandledText(state, step, observer) {
+  if (step.mode !== 'chat' || (state.setup.chat?.text_handler ?? 'ok') !== 'none') return null
+  return (entry) => {
+    const text = entry.text ?? ''
+    if (!text.trim()) return
+    state.recorder.emit('delivery', { iteration: observer.index, kind: 'text', content: text, status: 'unhandled' })
+  }
+}
+
+/** `onExit` as the scenario's hooks describe it: absent, accepting, or rejecting the completion. */
+function exitHook(spec, observer) {
+  const mode = spec.on_exit ?? 'none'
+  if (mode === 'none') return {}
   return {
     onExit: (result) => {
-      recorder.emit('on_exit', { exit: result.exit.name, output: result.result, verdict: onExit })
-      if (onExit === 'reject') throw new Error(`the host rejected exit ${result.exit.name} (scripted)`)
+      observer.recorder.emit('hook', { name: 'onExit', exit: result.exit.name, iteration: observer.index })
+      if (mode === 'reject') throw new Error(`onExit rejected the ${JSON.stringify(result.exit.name)} completion`)
     },
   }
 }
 
 async function saveAndRestore(state, step, index) {
-  let encoded
   try {
-    encoded = JSON.parse(JSON.stringify(state.session.toJSON()))
+    const encoded = JSON.parse(JSON.stringify(state.session.toJSON()))
     if (step.drop_delivery_tracking) dropDeliveryTracking(encoded, index)
     state.session = Session.fromJSON(encoded, compactionOption(state.setup))
-    state.recorder.emit('save_and_restore', { step: index, ok: true })
   } catch (error) {
-    state.recorder.emit('save_and_restore', { step: index, ok: false, error: describeError(error) })
+    if (error instanceof CannotExpress) throw error
+    state.recorder.emit('error', { step: 'save_and_restore', ...errorFields(error) })
   }
 }
 
-/** llmz 1.0.1 snapshots carry no delivery tracking (it arrives in 1.0.2), so there is nothing to drop. */
+/** llmz 1.0.1 snapshots carry no delivery tracking (it arrives in 1.0.2): dropping it is a no-op. */
 function dropDeliveryTracking(encoded, index) {
-  for (const key of ['lastSpeaker', 'delivery', 'deliveries', 'lastParticipant']) {
-    if (key in encoded) throw new CannotExpress(`step ${index} drop_delivery_tracking (found ${key} in 1.0.1 state)`)
+  for (const key of ['delivery', 'lastSpeaker', 'deliveries']) {
+    if (key in encoded) throw new CannotExpress(`step ${index} drop_delivery_tracking (found ${key} in the state)`)
   }
 }
 
-async function summarizeOrCompact(state, step, index) {
+async function summarizeOrCompact(state, step) {
   const options = { client: state.client }
   try {
     if (step.op === 'summarize') {
       const summary = await state.session.summarize(options)
-      state.recorder.emit('summarize', { step: index, ok: true, summary: summary ?? null })
-    } else {
-      const keep = step.keep_recent_iterations
-      await state.session.compact({ ...options, ...(keep === undefined || keep === null ? {} : { keepRecentIterations: keep }) })
-      state.recorder.emit('compact', { step: index, ok: true })
+      state.recorder.emit('summary', { content: summary?.content ?? null })
+      return
     }
+    const keep = step.keep_recent_iterations
+    await state.session.compact({ ...options, ...(keep == null ? {} : { keepRecentIterations: keep }) })
+    const first = state.session.transcript[0]
+    state.recorder.emit('compaction', { summary: first?.role === 'summary' ? first.content : null })
   } catch (error) {
-    state.recorder.emit(step.op, { step: index, ok: false, error: describeError(error) })
+    state.recorder.emit('error', { step: step.op, ...errorFields(error) })
+  } finally {
+    state.client.lastSummary = null // recorded here; not an automatic compaction of the next execute
   }
 }
 
@@ -221,4 +284,3 @@ function rejectUnknown(object, known, where) {
   }
 }
 
-export { DefaultExit, ListenExit }

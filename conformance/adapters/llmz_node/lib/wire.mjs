@@ -1,36 +1,34 @@
-import { scenarioModelId } from './models.mjs'
-
-// What llmz sends its model, normalised into record fields.
+// What llmz sends its model, as a record's `model_request` fields.
 //
-// The record keeps llmz's native request as observable wire data: the message list (role, content, and the
-// native tool-call / tool-result fields), the tool declarations, tool control and the output allowance.
-// Provider bookkeeping that changes between runs (request ids, abort signals) is left out.
+// The record uses the reference's request vocabulary (spec/protocol/records/llmz.md): `model`, `messages`
+// (the system prompt first, then native messages), `tools` (`{name, description, input_schema}`),
+// `tool_choice` (`{type: "required", name}` for workers, `{type: "auto"}` for chat) and `max_tokens` (the
+// output reserve). llmz's native spellings (`parameters`, `toolControl.mode`, `maxTokens`) are renamed,
+// never reinterpreted; provider bookkeeping that varies between runs is left out.
+import { scenarioModelId } from './models.mjs'
+import { nativeMessage } from './observe.mjs'
 
-/** One native message as recorded: role, content, and native call/result fields when present. */
-export function normalizeMessage(message) {
-  const out = { role: message.role, content: message.content ?? null }
-  if (message.type !== undefined) out.type = message.type
-  if (Array.isArray(message.toolCalls)) {
-    out.tool_calls = message.toolCalls.map((call) => ({
-      id: call.id,
-      name: call.function?.name ?? call.name,
-      ...(call.function?.arguments ?? call.input ?? {}),
-    }))
+function toolChoice(toolControl, tools) {
+  if (!toolControl) return null
+  if (toolControl.mode === 'required') {
+    const only = tools.length === 1 ? tools[0].name : undefined
+    return only ? { type: 'required', name: only } : { type: 'required' }
   }
-  if (message.toolResultCallId !== undefined) out.tool_result_call_id = message.toolResultCallId
-  return out
+  return { type: toolControl.mode }
 }
 
 export function normalizeRequest(input) {
-  const messages = (input.messages ?? []).map(normalizeMessage)
-  const system = messages.filter((message) => message.role === 'system').map((message) => message.content)
+  const tools = (input.tools ?? []).map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.parameters ?? tool.input_schema ?? null,
+  }))
+  const model = Array.isArray(input.model) ? input.model.map(scenarioModelId) : scenarioModelId(input.model)
   return {
-    model: scenarioModelId(input.model),
-    temperature: input.temperature,
-    system: system.join('\n\n'),
-    messages: messages.filter((message) => message.role !== 'system'),
-    tools: (input.tools ?? []).map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters })),
-    tool_control: input.toolControl ?? null,
+    model,
+    messages: (input.messages ?? []).map(nativeMessage),
+    tools,
+    tool_choice: toolChoice(input.toolControl, tools),
     max_tokens: input.maxTokens,
   }
 }

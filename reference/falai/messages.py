@@ -1,0 +1,280 @@
+"""A customer message turn, in the documented order (falai.routing.*).
+
+1. Replays end the turn at once (falai.triggers.duplicate-input); otherwise the message is recorded.
+2. Ingest: a run waiting with ``else`` gets the message first (falai.routing.ingest-first).
+3. The situation is gathered and :func:`reference.falai.routing.plan` says what the model must score.
+4. One understand call, only if something needs the model: scores, mentions, pending fields.
+5. Mentions start beside the conversation; then :func:`reference.falai.routing.decide` settles the floor.
+6. If nobody holds the floor and nothing spoke, the idle speaker answers (falai.idle.answers).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from conformance.scenario.falai import Flow, IdleOptions, Trigger
+from reference.falai import repeat, routing
+from reference.falai.conditions import holds
+from reference.falai.engine import Engine, trigger_policy
+from reference.falai.session import Run, TurnResult
+
+#: Our own wording of the instruction the understand call carries for mentions (falai.mention.conservative).
+MENTION_INSTRUCTION = (
+    "Answer true for a mention only when this message clearly shows it; when unsure, answer false."
+)
+
+
+@dataclass
+class Understanding:
+    scores: dict[str, float] = field(default_factory=dict)
+    mentions: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Flow id -> extracted values, for every mention the model answered true."""
+    fields: dict[str, Any] = field(default_factory=dict)
+
+
+class MessageTurn:
+    def __init__(self, engine: Engine, message_id: str, text: str) -> None:
+        self.engine = engine
+        self.session = engine.session
+        self.message_id = message_id
+        self.text = text
+        self.turn = TurnResult(input={"kind": "message", "id": message_id})
+
+    def play(self) -> TurnResult:
+        if is_replay(self.session.seen_messages, self.message_id):
+            self.turn.outcomes.append({"code": "duplicate-input"})
+            self.turn.changed = False
+            return self.turn
+        self.session.seen_messages.append(self.message_id)
+        self.session.history.append({"role": "customer", "text": self.text, "id": self.message_id})
+        self.session.last_customer_at = self.engine.clock.now_ms()
+        if self._ingest():
+            return self.turn
+        asking = self._asking_run()
+        situation = self._situation(asking)
+        plan = routing.plan(situation)
+        judged, detectors = self._mention_flows()
+        pending = self.engine.pending_fields(asking) if asking is not None else []
+        answer = Understanding()
+        if plan.candidates or judged or pending:
+            answer = self._understand(plan.candidates, judged, pending)
+        decision = routing.decide(situation, plan, answer.scores)
+        self._mentions(judged, detectors, answer)
+        self._apply(decision, asking, answer)
+        if self.session.floor is None and not self.turn.spoke:
+            self._idle()
+        return self.turn
+
+    # -- gathering ------------------------------------------------------------------------------------
+    def _ingest(self) -> bool:
+        """falai.routing.ingest-first: True when a waiting run took the message and routing is skipped."""
+        run = next((r for r in self.session.runs if r.status == "waiting" and r.wait_else is not None), None)
+        if run is None:
+            return False
+        run.wake_key = None
+        if run.wait_else == "end":
+            self.engine.end(run, "customer-replied", self.turn)
+            return False
+        steps = [s.id for s in self.engine.flows[run.flow_id].steps]
+        if run.wait_else not in steps:
+            raise ValueError(f"flow {run.flow_id}: wait else {run.wait_else!r} names no step of the flow")
+        run.step = steps.index(run.wait_else)
+        self.engine.take_floor(run)
+        self.engine.advance(run, self.turn, new_message=True)
+        return True
+
+    def _asking_run(self) -> Run | None:
+        holder = self.session.run(self.session.floor)
+        return holder if holder is not None and holder.status == "active" else None
+
+    def _passes(self, flow: Flow, trigger: Trigger, kind: repeat.TriggerKind) -> bool:
+        """The trigger's ``if`` holds and its ``repeat`` still allows a start (repeat only, not liveness)."""
+        return holds(trigger.if_, self.engine.scope()) and self._repeat_allows(flow, trigger, kind)
+
+    def _repeat_allows(self, flow: Flow, trigger: Trigger, kind: repeat.TriggerKind) -> bool:
+        policy = trigger_policy(kind, trigger)
+        claims = {**self.engine.host_held, **self.session.claims}
+        anchor = self.engine.anchor_of(flow)
+        now = self.engine.clock.now_ms()
+        return repeat.verdict(claims, flow.id, anchor, policy, self.message_id, now) is None
+
+    def _first(self, flow: Flow, kind: repeat.TriggerKind, phrases: bool) -> int | None:
+        """Index of the flow's first trigger of ``kind`` (with or without phrases) that passes its gates."""
+        for index, trigger in enumerate(flow.on or []):
+            listed = trigger.message if kind == "message" else trigger.mention
+            if listed is not None and bool(listed) == phrases and self._passes(flow, trigger, kind):
+                return index
+        return None
+
+    def _situation(self, asking: Run | None) -> routing.Situation:
+        flows = self.engine.setup.flows
+        return routing.Situation(
+            eligible=tuple(f.id for f in flows if self._first(f, "message", True) is not None),
+            catch_alls=tuple(f.id for f in flows if self._first(f, "message", False) is not None),
+            asking=asking.flow_id if asking is not None else None,
+            suspended=tuple(r.flow_id for r in self.session.runs if r.status == "suspended"),
+            idle_silent=self.engine.setup.idle == "silent",
+            order=tuple(f.id for f in flows),
+            never_scored=tuple(f.id for f in flows if any(t.message == [] for t in f.on or [])),
+        )
+
+    def _mention_flows(self) -> tuple[list[Flow], list[Flow]]:
+        """Model-judged mentions still allowed by repeat, and code-only ``mention: []`` detectors."""
+        judged: list[Flow] = []
+        detectors: list[Flow] = []
+        for flow in self.engine.setup.flows:
+            triggers = [t for t in flow.on or [] if t.mention is not None]
+            if any(t.mention == [] for t in triggers):
+                detectors.append(flow)
+            elif triggers and self._repeat_allows(flow, triggers[0], "mention"):
+                judged.append(flow)  # falai.mention.repeat-default: a spent mention is left out
+        return judged, detectors
+
+    # -- the understand call --------------------------------------------------------------------------
+    def _understand(
+        self, candidates: tuple[str, ...], judged: list[Flow], pending: list[str]
+    ) -> Understanding:
+        """falai.triggers.judged-by: the turn's one judging call. The catch-all is never a candidate."""
+        flows = self.engine.flows
+        request = {
+            "message": self.text,
+            "candidates": [_candidate(flows[flow_id]) for flow_id in candidates],
+            "mentions": [_mention(flow) for flow in judged],
+            "fields": pending,
+            "instructions": MENTION_INSTRUCTION if judged else None,
+        }
+        entry = self.engine.provider.complete(request, purpose="understand")
+        return _parse_understanding(entry.json_data or {}, candidates, self.engine.provider.calls)
+
+    # -- acting ---------------------------------------------------------------------------------------
+    def _mentions(self, judged: list[Flow], detectors: list[Flow], answer: Understanding) -> None:
+        """Mention runs start beside the conversation (falai.mention.beside)."""
+        for flow in self.engine.setup.flows:
+            if flow in detectors:
+                index = next(i for i, t in enumerate(flow.on or []) if t.mention == [])
+                if holds((flow.on or [])[index].if_, self.engine.scope()):
+                    self._start_beside(flow, index, {})  # falai.mention.detector.*
+            elif flow in judged and flow.id in answer.mentions:
+                index = next(i for i, t in enumerate(flow.on or []) if t.mention)
+                extract = answer.mentions[flow.id]
+                if holds((flow.on or [])[index].if_, self.engine.scope(extract)):
+                    self._start_beside(flow, index, extract)
+
+    def _start_beside(self, flow: Flow, index: int, input_: dict[str, Any]) -> None:
+        run_id = f"{flow.id}#{self.message_id}"
+        run = self.engine.start(flow, index, "mention", run_id, input_, self.message_id, self.turn)
+        if run is not None:
+            self.engine.advance(run, self.turn, new_message=True)
+
+    def _apply(self, decision: routing.Decision, asking: Run | None, answer: Understanding) -> None:
+        if decision.kind == "keep" and asking is not None:
+            self._keep(asking, answer)
+        elif decision.kind == "takeover" and decision.flow_id is not None:
+            resumed = next(
+                (r for r in self.session.runs if r.flow_id == decision.flow_id and r.status == "suspended"),
+                None,
+            )
+            if resumed is not None:
+                self.engine.take_floor(resumed)
+                self.engine.advance(resumed, self.turn, new_message=True)
+            else:
+                self._start_message_run(decision.flow_id)
+        elif decision.kind == "start" and decision.flow_id is not None:
+            self._start_message_run(decision.flow_id)
+        elif decision.kind == "catch-all" and decision.flow_id is not None and not self.turn.spoke:
+            self._start_message_run(decision.flow_id)  # a fallback: not when a mention already answered
+
+    def _keep(self, asking: Run, answer: Understanding) -> None:
+        """falai.routing.keep-floor; falai.mention.say-answers when a mention already replied."""
+        if self.session.floor != asking.run_id:
+            return  # a mention's talk step took the floor (falai.mention.talk-takes-floor)
+        if self.turn.spoke:
+            self.turn.outcomes.append({"code": "another-reply", "runId": asking.run_id})
+            return
+        for name in self.engine.pending_fields(asking):
+            if name in answer.fields:
+                self.session.data[name] = answer.fields[name]
+        self.engine.advance(asking, self.turn, new_message=True)
+
+    def _start_message_run(self, flow_id: str) -> None:
+        """falai.triggers.run-id.message, falai.message.holds-floor"""
+        flow = self.engine.flows[flow_id]
+        index = self._first(flow, "message", True)
+        if index is None:
+            index = self._first(flow, "message", False)
+        run = self.engine.start(
+            flow, index, "message", f"{flow_id}#{self.message_id}", {}, self.message_id, self.turn
+        )
+        if run is not None:
+            self.engine.take_floor(run)
+            self.engine.advance(run, self.turn, new_message=True)
+
+    def _idle(self) -> None:
+        """falai.idle.*: the idle speaker, unless it is silent (no call, no message; input already kept)."""
+        idle = self.engine.setup.idle
+        if not idle_speaks(idle):
+            return
+        options = idle if isinstance(idle, IdleOptions) else IdleOptions()  # falai.idle.default: no guideline
+        request = {
+            "persona": self.engine.setup.name,
+            "message": self.text,
+            "prompt": options.prompt,
+            "tools": list(options.tools),
+            "instructions": list(options.instructions),
+        }
+        entry = self.engine.provider.complete(request, purpose="idle")
+        key = f"idle:{self.message_id}"
+        self.engine.speak(self.turn, "idle", entry.text, key)
+        self.turn.outcomes.append({"kind": "idle", "code": "idle", "key": key})
+
+
+def is_replay(seen: list[str], message_id: str) -> bool:
+    """falai.triggers.duplicate-input: a message id the session already took in is a replay."""
+    return message_id in seen
+
+
+def idle_speaks(idle: Literal["silent"] | IdleOptions | None) -> bool:
+    """falai.idle.silent, falai.idle.default: only 'silent' mutes the idle speaker."""
+    return idle != "silent"
+
+
+def _candidate(flow: Flow) -> dict[str, Any]:
+    """falai.message.model-reads: phrases, name and description."""
+    phrases = next((t.message for t in flow.on or [] if t.message), [])
+    return {"flowId": flow.id, "name": flow.name, "description": flow.description, "phrases": list(phrases)}
+
+
+def _mention(flow: Flow) -> dict[str, Any]:
+    trigger = next(t for t in flow.on or [] if t.mention)
+    return {
+        "flowId": flow.id,
+        "name": flow.name,
+        "phrases": list(trigger.mention or []),
+        "extract": sorted(trigger.extract or {}),
+    }
+
+
+def _parse_understanding(data: dict[str, Any], candidates: tuple[str, ...], call: int) -> Understanding:
+    """Validate the scripted answer; a bad answer names the call and the field."""
+    scores: dict[str, float] = {}
+    for flow_id, score in (data.get("scores") or {}).items():
+        if isinstance(score, bool) or not isinstance(score, int | float) or not 0 <= score <= 100:
+            raise ValueError(
+                f"understand call {call}: json.scores.{flow_id} must be a number from 0 to 100, "
+                f"got {score!r} (falai.message.scores)"
+            )
+        if flow_id in candidates:
+            scores[flow_id] = score
+    mentions: dict[str, dict[str, Any]] = {}
+    for flow_id, said in (data.get("mentions") or {}).items():
+        if isinstance(said, dict):
+            mentions[flow_id] = dict(said)
+        elif said is True:
+            mentions[flow_id] = {}
+        elif said is not False:
+            raise ValueError(
+                f"understand call {call}: json.mentions.{flow_id} must be true, false or an object "
+                f"of extracted values, got {said!r}"
+            )
+    return Understanding(scores, mentions, dict(data.get("fields") or {}))

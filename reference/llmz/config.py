@@ -1,0 +1,108 @@
+"""One execute call's resolved configuration: which tools, exits and components, and which options.
+
+Resolution order for options: the execute step, then the scenario's setup defaults, then the runtime's
+own defaults below. Exits follow the guide: a worker without custom exits gets ``DefaultExit``; an
+explicit empty list gives none; chat always adds ``ListenExit``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from conformance.scenario.llmz import AfterToolHook, ComponentSpec, ExecuteStep, Setup, ToolSpec
+from reference.clock import parse_duration_ms
+from reference.llmz.preview import DEFAULT_RESULT_BUDGET
+
+DEFAULT_LOOP: Final = 3
+"""Not stated by the guide (llmz.configuration.loop-bounds-iterations leaves it open); 3 here."""
+
+LISTEN: Final = "listen"
+
+#: DefaultExit's payload: success with a result, or failure with an error message.
+DEFAULT_EXIT_SCHEMA: Final[dict[str, Any]] = {
+    "oneOf": [
+        {"type": "object", "properties": {"success": {"const": True}, "result": {}}, "required": ["success"]},
+        {
+            "type": "object",
+            "properties": {"success": {"const": False}, "error": {"type": "string"}},
+            "required": ["success", "error"],
+        },
+    ]
+}
+
+
+@dataclass(frozen=True)
+class ExitDef:
+    name: str
+    description: str
+    schema: dict[str, Any] | None
+
+
+DEFAULT_EXIT: Final = ExitDef("done", "The task is finished (or cannot be finished).", DEFAULT_EXIT_SCHEMA)
+LISTEN_EXIT: Final = ExitDef(LISTEN, "Hand the turn back to the user and wait for their reply.", None)
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    mode: str
+    instructions: str
+    tools: dict[str, ToolSpec]
+    exits: dict[str, ExitDef]
+    components: dict[str, ComponentSpec]
+    text_handler: str
+    on_exit: str
+    after_tool: dict[str, AfterToolHook]
+    loop: int
+    timeout_ms: int | None
+    require_chat_response: bool
+    max_tokens: int | None
+    result_budget: int
+
+    @property
+    def chat(self) -> bool:
+        return self.mode == "chat"
+
+
+def _pick(*values: Any, default: Any) -> Any:
+    return next((value for value in values if value is not None), default)
+
+
+def _exits(setup: Setup, step: ExecuteStep) -> dict[str, ExitDef]:
+    defined = {e.name: ExitDef(e.name, e.description, e.schema_) for e in setup.exits}
+    if step.exits is None:
+        chosen = list(defined.values())
+        if not chosen and step.mode == "worker":
+            chosen = [DEFAULT_EXIT]
+    else:
+        missing = [name for name in step.exits if name not in defined]
+        if missing:
+            raise ValueError(f"steps: execute.exits names {missing}, which setup.exits does not define")
+        chosen = [defined[name] for name in step.exits]
+    if step.mode == "chat" and LISTEN not in {e.name for e in chosen}:
+        chosen.append(LISTEN_EXIT)
+    return {e.name: e for e in chosen}
+
+
+def resolve(setup: Setup, step: ExecuteStep) -> RunConfig:
+    options, defaults = step.options, setup.options
+    timeout = _pick(options.timeout, defaults.timeout, default=None)
+    return RunConfig(
+        mode=step.mode,
+        instructions=step.instructions,
+        tools={t.name: t for t in setup.tools},
+        exits=_exits(setup, step),
+        components={c.name: c for c in setup.chat.components} if step.mode == "chat" else {},
+        text_handler=setup.chat.text_handler,
+        on_exit=setup.hooks.on_exit,
+        after_tool={hook.tool: hook for hook in setup.hooks.after_tool},
+        loop=_pick(options.loop, defaults.loop, default=DEFAULT_LOOP),
+        timeout_ms=parse_duration_ms(timeout) if isinstance(timeout, str) else timeout,
+        require_chat_response=_pick(
+            options.require_chat_response, defaults.require_chat_response, default=True
+        ),
+        max_tokens=_pick(options.max_tokens, defaults.max_tokens, default=None),
+        result_budget=_pick(
+            options.tool_result_max_tokens, defaults.tool_result_max_tokens, default=DEFAULT_RESULT_BUDGET
+        ),
+    )

@@ -1,0 +1,184 @@
+"""``execute``: run model iterations on a session until an exit completes the turn or the run fails.
+
+Before every model call the request is handed to ``reference.llmz.fit.fit_request`` (the token budget
+and compaction), which may commit a compacted history or refuse the request (TOKEN_OVERFLOW) before
+anything is dispatched. Each answer is played by ``reference.llmz.iteration``. The run ends on an exit
+(success), a critical failure, or after ``options.loop`` iterations without completing (ITERATION_LIMIT).
+A failed run leaves its turn open, so executing again continues it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from conformance.scenario.llmz import ModelSpec
+from reference.llmz import fit, prompt
+from reference.llmz.errors import CATALOGUE, LlmzError
+from reference.llmz.iteration import IterationContext, IterationEnd, run_iteration
+from reference.llmz.session import render_summary, wire
+from reference.providers.scripted import ProviderFailure, ScriptedProvider, ScriptExhausted
+
+SUMMARY_PROMPT = (
+    "Write a summary of the conversation below for your own later use. Keep decisions, external events, "
+    "confirmed effects, failures and work still pending. Do not call tools."
+)
+
+
+@dataclass
+class Runtime:
+    """What execute needs besides the session and its configuration."""
+
+    provider: ScriptedProvider
+    models: list[ModelSpec]
+
+
+def _model_field(models: list[ModelSpec]) -> str | list[str]:
+    return models[0].id if len(models) == 1 else [m.id for m in models]
+
+
+def summarizer(runtime: Runtime, model: str | None) -> Callable[[list[dict[str, Any]], int], str]:
+    """The summary call the budget (and standalone compaction) use: one request, no tools."""
+
+    def summarize(messages: list[dict[str, Any]], max_tokens: int) -> str:
+        body = "\n\n".join(
+            f"[{m.get('role')}] {json.dumps(m.get('content'), ensure_ascii=False)}" for m in messages
+        )
+        request = {
+            "model": model or _model_field(runtime.models),
+            "messages": [{"role": "system", "content": SUMMARY_PROMPT}, {"role": "user", "content": body}],
+            "tools": [],
+            "max_tokens": max_tokens,
+        }
+        return runtime.provider.complete(request, purpose="summary").text
+
+    return summarize
+
+
+def for_fit(message: dict[str, Any], earlier: bool) -> dict[str, Any]:
+    """The budget sees wire messages plus the iteration id; a summary in the compactable history travels
+    as its event (``{role: 'summary', content}``) so the compactor can recognise and replace it."""
+    source = message.get("source") or {}
+    if earlier and source.get("role") == "summary":
+        keep: dict[str, Any] = {"role": "summary", "content": source.get("content", "")}
+    else:
+        keep = wire(message)
+    if "iteration" in message:
+        keep["iteration"] = message["iteration"]
+    return keep
+
+
+def _native_summary(content: str) -> dict[str, Any]:
+    return {"role": "user", "content": render_summary(content)}
+
+
+def _as_llmz_error(exc: Exception) -> LlmzError:
+    """Budget failures (``fit.FitError`` and friends) carry a catalogue code; anything else is a bug."""
+    code = getattr(exc, "code", None)
+    if not (isinstance(code, str) and code in CATALOGUE):
+        raise exc
+    details_of = getattr(exc, "details", None)
+    details = details_of() if callable(details_of) else {}
+    extra = {k: v for k, v in details.items() if k not in ("code", "critical", "message") and v is not None}
+    return LlmzError(code, str(exc), critical=True, **extra)
+
+
+def build_request(ctx: IterationContext, runtime: Runtime) -> dict[str, Any]:
+    """The request for the next model call, after the budget has had its say."""
+    config, session = ctx.config, ctx.session
+    earlier, current = session.split()
+    compaction = session.compaction
+    fit_context = fit.FitContext(
+        instructions=prompt.system_prompt(config),
+        tools=prompt.tools(config),
+        history=[for_fit(m, earlier=True) for m in earlier],
+        current=[for_fit(m, earlier=False) for m in current],
+        max_tokens=config.max_tokens,
+        models=[fit.ModelLimits(m.input_tokens, m.output_tokens) for m in runtime.models],
+        compaction=compaction,
+        summarize=summarizer(runtime, (compaction or {}).get("model")),
+        render_summary=_native_summary,
+    )
+    try:
+        result = fit.fit_request(fit_context)
+    except ScriptExhausted:
+        raise
+    except Exception as exc:
+        raise _as_llmz_error(exc) from exc
+    if result.new_history is not None:
+        summary = (
+            result.summary if result.summary is not None else str(result.new_history[0].get("content", ""))
+        )
+        session.replace_earlier_history(len(result.new_history) - 1, summary)
+        ctx.recorder.emit(
+            "compaction",
+            summary=summary,
+            retained=len(result.new_history) - 1,
+            discarded_iterations=list(result.discarded_iterations),
+        )
+    return {
+        "model": _model_field(runtime.models),
+        "messages": [{"role": "system", "content": fit_context.instructions}]
+        + [{k: v for k, v in m.items() if k != "iteration"} for m in result.messages],
+        "tools": fit_context.tools,
+        "tool_choice": prompt.tool_choice(config),
+        "max_tokens": result.max_output_tokens,
+    }
+
+
+def _one_call(ctx: IterationContext, runtime: Runtime, index: int) -> IterationEnd:
+    try:
+        request = build_request(ctx, runtime)
+    except LlmzError as error:
+        return _failed_before_dispatch(ctx, index, error)
+    try:
+        entry = runtime.provider.complete(request)
+    except ProviderFailure as exc:
+        return _failed_before_dispatch(
+            ctx, index, LlmzError("GENERATION_FAILED", str(exc), status=exc.status)
+        )
+    return run_iteration(entry, ctx, index)
+
+
+def _failed_before_dispatch(ctx: IterationContext, index: int, error: LlmzError) -> IterationEnd:
+    ctx.recorder.emit("error", iteration=index, **error.as_record())
+    ctx.recorder.emit(
+        "iteration", execution=ctx.execution, index=index, status="critical_error", error_code=error.code
+    )
+    return IterationEnd("critical_error", error)
+
+
+def execute(ctx: IterationContext, runtime: Runtime) -> None:
+    """Run one execute call; its outcome is recorded as a ``result`` event."""
+    session, recorder = ctx.session, ctx.recorder
+    if session.active:
+        error = LlmzError("SESSION_STATE", "another execution holds this session")
+        recorder.emit("error", **error.as_record())
+        recorder.emit("result", execution=ctx.execution, status="error", error_code=error.code)
+        return
+    session.begin_turn()
+    end: IterationEnd | None = None
+    try:
+        for index in range(1, ctx.config.loop + 1):
+            end = _one_call(ctx, runtime, index)
+            if end.status in ("exit_success", "critical_error"):
+                break
+        else:
+            limit = LlmzError(
+                "ITERATION_LIMIT", f"no exit after {ctx.config.loop} iterations", limit=ctx.config.loop
+            )
+            recorder.emit("error", **limit.as_record())
+            end = IterationEnd("critical_error", limit)
+    finally:
+        session.end_execution(completed=end is not None and end.status == "exit_success")
+    _record_result(ctx, end)
+
+
+def _record_result(ctx: IterationContext, end: IterationEnd | None) -> None:
+    if end is not None and end.exit is not None:
+        ctx.recorder.emit("result", execution=ctx.execution, status="success", exit=end.exit[0])
+        return
+    code = end.error.code if end is not None and end.error is not None else "INTERNAL_ERROR"
+    ctx.recorder.emit("result", execution=ctx.execution, status="error", error_code=code)

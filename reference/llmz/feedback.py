@@ -1,0 +1,111 @@
+"""The report the model receives after an iteration: the tool result of its run_javascript call.
+
+Sections, each present only when it has content, in this order:
+
+``<tool_calls>``         every host tool call: input and result preview, or the error
+``<messages_sent>``      deliveries (text and components) and whether each was acknowledged
+``<forced_inspection>``  every ThinkSignal of the iteration: tool, source line, reason, result, plus the
+                         instruction to reuse those results (llmz.think-signal.forced-inspection-report,
+                         .all-signals-together, .reuse-instruction)
+``<inspect>``            explicit inspect() previews (llmz.think-signal.explicit-inspect-kept)
+``<return>``             the returned value, when nothing was inspected explicitly
+``<error>``, ``<recovery>``  the failure (code and message) and how to continue
+
+Previews come from the native inspector (``reference.llmz.preview``) under the display budget; nothing
+is escaped (llmz.inspection.no-escaping).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from reference.llmz import signals
+from reference.llmz.errors import LlmzError
+from reference.llmz.host import IterationHost
+from reference.llmz.preview import UNDEFINED, preview
+
+REUSE_INSTRUCTION = (
+    "These tools asked you to look at their results before finishing. The calls already succeeded: "
+    "work from the results shown here and do not call these tools again for the same data."
+)
+
+
+@dataclass(frozen=True)
+class Report:
+    host: IterationHost | None
+    returned: Any
+    error: LlmzError | None
+    forced: bool
+    budget: int
+
+
+def _section(tag: str, body: str) -> str:
+    return f"<{tag}>\n{body}\n</{tag}>"
+
+
+def _tool_calls(host: IterationHost, budget: int) -> str | None:
+    lines = []
+    for index, call in enumerate(host.tool_calls, start=1):
+        head = f"{index}. {call.name}({json.dumps(call.input, ensure_ascii=False)})"
+        if call.pending:
+            lines.append(f"{head} -> did not settle")
+        elif call.error is not None:
+            lines.append(f"{head} -> error {call.error.code}: {call.error.message}")
+        else:
+            lines.append(f"{head} -> ok\n{preview(call.output, budget)}")
+    return _section("tool_calls", "\n".join(lines)) if lines else None
+
+
+def _messages_sent(host: IterationHost) -> str | None:
+    lines = []
+    for delivery in host.deliveries:
+        what = f"chat.{delivery['component']}" if delivery["kind"] == "component" else "text"
+        content = json.dumps(delivery["content"], ensure_ascii=False)
+        lines.append(f"- {what} {content}: {delivery['status']}")
+    return _section("messages_sent", "\n".join(lines)) if lines else None
+
+
+def forced_inspection(host: IterationHost, budget: int) -> str:
+    parts = [REUSE_INSTRUCTION]
+    for signal in signals.reported(host.signals):
+        line = "" if signal.line is None else f' line="{signal.line}"'
+        parts.append(
+            f'<signal tool="{signal.tool}"{line}>\n'
+            + _section("reason", signal.reason)
+            + "\n"
+            + _section("result", preview(signal.result, budget))
+            + "\n</signal>"
+        )
+    return _section("forced_inspection", "\n".join(parts))
+
+
+def _recovery(error: LlmzError) -> str:
+    return _section(
+        "recovery",
+        "Correct the problem and try again. Actions reported above as ok have already happened; do not "
+        "repeat them unless you mean to.",
+    )
+
+
+def render(report: Report) -> str:
+    """The feedback text for the next model call."""
+    sections: list[str | None] = []
+    host = report.host
+    if host is not None:
+        sections += [_tool_calls(host, report.budget), _messages_sent(host)]
+        if report.forced:
+            sections.append(forced_inspection(host, report.budget))
+        if host.inspections:
+            sections.append(
+                _section("inspect", "\n".join(preview(v, report.budget) for v in host.inspections))
+            )
+        elif report.returned is not UNDEFINED:
+            sections.append(_section("return", preview(report.returned, report.budget)))
+    if report.error is not None:
+        error = report.error
+        sections.append(_section("error", f"{error.code} ({error.class_name}): {error.message}"))
+        sections.append(_recovery(error))
+    text = "\n".join(section for section in sections if section)
+    return text or "The program finished without returning a value or calling an exit."

@@ -1,0 +1,220 @@
+"""The host side of one iteration: tools, exits, chat components and inspect, as the program sees them.
+
+``IterationHost`` implements the sandbox's ``Bridge``. It validates inputs against their JSON Schemas
+before anything runs (a rejected tool input never reaches the handler), runs the declarative handlers,
+records every observable action (``tool_call``, ``delivery``) as it happens, and gathers what the
+iteration's settlement needs: signals, the attempted exit, inspections and any critical failure. After a
+critical failure every further host operation is refused, even if generated code caught the error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import jsonschema
+
+from reference.llmz import behaviours, signals
+from reference.llmz.config import RunConfig
+from reference.llmz.errors import LlmzError
+from reference.llmz.preview import UNDEFINED
+from reference.llmz.sandbox import decode, encode_error, encode_value
+from reference.llmz.session import Session
+from reference.record import Recorder
+
+
+def schema_issues(schema: dict[str, Any] | None, value: Any) -> list[str]:
+    """Validation issues as ``path: message`` lines; ``undefined`` validates as null."""
+    if schema is None:
+        return []
+    data = None if value is UNDEFINED else value
+    validator = jsonschema.Draft202012Validator(schema)
+    return [
+        f"{'/'.join(str(p) for p in error.absolute_path) or '(root)'}: {error.message}"
+        for error in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    ]
+
+
+def _plain(value: Any) -> Any:
+    return None if value is UNDEFINED else value
+
+
+@dataclass
+class SignalReport:
+    tool: str
+    line: int | None
+    reason: str
+    result: Any
+
+
+@dataclass
+class ToolCallReport:
+    name: str
+    input: Any
+    output: Any = UNDEFINED
+    error: LlmzError | None = None
+    pending: bool = False
+
+
+@dataclass
+class IterationHost:
+    config: RunConfig
+    session: Session
+    recorder: Recorder
+    call_counts: dict[str, int]
+    iteration: int
+    signals: list[SignalReport] = field(default_factory=list)
+    tool_calls: list[ToolCallReport] = field(default_factory=list)
+    deliveries: list[dict[str, Any]] = field(default_factory=list)
+    inspections: list[Any] = field(default_factory=list)
+    exit_attempt: tuple[str, Any] | None = None
+    critical: LlmzError | None = None
+    hanging: bool = False
+
+    def _refuse(self, error: LlmzError) -> str:
+        return encode_error(error.code, error.class_name, error.message)
+
+    def _closed(self) -> str | None:
+        if self.critical is None:
+            return None
+        return encode_error("EXECUTION_ABORTED", "ExecutionAbortedError", "host operations are closed")
+
+    # -- tools -------------------------------------------------------------------------------------
+    def tool(self, name: str, input_json: str, line: int | None) -> str:
+        closed = self._closed()
+        if closed:
+            return closed
+        spec = self.config.tools[name]
+        value = decode(input_json)
+        issues = schema_issues(spec.input, value)
+        if issues:
+            error = LlmzError("INVALID_TOOL_INPUT", f"{name}: invalid input: " + "; ".join(issues), tool=name)
+            return self._finish_call(ToolCallReport(name, _plain(value), error=error))
+        outcome = self._after_tool(name, self._run_handler(spec.name, value))
+        report = ToolCallReport(name, _plain(value))
+        if outcome.kind == "value":
+            report.output = outcome.value
+        elif outcome.kind == "error":
+            report.error = LlmzError("TOOL_EXECUTION_FAILED", f"{name} failed: {outcome.message}", tool=name)
+        elif outcome.kind == "rejected":
+            report.error = LlmzError(
+                "HOOK_FAILED", f"onAfterTool rejected the {name} result: {outcome.message}"
+            )
+        elif outcome.kind == "cancel":
+            report.error = self.critical = LlmzError(
+                "EXECUTION_ABORTED",
+                f"the run was cancelled during {name}: {outcome.message}",
+                cause=outcome.message,
+            )
+        elif outcome.kind == "hang":
+            report.pending = self.hanging = True
+        else:
+            return self._signal(report, outcome, line)
+        return self._finish_call(report)
+
+    def _after_tool(self, name: str, outcome: behaviours.HandlerOutcome) -> behaviours.HandlerOutcome:
+        """onAfterTool sees successful results (signals included): its replacement is what the program and a
+        forced inspection get; a rejection withholds the result from both (llmz.think-signal.after-tool-output)."""
+        hook = self.config.after_tool.get(name)
+        if hook is None or outcome.kind not in ("value", "signal"):
+            return outcome
+        self.recorder.emit("hook", name="onAfterTool", tool=name, iteration=self.iteration)
+        if hook.reject is not None:
+            return behaviours.HandlerOutcome("rejected", message=hook.reject)
+        if outcome.signal is not None:
+            replaced = outcome.signal.model_copy(update={"context": hook.replace_output})
+            return behaviours.HandlerOutcome("signal", value=hook.replace_output, signal=replaced)
+        return behaviours.HandlerOutcome("value", value=hook.replace_output)
+
+    def _run_handler(self, name: str, value: Any) -> behaviours.HandlerOutcome:
+        spec = self.config.tools[name]
+        for attempt in range(spec.retries + 1):
+            self.call_counts[name] = self.call_counts.get(name, 0) + 1
+            outcome = behaviours.handle(spec, self.call_counts[name], _plain(value))
+            if outcome.kind != "error" or attempt == spec.retries:
+                return outcome
+        raise AssertionError("unreachable")
+
+    def _signal(self, report: ToolCallReport, outcome: behaviours.HandlerOutcome, line: int | None) -> str:
+        """A ThinkSignal: JavaScript gets the context; the signal is remembered for the settlement."""
+        spec = outcome.signal
+        assert spec is not None
+        if not signals.honoured(spec.via):
+            if spec.via == "throw":  # an unrecognised thrown signal is just a failure
+                report.error = LlmzError("TOOL_EXECUTION_FAILED", f"{report.name} threw: {spec.reason}")
+            else:  # an unrecognised returned signal is just data
+                report.output = {"reason": spec.reason, "context": spec.context}
+            return self._finish_call(report)
+        report.output = spec.context
+        self.signals.append(SignalReport(report.name, line, spec.reason, spec.context))
+        answer = self._finish_call(report, signal=spec.reason)
+        if signals.interrupts_program():
+            return encode_error(None, "ThinkSignal", spec.reason)
+        return answer
+
+    def _finish_call(self, report: ToolCallReport, signal: str | None = None) -> str:
+        self.tool_calls.append(report)
+        event: dict[str, Any] = {"iteration": self.iteration, "name": report.name, "input": report.input}
+        if report.pending:
+            event["pending"] = True
+        elif report.error is not None:
+            event["error"] = {"code": report.error.code, "message": report.error.message}
+        else:
+            event["output"] = _plain(report.output)
+        if signal is not None:
+            event["signal"] = {"reason": signal}
+        self.recorder.emit("tool_call", **event)
+        if report.pending:
+            return '{"hang": true}'
+        if report.error is not None:
+            return self._refuse(report.error)
+        return encode_value(report.output)
+
+    # -- exits, components, inspect -----------------------------------------------------------------
+    def exit(self, name: str, payload_json: str) -> str:
+        closed = self._closed()
+        if closed:
+            return closed
+        payload = decode(payload_json)
+        definition = self.config.exits.get(name)
+        if definition is None:
+            available = sorted(self.config.exits)
+            return self._refuse(LlmzError("UNKNOWN_EXIT", f"no exit named {name!r}; available: {available}"))
+        issues = schema_issues(definition.schema, payload)
+        if issues:
+            return self._refuse(LlmzError("INVALID_EXIT_INPUT", f"exit {name!r}: " + "; ".join(issues)))
+        self.exit_attempt = (name, _plain(payload))
+        return encode_value(UNDEFINED)
+
+    def component(self, name: str, props_json: str) -> str:
+        closed = self._closed()
+        if closed:
+            return closed
+        spec = self.config.components.get(name)
+        if spec is None:
+            available = sorted(self.config.components)
+            return self._refuse(
+                LlmzError("UNKNOWN_COMPONENT", f"no component chat.{name}; available: {available}")
+            )
+        props = decode(props_json)
+        issues = schema_issues(spec.props, props)
+        if issues:
+            return self._refuse(LlmzError("INVALID_COMPONENT_INPUT", f"chat.{name}: " + "; ".join(issues)))
+        status = {"ok": "delivered", "fail": "failed", "none": "unhandled"}[spec.handler]
+        self.deliver("component", _plain(props), status, component=name)
+        if status == "failed":
+            return self._refuse(LlmzError("DELIVERY_FAILED", f"the chat.{name} handler failed"))
+        return encode_value(UNDEFINED)
+
+    def deliver(self, kind: str, content: Any, status: str, component: str | None = None) -> None:
+        """Record one delivery attempt and let the guard see it."""
+        entry = {"iteration": self.iteration, "kind": kind, "content": content, "status": status}
+        if component is not None:
+            entry["component"] = component
+        self.deliveries.append(entry)
+        self.recorder.emit("delivery", **entry)
+        blank = isinstance(content, str) and not content.strip()
+        self.session.note_delivery(status, blank)  # type: ignore[arg-type]
+
+    def inspect(self, value_json: str) -> None:
+        self.inspections.append(decode(value_json))

@@ -1,0 +1,76 @@
+"""What the model is told: the system message and the single native tool, ``run_javascript``.
+
+The host API (tools, exits and, in chat mode, components) is described inside ``run_javascript``'s
+declaration with each item's JSON Schema, so a request always declares exactly one native tool.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from reference.llmz.config import RunConfig
+
+TOOL_NAME = "run_javascript"
+
+_WORKER = (
+    "You are running as a worker. Reply to every turn with exactly one run_javascript call and no "
+    "assistant text at all, including when recovering from errors and when finishing. Finish only by "
+    "calling exit(name, payload) with one of the exits listed in the run_javascript declaration."
+)
+_CHAT = (
+    "You are talking with a user. Say things to the user as plain assistant text, or send rich messages "
+    "from JavaScript with chat.<component>(props). Use run_javascript to call tools. When you have "
+    'answered and want the user to speak next, call exit("listen").'
+)
+
+
+def system_prompt(config: RunConfig) -> str:
+    guidance = _CHAT if config.chat else _WORKER
+    return f"{config.instructions}\n\n{guidance}" if config.instructions else guidance
+
+
+def _schema(schema: dict[str, Any] | None) -> str:
+    return json.dumps(schema, sort_keys=True) if schema is not None else "(no payload)"
+
+
+def api_description(config: RunConfig) -> str:
+    lines = [
+        "Runs a JavaScript program in a sandbox. The code is the body of an async function: use await "
+        "and return. inspect(value) shows you a preview of a value in the next turn.",
+        "",
+        "Tools (async functions):",
+    ]
+    for tool in config.tools.values():
+        output = f" -> {_schema(tool.output)}" if tool.output is not None else ""
+        lines.append(f"- {tool.name}(input: {_schema(tool.input)}){output} {tool.description}".rstrip())
+    lines.append("Exits (call exit(name, payload) to finish):")
+    for definition in config.exits.values():
+        signature = f'exit("{definition.name}", payload: {_schema(definition.schema)})'
+        lines.append(f"- {signature} {definition.description}".rstrip())
+    if config.chat:
+        lines.append("Components (send with chat.<name>(props)):")
+        for component in config.components.values():
+            lines.append(
+                f"- chat.{component.name}(props: {_schema(component.props)}) {component.description}".rstrip()
+            )
+    return "\n".join(lines)
+
+
+def tools(config: RunConfig) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": TOOL_NAME,
+            "description": api_description(config),
+            "input_schema": {
+                "type": "object",
+                "properties": {"code": {"type": "string", "description": "The JavaScript program."}},
+                "required": ["code"],
+            },
+        }
+    ]
+
+
+def tool_choice(config: RunConfig) -> dict[str, Any]:
+    """Workers must call the tool every turn; chat may answer in plain text."""
+    return {"type": "auto"} if config.chat else {"type": "required", "name": TOOL_NAME}

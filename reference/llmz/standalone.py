@@ -1,0 +1,71 @@
+"""``session.summarize()`` and ``session.compact()``: summaries on request, outside any execution.
+
+Both use the ``fast`` model unless the session's compaction controls name one, and both leave the
+session untouched when the summary cannot be produced. ``summarize`` only reads; ``compact`` keeps the
+newest ``keepRecentIterations`` iterations (the call's value, else the session's, else 2) and replaces
+everything before them with one summary event. The current turn's messages are never touched.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from reference.llmz import compaction, tokens
+from reference.llmz.errors import LlmzError
+from reference.llmz.execute import Runtime, for_fit, summarizer
+from reference.llmz.session import Session
+from reference.providers.scripted import ProviderFailure
+from reference.record import Recorder
+
+STANDALONE_MODEL: Final = "fast"
+
+
+def _controls(session: Session) -> dict[str, Any]:
+    return session.compaction or {}
+
+
+def _summary_budget(session: Session, runtime: Runtime) -> int:
+    ceiling = int(_controls(session).get("maxSummaryTokens", compaction.DEFAULT_MAX_SUMMARY_TOKENS))
+    return min([ceiling, *(m.output_tokens for m in runtime.models)])
+
+
+def _summarize(session: Session, runtime: Runtime, messages: list[dict[str, Any]]) -> str:
+    model = _controls(session).get("model") or STANDALONE_MODEL
+    try:
+        return summarizer(runtime, model)(messages, _summary_budget(session, runtime))
+    except ProviderFailure as exc:
+        raise LlmzError(
+            "COMPACTION_FAILED", f"the summary could not be generated: {exc}", cause=str(exc)
+        ) from exc
+
+
+def summarize(session: Session, runtime: Runtime, recorder: Recorder) -> None:
+    """Record a summary of the processed history; the conversation does not change."""
+    messages = [for_fit(m, earlier=True) for m in session.history]
+    text = _summarize(
+        session, runtime, compaction.summary_input(compaction.group_history(messages, _size), None)
+    )
+    recorder.emit("summary", content=text)
+
+
+def compact(session: Session, runtime: Runtime, recorder: Recorder, keep_recent: int | None) -> None:
+    """Replace the history before the newest iterations with one summary event."""
+    earlier, _ = session.split()
+    groups = compaction.group_history([for_fit(m, earlier=True) for m in earlier], _size)
+    keep = (
+        keep_recent
+        if keep_recent is not None
+        else int(_controls(session).get("keepRecentIterations", compaction.DEFAULT_KEEP_RECENT))
+    )
+    cut = compaction.protected_start(groups, keep)
+    if cut == 0:
+        return  # nothing older than the kept iterations
+    text = _summarize(session, runtime, compaction.summary_input(groups[:cut], None))
+    retained = sum(len(group.messages) for group in groups[cut:])
+    session.replace_earlier_history(retained, text)
+    discarded = [g.iteration for g in groups[:cut] if g.iteration is not None]
+    recorder.emit("compaction", summary=text, retained=retained, discarded_iterations=discarded)
+
+
+def _size(message: dict[str, Any]) -> int:
+    return tokens.count_message(message)

@@ -1,0 +1,82 @@
+"""Each falai mutant is caught by the scenarios that pin its rule, and the failure names the rule id."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from conformance.judging.judge import Mismatch, judge
+from conformance.scenario.load import LoadedScenario, load_all
+from reference.falai.mutants import MUTANTS
+from reference.harness import play
+
+#: Which scenarios must kill which mutant. Each listed scenario pins the mutant's rule(s).
+KILLERS: dict[str, tuple[str, ...]] = {
+    "falai-new-flow-min-39": (
+        "falai/routing/new-flow-at-39-idle-answers",
+        "falai/routing/catch-all-when-nobody-reaches-40",
+    ),
+    "falai-new-flow-min-41": ("falai/routing/new-flow-at-40-starts",),
+    "falai-takeover-margin-14": ("falai/routing/takeover-margin-14-keeps-floor",),
+    "falai-takeover-margin-16": ("falai/routing/takeover-margin-15-takes-floor",),
+    "falai-catch-all-scored": (
+        "falai/routing/catch-all-when-nobody-reaches-40",
+        "falai/routing/catch-all-loses-to-a-winner",
+    ),
+    "falai-lone-candidate-always-scored": (
+        "falai/routing/lone-candidate-silent-starts-unscored",
+        "falai/routing/lone-candidate-silent-with-mention",
+    ),
+    "falai-replay-not-detected": ("falai/routing/duplicate-message-id",),
+    "falai-silence-never-broken": (
+        "falai/silence/broken-by-customer",
+        "falai/silence/replaces-previous-key",
+    ),
+    "falai-idle-silent-speaks": ("falai/routing/idle-silent",),
+    "falai-live-runs-ignored": (
+        "falai/event/already-running",
+        "falai/event/parked-run-replaced",
+        "falai/live/lead-anchor",
+    ),
+    "falai-repeat-once-ignored": (
+        "falai/mention/code-only-detector",
+        "falai/routing/message-flow-once-per-session",
+    ),
+}
+
+
+@cache
+def _scenarios() -> dict[str, LoadedScenario]:
+    return {
+        item.id: item
+        for item in load_all()
+        if isinstance(item, LoadedScenario) and item.id.startswith("falai/")
+    }
+
+
+def _mismatches(scenario_id: str, mutant: str | None) -> list[Mismatch]:
+    item = _scenarios()[scenario_id]
+    return judge(item.scenario.expect, play(item.payload, mutant=mutant))
+
+
+def test_every_falai_mutant_has_killers() -> None:
+    assert sorted(KILLERS) == sorted(m.name for m in MUTANTS)
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
+def test_mutant_is_caught_by_the_cases_pinning_its_rule(mutant: object) -> None:
+    from reference.mutants import Mutant
+
+    assert isinstance(mutant, Mutant)
+    for scenario_id in KILLERS[mutant.name]:
+        item = _scenarios()[scenario_id]
+        pinned = set(mutant.rules) & set(item.scenario.rules)
+        assert pinned, f"{scenario_id} does not pin any of {mutant.rules}"
+        assert _mismatches(scenario_id, None) == [], f"the unmutated reference fails {scenario_id}"
+        found = _mismatches(scenario_id, mutant.name)
+        assert found, f"mutant {mutant.name} survives {scenario_id}"
+        named = {m.rule for m in found} & pinned
+        assert named, (
+            f"{scenario_id} fails under {mutant.name} but no mismatch names {sorted(pinned)}: {found}"
+        )

@@ -1,0 +1,150 @@
+"""The falai reference's pure helpers and its handling of bad scenarios."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance.scenario.falai import BusinessHours, Condition
+from reference.falai import repeat, timers
+from reference.falai.conditions import holds
+from reference.harness import play
+
+HOUR = timers.HOUR_MS
+MONDAY_NOON = 1_767_614_400_000
+
+
+def _scenario(script: list[dict[str, Any]], steps: list[dict[str, Any]], **setup: Any) -> dict[str, Any]:
+    return {
+        "id": "falai/test/inline",
+        "system": "falai",
+        "title": "inline",
+        "rules": ["falai.triggers.kinds"],
+        "setup": setup,
+        "script": script,
+        "steps": steps,
+        "expect": [{"rule": "falai.triggers.kinds", "path": "final", "absent": True}],
+    }
+
+
+FLOWS = [
+    {"id": "a", "name": "A", "on": [{"message": ["x"]}], "steps": [{"id": "s", "say": "hi"}]},
+    {"id": "b", "name": "B", "on": [{"message": ["y"]}], "steps": [{"id": "s", "say": "ho"}]},
+]
+
+
+def test_a_score_out_of_range_names_the_call_and_field() -> None:
+    payload = _scenario(
+        [{"json": {"scores": {"a": 140}}}], [{"op": "message", "id": "m1", "text": "oi"}], flows=FLOWS
+    )
+    with pytest.raises(ValueError, match=r"understand call 1: json.scores.a must be a number from 0 to 100"):
+        play(payload)
+
+
+def test_an_exhausted_script_is_recorded_as_an_error_event() -> None:
+    record = play(_scenario([], [{"op": "message", "id": "m1", "text": "oi"}], flows=FLOWS))
+    assert record["events"][-1] == {
+        "type": "error",
+        "step": 0,
+        "message": "the script has no response for call 1",
+    }
+
+
+def test_from_schedule_past_the_schedule_names_the_step() -> None:
+    payload = _scenario([], [{"op": "wake", "from_schedule": 0}])
+    with pytest.raises(ValueError, match=r"steps\[0\].from_schedule"):
+        play(payload)
+
+
+def test_silence_keys_round_trip() -> None:
+    key = timers.silence_key("retomar", "s1", MONDAY_NOON)
+    assert key == f"silence:retomar:s1:{MONDAY_NOON}"
+    assert timers.parse_silence_key(key) == timers.SilenceKey("retomar", "s1", MONDAY_NOON)
+    assert timers.parse_silence_key("retomar#stage:7:start:1") is None
+
+
+def test_silence_holds_only_for_the_same_unanswered_message() -> None:
+    assert timers.silence_still_holds(5, 5, None)
+    assert timers.silence_still_holds(5, 5, 4)
+    assert not timers.silence_still_holds(5, 5, 6)
+    assert not timers.silence_still_holds(5, 7, None)
+
+
+@given(st.integers(min_value=0, max_value=10**13), st.integers(0, 12), st.integers(13, 24), st.booleans())
+def test_business_hours_never_move_a_time_back(
+    at: int, open_hour: int, close_hour: int, enabled: bool
+) -> None:
+    """falai.business-hours.forward-only, falai.business-hours.where"""
+    hours = BusinessHours(open_hour=open_hour, close_hour=close_hour)
+    moved = timers.adjust(at, hours, enabled)
+    assert moved >= at
+    if not enabled:
+        assert moved == at
+    else:
+        hour_of_day = (moved % timers.DAY_MS) / HOUR
+        assert open_hour <= hour_of_day < close_hour or moved == at
+
+
+def test_business_hours_examples() -> None:
+    hours = BusinessHours(open_hour=9, close_hour=18)
+    eight_pm = MONDAY_NOON + 8 * HOUR
+    assert timers.adjust(eight_pm, hours, True) == MONDAY_NOON + 21 * HOUR
+    assert timers.adjust(MONDAY_NOON, hours, True) == MONDAY_NOON
+    assert timers.adjust(MONDAY_NOON - 5 * HOUR, hours, True) == MONDAY_NOON - 3 * HOUR
+
+
+@given(st.lists(st.text(alphabet="abc:", min_size=1, max_size=4), max_size=120))
+def test_always_claims_keep_at_most_fifty(keys: list[str]) -> None:
+    """falai.repeat.always-window"""
+    claims: dict[str, int] = {"f:s1:": 0, "g:s1:k": 0}
+    policy = repeat.Policy("always")
+    for now, key in enumerate(keys):
+        repeat.record_claim(claims, "f", "s1", policy, key, now)
+        assert repeat.verdict(claims, "f", "s1", policy, key, now) == "already-claimed"
+    mine = [k for k in claims if k.startswith("f:s1:") and k != "f:s1:"]
+    assert len(mine) == min(len(set(keys)), repeat.ALWAYS_CLAIMS_KEPT)
+    assert "f:s1:" in claims and "g:s1:k" in claims
+
+
+@given(st.integers(min_value=1, max_value=10**9), st.integers(min_value=0, max_value=2 * 10**9))
+def test_cooldown_allows_a_start_exactly_when_the_gap_has_passed(cooldown: int, elapsed: int) -> None:
+    """falai.repeat.cooldown (elapsed >= cooldown is allowed; see the rule's open question)"""
+    policy = repeat.Policy("cooldown", cooldown)
+    claims: dict[str, int] = {}
+    repeat.record_claim(claims, "f", "s1", policy, "ignored", 0)
+    expected = None if elapsed >= cooldown else "cooldown"
+    assert repeat.verdict(claims, "f", "s1", policy, "other", elapsed) == expected
+
+
+def test_once_is_spent_by_any_start() -> None:
+    """falai.repeat.once, falai.repeat.claim-key"""
+    policy = repeat.policy_for("message", None)
+    claims: dict[str, int] = {}
+    assert repeat.verdict(claims, "f", "s1", policy, "m1", 0) is None
+    assert repeat.record_claim(claims, "f", "s1", policy, "m1", 0) == "f:s1:"
+    assert repeat.verdict(claims, "f", "s1", policy, "m2", 1) == "already-claimed"
+
+
+def test_defaults_per_kind() -> None:
+    """falai.repeat.defaults"""
+    assert {k: repeat.policy_for(k, None).mode for k in repeat.DEFAULT_REPEAT} == {
+        "message": "once",
+        "mention": "once",
+        "silence": "once",
+        "event": "always",
+        "start": "always",
+        "chain": "always",
+    }
+
+
+def test_conditions() -> None:
+    scope = {"context": {"lead": {"tags": ["x"], "owner": "ai"}}, "data": {}, "input": {}}
+    assert holds(Condition(path="context.lead.tags", contains="x"), scope)
+    assert not holds(Condition(path="context.lead.tags", contains="y"), scope)
+    assert holds(Condition(path="context.lead.owner", one_of=["ai", "bot"]), scope)
+    assert holds(Condition(path="data.nome", exists=False), scope)
+    assert not holds(Condition(path="data.nome", equals=None), scope)
+    assert holds(None, scope)

@@ -1,0 +1,81 @@
+"""Golden transcripts: the reference's normalised record of every scenario, byte for byte.
+
+Each scenario ``<system>/<area>/<name>`` has ``fixtures/golden/<system>/<area>/<name>.json`` (pretty JSON,
+sorted keys, trailing newline), kept by syrupy. ``nox -s snapshots`` (``--snapshot-update``) regenerates
+them after a deliberate change; the diff is then reviewed like code. A golden file with no scenario fails
+``test_every_golden_file_belongs_to_a_scenario`` (syrupy only notices unused files in the folders it
+visited, and not at all under -k or xdist, so the check is explicit).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from syrupy.assertion import SnapshotAssertion
+from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
+from syrupy.location import PyTestLocation
+
+from conformance.adapters.reference import ReferenceAdapter
+from conformance.paths import GOLDEN_ROOT, SCENARIO_ROOT
+from conformance.runner import run_case, select
+from conformance.scenario.load import LoadedScenario, LoadError
+
+
+def golden_text(record: Any) -> str:
+    return json.dumps(record, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def golden_extension(scenario_id: str) -> type[SingleFileSnapshotExtension]:
+    """A syrupy extension that stores this scenario's snapshot at fixtures/golden/<scenario id>.json."""
+    folder, name = GOLDEN_ROOT / Path(scenario_id).parent, Path(scenario_id).name
+
+    class GoldenTranscript(SingleFileSnapshotExtension):
+        _write_mode = WriteMode.TEXT
+        file_extension = "json"
+
+        @classmethod
+        def dirname(cls, *, test_location: PyTestLocation) -> str:
+            return str(folder)
+
+        @classmethod
+        def get_snapshot_name(cls, *, test_location: PyTestLocation, index: Any = 0) -> str:
+            return name
+
+        def serialize(self, data: Any, **_: Any) -> str:
+            return golden_text(data)
+
+    return GoldenTranscript
+
+
+@lru_cache(maxsize=1)
+def scenarios() -> list[LoadedScenario | LoadError]:
+    return select(SCENARIO_ROOT)
+
+
+@pytest.fixture(scope="module")
+def reference() -> ReferenceAdapter:
+    return ReferenceAdapter()
+
+
+@pytest.mark.parametrize("item", scenarios(), ids=lambda item: item.id)
+def test_reference_record_matches_golden_transcript(
+    item: LoadedScenario | LoadError, reference: ReferenceAdapter, snapshot: SnapshotAssertion
+) -> None:
+    result = run_case(reference, reference.hello(), item)
+    assert result.record is not None, f"the reference gave no record ({result.verdict}): {result.message}"
+    assert result.record == snapshot.use_extension(golden_extension(item.id))
+
+
+def test_every_golden_file_belongs_to_a_scenario() -> None:
+    known = {item.id for item in scenarios()}
+    orphans = sorted(
+        path.relative_to(GOLDEN_ROOT).with_suffix("").as_posix()
+        for path in GOLDEN_ROOT.rglob("*")
+        if path.is_file() and path.name != ".gitkeep"
+    )
+    orphans = [o for o in orphans if o not in known or not (GOLDEN_ROOT / f"{o}.json").exists()]
+    assert not orphans, f"golden files without a scenario (delete them, or run `nox -s snapshots`): {orphans}"

@@ -1,0 +1,87 @@
+"""Expected-failures baselines: covered failures become xfail, stale and unknown entries fail the run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import minimal_scenario
+
+from conformance import baseline
+from conformance.cli import main
+from conformance.runner import CaseResult
+
+
+def case(cid: str, verdict: str, rules: list[str], failing: list[str] | None = None) -> CaseResult:
+    return CaseResult(cid, rules, verdict, "msg", failing or [])
+
+
+def entries(*ids: str) -> list[baseline.Entry]:
+    return [baseline.Entry(id=i, reason=f"known: {i}") for i in ids]
+
+
+def test_a_fail_is_covered_by_its_scenario_or_by_all_of_its_failing_rules() -> None:
+    cases = [case("s/a/1", "fail", ["r.a", "r.b"], ["r.a"]), case("s/a/2", "fail", ["r.a", "r.b"], ["r.a", "r.b"])]
+    problems = baseline.apply(cases, entries("r.a"), {"r.a", "r.b", "s/a/1", "s/a/2"})
+    assert [c.verdict for c in cases] == ["xfail", "fail"]
+    assert cases[0].expected_failure == "known: r.a" and problems == []
+
+
+def test_an_error_is_covered_by_any_of_its_rules() -> None:
+    cases = [case("s/a/1", "error", ["r.a", "r.b"])]
+    assert baseline.apply(cases, entries("r.b"), {"r.a", "r.b", "s/a/1"}) == []
+    assert cases[0].verdict == "xfail"
+
+
+def test_an_entry_whose_cases_pass_is_stale() -> None:
+    cases = [case("s/a/1", "pass", ["r.a"]), case("s/a/2", "fail", ["r.a", "r.b"], ["r.b"])]
+    problems = baseline.apply(cases, entries("r.a", "s/a/1"), {"r.a", "r.b", "s/a/1", "s/a/2"})
+    assert sorted((p.id, p.kind) for p in problems) == [("r.a", "stale"), ("s/a/1", "stale")]
+    assert "remove it" in problems[0].message
+
+
+def test_skipped_or_unselected_cases_do_not_make_an_entry_stale() -> None:
+    cases = [case("s/a/1", "skip", ["r.a"])]
+    assert baseline.apply(cases, entries("r.a", "s/a/9"), {"r.a", "s/a/1", "s/a/9"}) == []
+
+
+def test_an_entry_naming_nothing_known_is_an_error() -> None:
+    problems = baseline.apply([], entries("r.typo"), {"r.a"})
+    assert [(p.id, p.kind) for p in problems] == [("r.typo", "unknown")]
+
+
+def test_a_malformed_baseline_names_file_entry_and_field(tmp_path: Path) -> None:
+    path = tmp_path / "b.yaml"
+    path.write_text("- id: r.a\n  reason: fine\n- id: r.b\n  reasn: typo\n")
+    with pytest.raises(baseline.BaselineError, match=r"b\.yaml: entry 1: .*reas"):
+        baseline.load(path)
+    path.write_text("id: r.a\n")
+    with pytest.raises(baseline.BaselineError, match="expected a list"):
+        baseline.load(path)
+
+
+def _run(root: Path, tmp_path: Path, content: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, Any]:
+    path = tmp_path / "baseline.yaml"
+    path.write_text(content)
+    out = tmp_path / "out"
+    code = main(["run", "--scenarios", str(root), "--report-dir", str(out), "--impl", "python:fakes.pyimpl:make",
+                 "--expected-failures", str(path)])
+    captured = capsys.readouterr()
+    return code, captured.out + captured.err, json.loads((out / "report.json").read_text())
+
+
+def test_cli_expected_failures_exit_0_and_stale_entries_fail_the_run(
+    scenario_tree: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = scenario_tree({"area/boom": minimal_scenario(description="fake:crash"), "area/ok": minimal_scenario()})
+    system = minimal_scenario()["system"]
+    code, output, report = _run(root, tmp_path, f"- id: {system}/area/boom\n  reason: known crash\n", capsys)
+    assert code == 0 and report["summary"]["xfailed"] == 1 and report["ok"] is True
+    assert output.rstrip().splitlines()[-1] == "1 passed, 0 failed, 0 errored, 0 skipped"
+    code, output, report = _run(root, tmp_path, f"- id: {system}/area/ok\n  reason: was broken once\n", capsys)
+    assert code == 1 and f"'{system}/area/ok' is stale" in output
+    assert report["baseline"][0]["problem"] == "stale"
+    code, output, _ = _run(root, tmp_path, "- {id: nothing.like.this, reason: typo}\n", capsys)
+    assert code == 1 and "names no rule or scenario" in output

@@ -1,0 +1,185 @@
+"""``python -m conformance run`` end to end, against fake implementations and throwaway scenario trees."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from conftest import fake_command, minimal_scenario
+
+from conformance.cli import main
+from conformance.paths import SCHEMA_DIR
+
+
+def run(
+    capsys: pytest.CaptureFixture[str], root: Path, out: Path, *args: str
+) -> tuple[int, str, dict[str, Any]]:
+    code = main(["run", "--scenarios", str(root), "--report-dir", str(out), "--timeout", "2", *args])
+    captured = capsys.readouterr()
+    report_path = out / "report.json"
+    report = json.loads(report_path.read_text()) if report_path.exists() else {}
+    return code, captured.out + captured.err, report
+
+
+def verdicts(report: dict[str, Any]) -> dict[str, str]:
+    return {s["id"]: s["verdict"] for s in report["scenarios"]}
+
+
+def test_a_typo_in_one_file_is_an_error_naming_file_and_field_while_the_others_run(
+    scenario_tree: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = minimal_scenario()
+    typo = {**minimal_scenario(), "expectt": []}
+    root = scenario_tree({"area/good": good, "area/typo": typo})
+    code, output, report = run(capsys, root, tmp_path / "out", "--impl", fake_command("fake_impl.py"))
+    system = good["system"]
+    assert verdicts(report) == {f"{system}/area/good": "pass", f"{system}/area/typo": "error"}
+    message = next(s["message"] for s in report["scenarios"] if s["verdict"] == "error")
+    assert "typo.yaml" in message and "expectt" in message
+    assert code == 1
+    assert output.rstrip().splitlines()[-1] == "1 passed, 0 failed, 1 errored, 0 skipped"
+
+
+def test_a_hanging_implementation_times_out_and_the_run_completes(
+    scenario_tree: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = scenario_tree({"area/one": minimal_scenario(), "area/two": minimal_scenario()})
+    code, _, report = run(
+        capsys, root, tmp_path / "out", "--impl", fake_command("hang.py"), "--timeout", "0.5"
+    )
+    assert code == 1
+    assert set(verdicts(report).values()) == {"error"}
+    assert all("timeout" in s["message"] for s in report["scenarios"])
+
+
+def test_garbage_and_crashes_are_errors_and_later_cases_still_pass(
+    scenario_tree: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = scenario_tree(
+        {
+            "area/a-crash": minimal_scenario(description="fake:crash"),
+            "area/b-garbage": minimal_scenario(description="fake:garbage"),
+            "area/c-fine": minimal_scenario(),
+        }
+    )
+    code, output, report = run(capsys, root, tmp_path / "out", "--impl", fake_command("crash.py"))
+    system = minimal_scenario()["system"]
+    assert verdicts(report) == {
+        f"{system}/area/a-crash": "error",
+        f"{system}/area/b-garbage": "error",
+        f"{system}/area/c-fine": "pass",
+    }
+    assert code == 1 and "crashing on purpose" in output
+
+
+def test_a_failing_expectation_is_a_fail_naming_the_rule(
+    scenario_tree: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    document = minimal_scenario()
+    rule = document["rules"][0]
+    document["expect"] = [{"rule": rule, "path": "final.status", "equals": "broken"}]
+    root = scenario_tree({"area/wrong": document})
+    code, output, report = run(capsys, root, tmp_path / "out", "--impl", fake_command("fake_impl.py"))
+    case = report["scenarios"][0]
+    assert (case["verdict"], case["failing_rules"]) == ("fail", [rule])
+    assert f"[{rule}]" in case["message"] and '"broken"' in case["message"]
+    assert {r["id"]: r["verdict"] for r in report["rules"]}[rule] == "fail"
+    assert code == 1 and output.rstrip().endswith("0 passed, 1 failed, 0 errored, 0 skipped")
+
+
+def test_unimplemented_systems_and_missing_capabilities_are_skips_with_reasons(
+    scenario_tree: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    document = minimal_scenario()
+    system = document["system"]
+    other = next(s for s in ("llmz", "falai", "akan") if s != system)
+    root = scenario_tree(
+        {
+            "area/needs": {**document, "requires": ["teleportation"]},
+            "area/has": {**document, "requires": ["fake-capability"]},
+        }
+    )
+    impl = fake_command("fake_impl.py", "good", system)
+    code, _, report = run(capsys, root, tmp_path / "out", "--impl", impl)
+    messages = {s["id"].rsplit("/", 1)[1]: (s["verdict"], s["message"]) for s in report["scenarios"]}
+    assert messages["has"] == ("pass", "")
+    assert messages["needs"][0] == "skip" and "'teleportation'" in messages["needs"][1]
+    assert code == 0
+    impl_without = fake_command("fake_impl.py", "good", other)
+    _, _, report = run(capsys, root, tmp_path / "out2", "--impl", impl_without)
+    assert {s["verdict"] for s in report["scenarios"]} == {"skip"}
+    assert all(f"does not implement {system}" in s["message"] for s in report["scenarios"])
+
+
+def test_filters_by_keyword_and_system(
+    scenario_tree: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = scenario_tree({"area/alpha": minimal_scenario(), "area/beta": minimal_scenario()})
+    _, _, report = run(capsys, root, tmp_path / "out", "--impl", "python:fakes.pyimpl:make", "-k", "alpha")
+    assert [s["id"].rsplit("/", 1)[1] for s in report["scenarios"]] == ["alpha"]
+    system = minimal_scenario()["system"]
+    other = next(s for s in ("llmz", "falai", "akan") if s != system)
+    _, output, report = run(
+        capsys, root, tmp_path / "out2", "--impl", "python:fakes.pyimpl:make", "--system", other
+    )
+    assert report["scenarios"] == [] and output.rstrip().endswith("0 passed, 0 failed, 0 errored, 0 skipped")
+
+
+def test_reports_are_written_and_report_json_fits_its_schema(
+    scenario_tree: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = scenario_tree(
+        {
+            "area/ok": minimal_scenario(),
+            "area/skip": minimal_scenario(description="fake:skip"),
+            "area/boom": minimal_scenario(description="fake:crash"),
+        }
+    )
+    out = tmp_path / "out"
+    code, _, report = run(capsys, root, out, "--impl", "python:fakes.pyimpl:make")
+    schema = json.loads((SCHEMA_DIR / "report.schema.json").read_text())
+    jsonschema.validate(report, schema)
+    assert report["implementation"]["name"] == "fake-python"
+    assert report["summary"] | {} == {
+        **report["summary"],
+        "passed": 1,
+        "errored": 1,
+        "skipped": 1,
+        "failed": 0,
+    }
+    suite = ET.parse(out / "junit.xml").getroot().find("testsuite")
+    assert suite is not None
+    cases = suite.findall("testcase")
+    system = minimal_scenario()["system"]
+    assert len(cases) == 3 and {c.get("classname") for c in cases} == {f"{system}/area"}
+    assert suite.get("errors") == "1" and suite.get("skipped") == "1"
+    markdown = (out / "report.md").read_text()
+    assert (
+        markdown.startswith("# Conformance report: fake-python")
+        and f"`{system}.harness.test-rule`" in markdown
+    )
+    assert code == 1
+
+
+def test_the_default_report_directory_is_named_after_the_implementation(
+    scenario_tree: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("conformance.cli.BUILD_ROOT", tmp_path / "build")
+    root = scenario_tree({"area/ok": minimal_scenario()})
+    assert main(["run", "--scenarios", str(root), "--impl", "python:fakes.pyimpl:make"]) == 0
+    capsys.readouterr()
+    assert (tmp_path / "build" / "conformance" / "python-fakes.pyimpl-make" / "report.json").exists()
+
+
+@pytest.mark.parametrize("impl", ["no-such-preset", "reference[no-such-mutant]", "python:nowhere:make"])
+def test_an_unknown_implementation_exits_2_with_a_message(
+    impl: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (
+        main(["run", "--impl", impl, "--scenarios", str(tmp_path), "--report-dir", str(tmp_path / "o")]) == 2
+    )
+    assert "error:" in capsys.readouterr().err

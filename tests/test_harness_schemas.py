@@ -1,0 +1,47 @@
+"""The published JSON Schemas are generated from the models and must be committed up to date."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from conformance import schemas
+from conformance.paths import REPO_ROOT
+
+
+def test_committed_schemas_match_the_models() -> None:
+    outdated = [str(path.relative_to(REPO_ROOT)) for path in schemas.stale()]
+    assert not outdated, f"stale JSON Schemas {outdated}: run `python -m conformance.schemas` and commit the result"
+
+
+def test_stale_detects_a_changed_file(tmp_path: Path) -> None:
+    path = tmp_path / "x.schema.json"
+    path.write_text("{}\n")
+    assert schemas.stale({path: "{}\n"}) == []
+    assert schemas.stale({path: '{"type": "object"}\n'}) == [path]
+    assert schemas.stale({tmp_path / "missing.json": "{}\n"}) == [tmp_path / "missing.json"]
+
+
+@pytest.mark.parametrize("name", sorted(schemas.TARGETS))
+def test_every_schema_is_a_valid_draft_2020_12_schema(name: str) -> None:
+    document = json.loads(schemas.render(name))
+    jsonschema.Draft202012Validator.check_schema(document)
+    assert document["$schema"].endswith("2020-12/schema") and document["title"]
+
+
+def test_the_record_schema_rejects_an_event_without_type() -> None:
+    schema = json.loads(schemas.render("record.schema.json"))
+    jsonschema.validate({"events": [{"type": "x"}], "final": {}}, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"events": [{"text": "no type"}]}, schema)
+
+
+def test_the_run_response_schema_accepts_the_three_answers() -> None:
+    schema = json.loads(schemas.render("run-response.schema.json"))
+    for answer in ({"record": {"events": []}}, {"skip": {"reason": "r"}}, {"error": {"message": "m"}}):
+        jsonschema.validate({"seq": 1, **answer}, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"seq": 1, "recrod": {}}, schema)

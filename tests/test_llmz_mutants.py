@@ -1,0 +1,69 @@
+"""Each llmz mutant is caught by the scenarios pinning the rules it breaks, and only by failing them.
+
+For every rule a mutant claims to break, at least one scenario pinning that rule must fail against the
+mutant with a mismatch that names the rule; the unmutated reference passes those same scenarios.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from conformance.judging.judge import Mismatch, judge
+from conformance.scenario.load import LoadedScenario, load_all
+from reference.harness import play
+from reference.llmz.mutants import RUNTIME_MUTANTS as MUTANTS
+
+
+@cache
+def llmz_scenarios() -> tuple[LoadedScenario, ...]:
+    loaded = [item for item in load_all() if item.id.startswith("llmz/")]
+    broken = [item.id for item in loaded if not isinstance(item, LoadedScenario)]
+    assert not broken, f"llmz scenarios that do not load: {broken}"
+    return tuple(item for item in loaded if isinstance(item, LoadedScenario))
+
+
+def verdicts(mutant: str | None, scenarios: tuple[LoadedScenario, ...]) -> dict[str, list[Mismatch]]:
+    result = {}
+    for item in scenarios:
+        record = play(item.payload, mutant=mutant)
+        result[item.id] = judge(item.scenario.expect, record)
+    return result
+
+
+def test_unmutated_reference_passes_the_cases_pinning_mutant_rules() -> None:
+    mutated_rules = {rule for mutant in MUTANTS for rule in mutant.rules}
+    pinning = tuple(s for s in llmz_scenarios() if set(s.scenario.rules) & mutated_rules)
+    failing = {sid: [str(m) for m in ms] for sid, ms in verdicts(None, pinning).items() if ms}
+    assert failing == {}
+
+
+def test_every_headline_rule_has_a_mutant() -> None:
+    covered = {rule for mutant in MUTANTS for rule in mutant.rules}
+    headline = {
+        "llmz.chat-guard.listen-requires-reply",
+        "llmz.chat-guard.opt-out",
+        "llmz.chat-guard.legacy-snapshot-unknown",
+        "llmz.think-signal.beats-exit",
+        "llmz.think-signal.code-continues",
+        "llmz.think-signal.return-or-throw",
+        "llmz.think-signal.all-signals-together",
+    }
+    assert headline <= covered, f"headline rules without a mutant: {sorted(headline - covered)}"
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=[m.name for m in MUTANTS])
+def test_mutant_is_caught_by_the_cases_pinning_its_rules(mutant: object) -> None:
+    from reference.mutants import Mutant
+
+    assert isinstance(mutant, Mutant)
+    relevant = tuple(s for s in llmz_scenarios() if set(s.scenario.rules) & set(mutant.rules))
+    assert relevant, f"no scenario pins any of {mutant.rules}"
+    results = verdicts(mutant.name, relevant)
+    uncaught = []
+    for rule in mutant.rules:
+        caught_by = [sid for sid, mismatches in results.items() if any(m.rule == rule for m in mismatches)]
+        if not caught_by:
+            uncaught.append(rule)
+    assert uncaught == [], f"mutant {mutant.name} survives the scenarios pinning {uncaught}"

@@ -1,0 +1,88 @@
+"""Every scenario, played by the reference through the HTTP provider and the fake server, leaves the
+same record as when played with the in-process scripted provider.
+
+This is the end-to-end proof that the wire conversions lose nothing a runtime can observe: requests
+become chat-completions bodies, the server answers from the script, and the answers come back as the
+same script entries (text, tool calls, structured output, failures, an exhausted script).
+
+Two normalisations, both for reasons outside the wire:
+
+* Tool calls get explicit ids in the script. A wire answer must carry an id, so an id-less scripted call
+  arrives with one the server minted, while the scripted provider lets the runtime mint its own.
+* Error class names are unified. Some records name the exception a provider raised, and the HTTP
+  provider raises subclasses of the scripted provider's ``ProviderFailure``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterator
+from typing import Any
+from unittest import mock
+
+import httpx
+import pytest
+
+from conformance.scenario.load import LoadedScenario, load_all
+from conformance.scenario.model import parse_scenario
+from reference.harness import CannotExpress, play
+from reference.providers.fake_server import FakeServer
+from reference.providers.openai_compat import OpenAICompatibleProvider
+from reference.record import Recorder
+
+SCENARIOS = [loaded for loaded in load_all() if isinstance(loaded, LoadedScenario)]
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[httpx.Client]:
+    with httpx.Client(timeout=httpx.Timeout(10.0)) as shared:
+        yield shared
+
+
+def with_call_ids(payload: dict[str, Any]) -> dict[str, Any]:
+    """The payload with an id on every scripted tool call that lacks one (see the module docstring)."""
+    payload = copy.deepcopy(payload)
+    for n, entry in enumerate(payload.get("script") or [], start=1):
+        for k, call in enumerate(entry.get("tool_calls") or [], start=1):
+            call.setdefault("id", f"call_{n}_{k}")
+    return payload
+
+
+def normalised(record: dict[str, Any]) -> str:
+    text = json.dumps(record, sort_keys=True, ensure_ascii=False)
+    for subclass in ("ProviderHTTPError", "RateLimited"):
+        text = text.replace(f"{subclass}: ", "ProviderFailure: ")
+    return text
+
+
+def play_over_http(payload: dict[str, Any], client: httpx.Client) -> dict[str, Any]:
+    servers: list[FakeServer] = []
+
+    def provider(script: Any, recorder: Recorder, **_: Any) -> OpenAICompatibleProvider:
+        server = FakeServer(list(script)).start()
+        servers.append(server)
+        return OpenAICompatibleProvider(server.url, "", "scripted", client, recorder=recorder)
+
+    system = parse_scenario({k: v for k, v in payload.items() if k != "id"}).system
+    try:
+        with mock.patch(f"reference.{system}.play.ScriptedProvider", provider):
+            return play(payload)
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def test_there_are_scenarios_to_compare() -> None:
+    assert len(SCENARIOS) >= 10
+
+
+@pytest.mark.parametrize("loaded", SCENARIOS, ids=[s.id for s in SCENARIOS])
+def test_the_record_over_http_equals_the_scripted_record(loaded: LoadedScenario, client: httpx.Client) -> None:
+    payload = with_call_ids(loaded.payload)
+    try:
+        expected = play(payload)
+    except CannotExpress as exc:
+        pytest.skip(f"the reference cannot express this scenario: {exc}")
+    got = play_over_http(payload, client)
+    assert normalised(got) == normalised(expected)
