@@ -48,8 +48,9 @@ def snapshots(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def spec(session: nox.Session) -> None:
-    """Validate the rule catalogue and write build/spec/traceability.{json,md}."""
+    """Check schemas are current, validate catalogue and scenarios, write build/spec/traceability.{json,md}."""
     _install(session)
+    session.run("python", "-m", "conformance.schemas", "--check")
     session.run("python", "-m", "conformance.catalogue", *session.posargs)
 
 

@@ -21,7 +21,20 @@ from conformance.paths import REPO_ROOT
 WINDOW = 10
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z0-9]+)*")
 SCANNED = ("spec", "fixtures", "reference", "conformance", "tests", "docs", "README.md")
-TEXT_SUFFIXES = {".py", ".md", ".yaml", ".yml", ".json", ".txt", ".mjs", ".js", ".ts", ".toml", ".html", ".css"}
+TEXT_SUFFIXES = {
+    ".py",
+    ".md",
+    ".yaml",
+    ".yml",
+    ".json",
+    ".txt",
+    ".mjs",
+    ".js",
+    ".ts",
+    ".toml",
+    ".html",
+    ".css",
+}
 SKIPPED_DIRS = {"node_modules", "__pycache__", ".git", ".mypy_cache", ".ruff_cache", ".pytest_cache", "build"}
 SKIPPED_FILES = {"package-lock.json", "package.json"}  # dependency manifests: versions, not prose
 

@@ -27,16 +27,40 @@ from conformance.scenario.load import LoadedScenario, LoadError
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("conformance", "agent runtime conformance suite")
-    group.addoption("--conformance-impl", default=None, metavar="SPEC",
-                    help="run the conformance suite against SPEC (reference, stdio:<cmd>, python:<m>:<f>, preset)")
-    group.addoption("--conformance-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
-                    help="seconds per scenario (default 30)")
-    group.addoption("--conformance-scenarios", type=Path, default=SCENARIO_ROOT, metavar="DIR",
-                    help="scenario root (default fixtures/scenarios)")
-    group.addoption("--conformance-system", action="append", default=None, metavar="SYSTEM",
-                    help="only this system (repeatable)")
-    group.addoption("--conformance-expected-failures", type=Path, default=None, metavar="FILE",
-                    help="expected-failures baseline: covered scenarios become strict xfails")
+    group.addoption(
+        "--conformance-impl",
+        default=None,
+        metavar="SPEC",
+        help="run the conformance suite against SPEC (reference, stdio:<cmd>, python:<m>:<f>, preset)",
+    )
+    group.addoption(
+        "--conformance-timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        metavar="S",
+        help="seconds per scenario (default 30)",
+    )
+    group.addoption(
+        "--conformance-scenarios",
+        type=Path,
+        default=SCENARIO_ROOT,
+        metavar="DIR",
+        help="scenario root (default fixtures/scenarios)",
+    )
+    group.addoption(
+        "--conformance-system",
+        action="append",
+        default=None,
+        metavar="SYSTEM",
+        help="only this system (repeatable)",
+    )
+    group.addoption(
+        "--conformance-expected-failures",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="expected-failures baseline: covered scenarios become strict xfails",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -105,15 +129,20 @@ class ConformanceSession:
 
 
 class ScenarioItem(pytest.Item):
-    def __init__(self, *, loaded: LoadedScenario | LoadError, owner: ConformanceSession, **kwargs: Any) -> None:
+    def __init__(
+        self, *, loaded: LoadedScenario | LoadError, owner: ConformanceSession, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.loaded = loaded
         self.owner = owner
 
     @classmethod
-    def build(cls, session: pytest.Session, loaded: LoadedScenario | LoadError, owner: ConformanceSession) -> Any:
-        item = cls.from_parent(session, name=loaded.id, nodeid=loaded.id, path=loaded.path, loaded=loaded,
-                               owner=owner)
+    def build(
+        cls, session: pytest.Session, loaded: LoadedScenario | LoadError, owner: ConformanceSession
+    ) -> Any:
+        item = cls.from_parent(
+            session, name=loaded.id, nodeid=loaded.id, path=loaded.path, loaded=loaded, owner=owner
+        )
         rules = loaded.scenario.rules if isinstance(loaded, LoadedScenario) else []
         for rule in rules:
             item.add_marker(pytest.mark.rule(rule))

@@ -37,11 +37,15 @@ def test_the_id_ledger_is_current() -> None:
 def test_no_ten_word_run_of_a_seed_document_appears_in_the_repository() -> None:
     seeds = originality.locate_seeds()
     if seeds is None:
-        pytest.skip("seed documents not found: set SEEDS_DIR or place them at ../shared/seeds next to the clone")
+        pytest.skip(
+            "seed documents not found: set SEEDS_DIR or place them at ../shared/seeds next to the clone"
+        )
     index = originality.seed_index(originality.seed_files(seeds))
     assert len(index) > 1000, f"suspiciously few seed windows in {seeds}"
     hits = originality.scan(originality.project_files(), index)
     listing = "\n".join(
         f"{Path(h.path).relative_to(REPO_ROOT)}:{h.line}: {h.words!r} (from {h.seed})" for h in hits[:30]
     )
-    assert not hits, f"{len(hits)} passage(s) copied from the seed documents; say it in our own words:\n{listing}"
+    assert not hits, (
+        f"{len(hits)} passage(s) copied from the seed documents; say it in our own words:\n{listing}"
+    )

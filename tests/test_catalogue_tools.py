@@ -21,12 +21,20 @@ from conformance.paths import SCHEMA_DIR
 def rule(rule_id: str, **extra: Any) -> dict[str, Any]:
     system = rule_id.split(".")[0]
     since = {"llmz": "1.0.1", "falai": "4.0.0-alpha.10", "akan": "guideline"}[system]
-    document = {"llmz": "llmz-1.0.2-DOCS.md", "falai": "falai-4.0.0-alpha.10-docs.md",
-                "akan": "akan-in-page-agent-guideline.md"}[system]
+    document = {
+        "llmz": "llmz-1.0.2-DOCS.md",
+        "falai": "falai-4.0.0-alpha.10-docs.md",
+        "akan": "akan-in-page-agent-guideline.md",
+    }[system]
     return {
-        "id": rule_id, "title": "A test rule", "statement": "Something the implementation always does.",
-        "level": "must", "source": {"document": document, "section": "Somewhere"}, "since": since,
-        "observable": "wire", **extra,
+        "id": rule_id,
+        "title": "A test rule",
+        "statement": "Something the implementation always does.",
+        "level": "must",
+        "source": {"document": document, "section": "Somewhere"},
+        "since": since,
+        "observable": "wire",
+        **extra,
     }
 
 
@@ -42,17 +50,31 @@ def write_spec(root: Path, files: dict[str, list[dict[str, Any]]]) -> Path:
 @pytest.fixture
 def tree(tmp_path: Path, scenario_tree: Any) -> dict[str, Path]:
     system = minimal_scenario()["system"]
-    spec = write_spec(tmp_path / "spec", {
-        f"{system}/harness": [rule(f"{system}.harness.test-rule"), rule(f"{system}.harness.other")],
-        f"{system}/excluded": [rule(f"{system}.excluded.never", excluded="nothing observable")],
-    })
+    spec = write_spec(
+        tmp_path / "spec",
+        {
+            f"{system}/harness": [rule(f"{system}.harness.test-rule"), rule(f"{system}.harness.other")],
+            f"{system}/excluded": [rule(f"{system}.excluded.never", excluded="nothing observable")],
+        },
+    )
     scenarios = scenario_tree({"harness/one": minimal_scenario()})
     return {"spec": spec, "scenarios": scenarios, "ledger": tmp_path / "ids.txt", "out": tmp_path / "out"}
 
 
 def run_main(tree: dict[str, Path], *extra: str) -> int:
-    return main(["--spec", str(tree["spec"]), "--scenarios", str(tree["scenarios"]), "--ledger", str(tree["ledger"]),
-                 "--out", str(tree["out"]), *extra])
+    return main(
+        [
+            "--spec",
+            str(tree["spec"]),
+            "--scenarios",
+            str(tree["scenarios"]),
+            "--ledger",
+            str(tree["ledger"]),
+            "--out",
+            str(tree["out"]),
+            *extra,
+        ]
+    )
 
 
 def test_traceability_counts_tested_untested_and_excluded(
@@ -78,7 +100,10 @@ def test_a_changed_id_fails_until_the_ledger_is_updated(
 ) -> None:
     assert run_main(tree, "--write-ledger") == 0
     system = minimal_scenario()["system"]
-    write_spec(tree["spec"], {f"{system}/harness": [rule(f"{system}.harness.test-rule"), rule(f"{system}.harness.rn")]})
+    write_spec(
+        tree["spec"],
+        {f"{system}/harness": [rule(f"{system}.harness.test-rule"), rule(f"{system}.harness.rn")]},
+    )
     assert run_main(tree) == 1
     err = capsys.readouterr().err
     assert f"{system}.harness.rn" in err and f"{system}.harness.other" in err and "--write-ledger" in err
@@ -86,14 +111,20 @@ def test_a_changed_id_fails_until_the_ledger_is_updated(
 
 def test_invalid_files_duplicates_and_unknown_rule_references_are_named(tree: dict[str, Path]) -> None:
     system = minimal_scenario()["system"]
-    write_spec(tree["spec"], {
-        f"{system}/broken": [rule(f"{system}.broken.a", levle="must"), rule(f"{system}.broken.b")],
-        f"{system}/zdupe": [rule(f"{system}.harness.other")],
-    })
-    scenario = minimal_scenario(rules=[f"{system}.nowhere.rule", f"{system}.excluded.never"],
-                                expect=[{"rule": f"{system}.nowhere.rule", "path": "final", "count": 0}])
+    write_spec(
+        tree["spec"],
+        {
+            f"{system}/broken": [rule(f"{system}.broken.a", levle="must"), rule(f"{system}.broken.b")],
+            f"{system}/zdupe": [rule(f"{system}.harness.other")],
+        },
+    )
+    scenario = minimal_scenario(
+        rules=[f"{system}.nowhere.rule", f"{system}.excluded.never"],
+        expect=[{"rule": f"{system}.nowhere.rule", "path": "final", "count": 0}],
+    )
     path = tree["scenarios"] / system / "harness" / "ghost.yaml"
     path.write_text(yaml.safe_dump(scenario))
+    (path.parent / "typo.yaml").write_text(yaml.safe_dump({**minimal_scenario(), "titel": "x"}))
     errors = check(tree["spec"], tree["scenarios"], tree["ledger"]).errors
     text = "\n".join(errors)
     assert "broken.yaml: field rules.0: Additional properties are not allowed ('levle'" in text, text
@@ -101,6 +132,8 @@ def test_invalid_files_duplicates_and_unknown_rule_references_are_named(tree: di
     assert f"zdupe.yaml: field rules.id: duplicate id '{system}.harness.other'" in text
     assert f"'{system}.nowhere.rule' is not a catalogue rule id" in text
     assert f"'{system}.excluded.never' is excluded" in text
+    assert "typo.yaml: field titel: Extra inputs are not permitted: unknown field" in text
+    assert "typo.yaml: field (document): Additional properties are not allowed ('titel'" in text
 
 
 def test_ledger_differences_name_added_and_removed_ids(tmp_path: Path) -> None:

@@ -148,3 +148,13 @@ def test_conditions() -> None:
     assert holds(Condition(path="data.nome", exists=False), scope)
     assert not holds(Condition(path="data.nome", equals=None), scope)
     assert holds(None, scope)
+
+
+def test_playing_a_scenario_twice_gives_the_same_record() -> None:
+    """falai.triggers.retry-same-keys: keys come from the inputs, never from randomness or the wall clock."""
+    from conformance.scenario.load import LoadedScenario, load_all
+
+    scenarios = [i for i in load_all() if isinstance(i, LoadedScenario) and i.id.startswith("falai/")]
+    assert scenarios
+    for item in scenarios:
+        assert play(item.payload) == play(item.payload), item.id

@@ -23,7 +23,10 @@ def entries(*ids: str) -> list[baseline.Entry]:
 
 
 def test_a_fail_is_covered_by_its_scenario_or_by_all_of_its_failing_rules() -> None:
-    cases = [case("s/a/1", "fail", ["r.a", "r.b"], ["r.a"]), case("s/a/2", "fail", ["r.a", "r.b"], ["r.a", "r.b"])]
+    cases = [
+        case("s/a/1", "fail", ["r.a", "r.b"], ["r.a"]),
+        case("s/a/2", "fail", ["r.a", "r.b"], ["r.a", "r.b"]),
+    ]
     problems = baseline.apply(cases, entries("r.a"), {"r.a", "r.b", "s/a/1", "s/a/2"})
     assert [c.verdict for c in cases] == ["xfail", "fail"]
     assert cases[0].expected_failure == "known: r.a" and problems == []
@@ -62,12 +65,25 @@ def test_a_malformed_baseline_names_file_entry_and_field(tmp_path: Path) -> None
         baseline.load(path)
 
 
-def _run(root: Path, tmp_path: Path, content: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, Any]:
+def _run(
+    root: Path, tmp_path: Path, content: str, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str, Any]:
     path = tmp_path / "baseline.yaml"
     path.write_text(content)
     out = tmp_path / "out"
-    code = main(["run", "--scenarios", str(root), "--report-dir", str(out), "--impl", "python:fakes.pyimpl:make",
-                 "--expected-failures", str(path)])
+    code = main(
+        [
+            "run",
+            "--scenarios",
+            str(root),
+            "--report-dir",
+            str(out),
+            "--impl",
+            "python:fakes.pyimpl:make",
+            "--expected-failures",
+            str(path),
+        ]
+    )
     captured = capsys.readouterr()
     return code, captured.out + captured.err, json.loads((out / "report.json").read_text())
 
@@ -75,12 +91,16 @@ def _run(root: Path, tmp_path: Path, content: str, capsys: pytest.CaptureFixture
 def test_cli_expected_failures_exit_0_and_stale_entries_fail_the_run(
     scenario_tree: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    root = scenario_tree({"area/boom": minimal_scenario(description="fake:crash"), "area/ok": minimal_scenario()})
+    root = scenario_tree(
+        {"area/boom": minimal_scenario(description="fake:crash"), "area/ok": minimal_scenario()}
+    )
     system = minimal_scenario()["system"]
     code, output, report = _run(root, tmp_path, f"- id: {system}/area/boom\n  reason: known crash\n", capsys)
     assert code == 0 and report["summary"]["xfailed"] == 1 and report["ok"] is True
     assert output.rstrip().splitlines()[-1] == "1 passed, 0 failed, 0 errored, 0 skipped"
-    code, output, report = _run(root, tmp_path, f"- id: {system}/area/ok\n  reason: was broken once\n", capsys)
+    code, output, report = _run(
+        root, tmp_path, f"- id: {system}/area/ok\n  reason: was broken once\n", capsys
+    )
     assert code == 1 and f"'{system}/area/ok' is stale" in output
     assert report["baseline"][0]["problem"] == "stale"
     code, output, _ = _run(root, tmp_path, "- {id: nothing.like.this, reason: typo}\n", capsys)

@@ -22,7 +22,10 @@ def test_ids_are_numbered_by_first_appearance_and_keep_cross_references() -> Non
 def test_times_and_durations_have_their_own_counters() -> None:
     record = {"events": [{"type": "t", "timestamp": 1700, "duration_ms": 12.5, "elapsed_ms": 3}], "final": {}}
     assert normalise(record)["events"][0] == {
-        "type": "t", "timestamp": "<time-1>", "duration_ms": "<duration-1>", "elapsed_ms": "<duration-2>",
+        "type": "t",
+        "timestamp": "<time-1>",
+        "duration_ms": "<duration-1>",
+        "elapsed_ms": "<duration-2>",
     }
 
 
@@ -34,7 +37,10 @@ def test_values_chosen_by_the_scenario_are_kept() -> None:
 
 
 def test_unlisted_keys_nulls_and_the_input_are_untouched() -> None:
-    record = {"events": [{"type": "schedule", "at": 1767614400000, "id": None, "ok": True}], "final": {"n": 1}}
+    record = {
+        "events": [{"type": "schedule", "at": 1767614400000, "id": None, "ok": True}],
+        "final": {"n": 1},
+    }
     snapshot = repr(record)
     assert normalise(record) == record
     assert repr(record) == snapshot

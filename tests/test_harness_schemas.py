@@ -14,7 +14,9 @@ from conformance.paths import REPO_ROOT
 
 def test_committed_schemas_match_the_models() -> None:
     outdated = [str(path.relative_to(REPO_ROOT)) for path in schemas.stale()]
-    assert not outdated, f"stale JSON Schemas {outdated}: run `python -m conformance.schemas` and commit the result"
+    assert not outdated, (
+        f"stale JSON Schemas {outdated}: run `python -m conformance.schemas` and commit the result"
+    )
 
 
 def test_stale_detects_a_changed_file(tmp_path: Path) -> None:

@@ -16,6 +16,12 @@ def test_rule_verdicts_take_the_worst_case_and_list_untested_rules() -> None:
     ]
     verdicts = {rule: v for rule, (v, _) in rule_verdicts(cases, ["r.a", "r.z"]).items()}
     assert verdicts == {
-        "r.a": "pass", "r.b": "fail", "r.c": "error", "r.d": "error", "r.e": "skip", "r.f": "pass", "r.z": "untested",
+        "r.a": "pass",
+        "r.b": "fail",
+        "r.c": "error",
+        "r.d": "error",
+        "r.e": "skip",
+        "r.f": "pass",
+        "r.z": "untested",
     }
     assert rule_verdicts(cases, [])["r.a"][1] == ["s/a/1", "s/a/2"]

@@ -59,10 +59,13 @@ def test_planned_reserve(limit: int, output_limit: int, expected: int, why: str)
     assert budget.planned_reserve(limit, output_limit) == expected, why
 
 
-def test_output_allowance_shrinks_to_the_room_left_beside_the_input() -> None:
-    window = budget.window_for(8000, [128_000], [16_384])
-    assert budget.output_allowance(window, 1000) == 800
-    assert budget.output_allowance(window, 7500) == 500
+def test_reserve_leaves_at_least_one_token_for_input() -> None:
+    assert budget.planned_reserve(200, 16_384) == 199
+
+
+def test_a_window_below_two_tokens_is_a_configuration_error() -> None:
+    with pytest.raises(budget.BudgetConfigError, match="no room for both input and output"):
+        budget.effective_limits(1, [128_000], [16_384])
 
 
 def test_input_budget_is_the_limit_minus_the_planned_reserve() -> None:
@@ -70,15 +73,16 @@ def test_input_budget_is_the_limit_minus_the_planned_reserve() -> None:
 
 
 # -- llmz.budget.overflow.before-dispatch --------------------------------------------------------------
-def test_request_fits_while_the_minimum_output_room_remains() -> None:
+def test_request_fits_up_to_the_input_budget_inclusive() -> None:
     window = budget.window_for(2000, [128_000], [16_384])
+    assert window.input_budget == 1744
     assert budget.fits(window, 1744)
     assert not budget.fits(window, 1745)
 
 
-def test_minimum_output_follows_a_small_model_output_limit() -> None:
+def test_a_small_model_output_limit_widens_the_input_budget() -> None:
     window = budget.window_for(2000, [128_000], [100])
-    assert window.minimum_output == 100
+    assert window.input_budget == 1900
     assert budget.fits(window, 1900)
     assert not budget.fits(window, 1901)
 
@@ -277,7 +281,7 @@ def test_controls_default_to_the_documented_values() -> None:
 @pytest.mark.parametrize(
     ("settings", "message"),
     [
-        ({"triggerRatio": 0.5, "targetRatio": 0.6}, "targetRatio <= triggerRatio"),
+        ({"triggerRatio": 0.6, "targetRatio": 0.6}, "targetRatio < triggerRatio"),
         ({"triggerRatio": 1.5}, "triggerRatio <= 1"),
         ({"targetRatio": 0}, "0 < targetRatio"),
         ({"keepRecentIterations": -1}, "keepRecentIterations must be an integer >= 0"),

@@ -196,7 +196,8 @@ def test_compaction_disabled_overflow_fails_without_touching_history() -> None:
     assert history == SIX
     details = caught.value.details()
     assert details["code"] == "TOKEN_OVERFLOW" and details["phase"] == "input"
-    assert details["limit"] == 1000 and details["tokens"] == size_of(ctx)
+    # The limit reported is the input budget: 1,000 minus the 256-token reserve.
+    assert details["limit"] == 744 and details["tokens"] == size_of(ctx)
 
 
 def test_compaction_disabled_request_below_the_limit_is_sent_whole() -> None:

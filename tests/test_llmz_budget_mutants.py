@@ -26,6 +26,7 @@ KILLERS: dict[str, tuple[str, ...]] = {
         "llmz/budget/reserve-output-limit-below-floor",
         "llmz/budget/fallback-smallest-output",
     ),
+    "llmz-budget-reserve-fills-window": ("llmz/budget/reserve-leaves-room-for-input",),
     "llmz-budget-cap-ignored": ("llmz/budget/reserve-tenth-of-cap",),
     "llmz-budget-fallback-first-model": (
         "llmz/budget/fallback-smallest-input",
@@ -36,9 +37,12 @@ KILLERS: dict[str, tuple[str, ...]] = {
         "llmz/budget/current-input-never-truncated",
         "llmz/compaction/disabled-overflow-fails-intact",
     ),
+    "llmz-budget-tools-not-measured": ("llmz/budget/measure-counts-tool-declarations",),
+    "llmz-budget-instructions-not-measured": ("llmz/budget/measure-counts-instructions",),
     "llmz-compaction-trigger-late": ("llmz/compaction/at-trigger-summarizes",),
     "llmz-compaction-trigger-early": ("llmz/compaction/below-trigger-no-summary",),
     "llmz-compaction-recent-not-preferred": ("llmz/compaction/at-trigger-summarizes",),
+    "llmz-compaction-target-ignored": ("llmz/compaction/target-decides-how-much-is-kept",),
     "llmz-compaction-never-keeps-fewer": ("llmz/compaction/hard-overflow-keeps-fewer",),
     "llmz-compaction-summary-last": (
         "llmz/compaction/at-trigger-summarizes",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from hypothesis import given, settings
@@ -11,7 +12,7 @@ from reference.llmz import budget, compaction
 from reference.llmz.compaction import Group
 from reference.llmz.fit import FitContext, ModelLimits, fit_request
 
-limits = st.integers(min_value=1, max_value=3_000_000)
+limits = st.integers(min_value=2, max_value=3_000_000)
 outputs = st.integers(min_value=1, max_value=200_000)
 
 
@@ -19,24 +20,21 @@ outputs = st.integers(min_value=1, max_value=200_000)
 def test_reserve_stays_within_floor_ceiling_and_output_limit(limit: int, output_limit: int) -> None:
     """llmz.budget.output-reserve.floor / .ceiling / .model-output-limit."""
     reserve = budget.planned_reserve(limit, output_limit)
+    assert reserve <= limit - 1
     assert reserve <= budget.RESERVE_CEILING
     assert reserve <= output_limit
-    assert reserve >= min(budget.RESERVE_FLOOR, output_limit)
-    if output_limit >= budget.RESERVE_FLOOR:
+    assert reserve >= min(budget.RESERVE_FLOOR, output_limit, limit - 1)
+    if output_limit >= budget.RESERVE_FLOOR and limit > budget.RESERVE_FLOOR:
         assert reserve >= budget.RESERVE_FLOOR
 
 
-@given(limit=limits, output_limit=outputs, used=st.integers(min_value=0, max_value=3_000_000))
-def test_allowance_never_exceeds_room_left_and_keeps_the_minimum_when_it_fits(
-    limit: int, output_limit: int, used: int
-) -> None:
-    """llmz.budget.output-reserve.room-for-input and llmz.budget.overflow.before-dispatch."""
-    window = budget.Window(limit, output_limit, budget.planned_reserve(limit, output_limit))
-    allowance = budget.output_allowance(window, used)
-    assert allowance <= window.reserve
-    assert used + allowance <= limit or allowance == 0
-    if budget.fits(window, used):
-        assert allowance >= window.minimum_output
+@given(limit=st.integers(min_value=2, max_value=3_000_000), output_limit=outputs)
+def test_reserve_always_leaves_room_for_input(limit: int, output_limit: int) -> None:
+    """llmz.budget.output-reserve.room-for-input: reserve plus a non-empty input budget fill the window."""
+    window = budget.window_for(None, [limit], [output_limit])
+    assert window.input_budget >= 1
+    assert window.reserve + window.input_budget == window.limit
+    assert window.reserve >= min(budget.RESERVE_FLOOR, output_limit, limit - 1)
 
 
 @st.composite
@@ -133,11 +131,14 @@ def test_fit_never_splits_groups_and_never_drops_current_input(
         compaction={"keepRecentIterations": keep, "maxSummaryTokens": 64},
         summarize=lambda messages, limit: "short summary",
     )
+    before = copy.deepcopy((history, current))
     try:
         result = fit_request(context)
     except Exception as exc:  # in tiny windows these are legitimate outcomes; anything else is a bug
         assert getattr(exc, "code", None) in ("TOKEN_OVERFLOW", "COMPACTION_FAILED"), exc
+        assert (history, current) == before, "a failed fit must leave the session's messages untouched"
         return
+    assert (history, current) == before, "fit_request proposes a new history; it never edits the old one"
     assert result.messages[-len(current) :] == current
     sent_calls = {c["id"] for m in result.messages for c in m.get("toolCalls", [])}
     for message in result.messages:

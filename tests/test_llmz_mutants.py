@@ -25,9 +25,15 @@ def llmz_scenarios() -> tuple[LoadedScenario, ...]:
 
 
 def verdicts(mutant: str | None, scenarios: tuple[LoadedScenario, ...]) -> dict[str, list[Mismatch]]:
+    """Mismatches per scenario. A crash (for example a mutant running the script dry) is an error verdict:
+    it names no rule, so it never counts as catching one."""
     result = {}
     for item in scenarios:
-        record = play(item.payload, mutant=mutant)
+        try:
+            record = play(item.payload, mutant=mutant)
+        except Exception as exc:
+            result[item.id] = [Mismatch("(error)", -1, f"{type(exc).__name__}: {exc}")]
+            continue
         result[item.id] = judge(item.scenario.expect, record)
     return result
 

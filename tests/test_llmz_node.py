@@ -32,12 +32,14 @@ def worker_scenario(script: list[dict[str, Any]], expect: list[dict[str, Any]]) 
         "id": "llmz/bridge/hand-written",
         "system": "llmz",
         "title": "A worker looks up stock and completes",
-        "rules": ["llmz.exits.result-is"],
+        "rules": [RULE],
         "setup": {
             "tools": [
                 {
                     "name": "getStock",
-                    "input": {"type": "object", "properties": {"sku": {"type": "string"}}, "required": ["sku"]},
+                    "input": {
+                        "type": "object", "properties": {"sku": {"type": "string"}}, "required": ["sku"]
+                    },
                     "behaviour": {"returns": 20},
                 }
             ],
@@ -62,7 +64,9 @@ def worker_scenario(script: list[dict[str, Any]], expect: list[dict[str, Any]]) 
     }
 
 
-COMPLETES = [{"tool_calls": [{"code": "const n = await getStock({ sku: 'coffee' })\nreturn exit('done', { available: n })"}]}]
+PROGRAM = "const n = await getStock({ sku: 'coffee' })\nreturn exit('done', { available: n })"
+COMPLETES: list[dict[str, Any]] = [{"tool_calls": [{"code": PROGRAM}]}]
+RULE = "llmz.exits.result-is"
 
 
 @pytest.fixture(scope="module")
@@ -90,16 +94,16 @@ def test_bridge_says_hello_as_llmz_1_0_1(bridge: StdioAdapter) -> None:
 
 
 def test_bridge_refuses_a_protocol_it_does_not_speak() -> None:
-    lines = [{"cmd": "hello", "protocol": [99]}, {"cmd": "stop"}]
+    lines: list[dict[str, Any]] = [{"cmd": "hello", "protocol": [99]}, {"cmd": "stop"}]
     answers = _converse(lines)
     assert "no common protocol version" in answers[0]["error"]["message"]
 
 
 def test_hand_written_worker_scenario_passes(bridge: StdioAdapter) -> None:
-    expect = [
-        {"rule": "llmz.exits.result-is", "path": "events[type=tool_call][0].input", "equals": {"sku": "coffee"}},
-        {"rule": "llmz.exits.result-is", "path": "events[type=result][0].exit", "equals": "done"},
-        {"rule": "llmz.exits.result-is", "path": "events[type=exit][0].payload", "equals": {"available": 20}},
+    expect: list[dict[str, Any]] = [
+        {"rule": RULE, "path": "events[type=tool_call][0].input", "equals": {"sku": "coffee"}},
+        {"rule": RULE, "path": "events[type=result][0].exit", "equals": "done"},
+        {"rule": RULE, "path": "events[type=exit][0].payload", "equals": {"available": 20}},
     ]
     payload = worker_scenario(COMPLETES, expect)
     record = play(bridge, payload)
@@ -107,7 +111,8 @@ def test_hand_written_worker_scenario_passes(bridge: StdioAdapter) -> None:
 
 
 def test_a_wrong_expectation_is_caught(bridge: StdioAdapter) -> None:
-    expect = [{"rule": "llmz.exits.result-is", "path": "events[type=exit][0].payload", "equals": {"available": 21}}]
+    wrong = {"rule": RULE, "path": "events[type=exit][0].payload", "equals": {"available": 21}}
+    expect: list[dict[str, Any]] = [wrong]
     payload = worker_scenario(COMPLETES, expect)
     mismatches = judge(parse_scenario(_document(payload)).expect, play(bridge, payload))
     assert [m.rule for m in mismatches] == ["llmz.exits.result-is"]

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference.llmz.errors import LlmzError
@@ -115,6 +115,7 @@ inputs = st.one_of(
 )
 
 
+@settings(deadline=None)  # the first preview loads the tokenizer
 @given(
     st.lists(inputs, max_size=6),
     st.integers(min_value=0, max_value=6),
@@ -135,3 +136,14 @@ def test_a_session_survives_to_json_and_from_json_unchanged(
     assert restored.status == session.status
     assert restored.last_speaker == session.last_speaker
     assert restored.to_json() == session.to_json()
+
+
+def test_a_large_event_payload_is_previewed_for_the_model_but_kept_whole() -> None:
+    payload = {"log": " ".join(f"entry-{n}" for n in range(4000)) + " LAST-ENTRY"}
+    session = Session()
+    session.append([{"role": "event", "name": "log.dump", "payload": payload}])
+    assert session.transcript == [{"role": "event", "name": "log.dump", "payload": payload}]
+    session.begin_turn()
+    [native] = session.messages
+    assert native["role"] == "user"
+    assert "log.dump" in native["content"] and "LAST-ENTRY" not in native["content"]

@@ -16,11 +16,13 @@ import pytest
 import yaml
 
 from conformance.scenario.common import ScriptEntry
+from conformance.scenario.load import SCENARIO_ROOT
 from reference.providers import wire
-from reference.providers.fake_server import FakeServer, ScriptFileError, load_script
+from reference.providers.fake_server import FakeServer, ScriptFileError, load_script, resolve_scenario
 from reference.providers.openai_compat import OpenAICompatibleProvider, ProviderHTTPError, RateLimited
 from reference.providers.scripted import ScriptExhausted
 
+pytestmark = pytest.mark.timeout(30)
 TIMEOUT = httpx.Timeout(5.0)
 SCRIPT: list[dict[str, Any]] = [
     {"text": "hello", "usage": {"input_tokens": 5, "output_tokens": 1}},
@@ -29,6 +31,7 @@ SCRIPT: list[dict[str, Any]] = [
     {"failure": {"status": 429, "message": "slow down", "retry_after": 2}},
 ]
 CHAT = {"model": "gpt-test", "messages": [{"role": "user", "content": "hi"}]}
+ASK = {"messages": [{"role": "user", "content": "go on"}]}
 
 
 def script(entries: list[dict[str, Any]] = SCRIPT) -> list[ScriptEntry]:
@@ -166,25 +169,25 @@ def test_concurrent_calls_each_get_their_own_call_number(http: httpx.Client) -> 
 def test_the_http_provider_plays_the_script_end_to_end(server: FakeServer) -> None:
     with OpenAICompatibleProvider(server.url, "secret", "gpt-test", timeout_s=5) as provider:
         assert provider.complete({"messages": [{"role": "user", "content": "hi"}]}).text == "hello"
-        (call,) = provider.complete({"messages": []}).tool_calls
+        (call,) = provider.complete(ASK).tool_calls
         assert (call.name, call.code) == ("run_javascript", "return exit('done')")
-        assert provider.complete({"messages": []}).text == "Once upon a time"
+        assert provider.complete(ASK).text == "Once upon a time"
         with pytest.raises(RateLimited) as limited:
-            provider.complete({"messages": []})
+            provider.complete(ASK)
         assert limited.value.retry_after == 2.0
         with pytest.raises(ScriptExhausted, match="the script has no response for call 5"):
-            provider.complete({"messages": []})
+            provider.complete(ASK)
 
 
 def test_the_http_provider_streams_end_to_end(server: FakeServer) -> None:
     with OpenAICompatibleProvider(server.url, "", "gpt-test", stream=True, timeout_s=5) as provider:
-        first = provider.complete({"messages": []})
+        first = provider.complete(ASK)
         assert (first.text, first.usage.input_tokens) == ("hello", 5)
-        provider.complete({"messages": []})
-        third = provider.complete({"messages": []})
+        provider.complete(ASK)
+        third = provider.complete(ASK)
         assert third.chunks == ["Once ", "upon ", "a time"]
         with pytest.raises(ProviderHTTPError):
-            provider.complete({"messages": []})
+            provider.complete(ASK)
 
 
 def test_after_stop_the_port_refuses_connections(http: httpx.Client) -> None:
@@ -211,8 +214,9 @@ def test_a_file_that_is_not_a_mapping_is_refused(tmp_path: Path) -> None:
         load_script(path)
 
 
-def _spawn(path: Path) -> subprocess.Popen[str]:
-    argv = [sys.executable, "-m", "reference.providers.fake_server", "--scenario", str(path), "--port", "0"]
+def _spawn(path: Path | None) -> subprocess.Popen[str]:
+    argv = [sys.executable, "-m", "reference.providers.fake_server", "--port", "0"]
+    argv += ["--scenario", str(path)] if path is not None else []
     return subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -246,3 +250,76 @@ def test_the_command_refuses_a_bad_script_with_exit_2(tmp_path: Path) -> None:
             process.kill()
     assert process.returncode == 2
     assert f"{path}: invalid script: field script.0.stop_reason" in err
+
+
+def test_an_unanswered_tool_call_is_refused_with_400_and_is_not_a_call(
+    server: FakeServer, http: httpx.Client
+) -> None:
+    broken = {
+        "messages": [{"role": "user", "content": "hi"}, {"role": "tool", "tool_call_id": "x", "content": ""}]
+    }
+    response = chat(http, server, broken)
+    assert response.status_code == 400
+    assert "messages[1]: tool result for 'x'" in response.json()["error"]["message"]
+    recorded = http.get(f"{root(server)}/_requests").json()
+    assert [(r["call"], "refused" in r) for r in recorded] == [(None, True)]
+    assert chat(http, server).json()["id"] == "chatcmpl-1", "a refused request does not use up a script entry"
+
+
+def test_checking_can_be_turned_off(http: httpx.Client) -> None:
+    with FakeServer(script(), check_requests=False) as lenient:
+        assert chat(http, lenient, {"messages": []}).status_code == 200
+
+
+def test_posting_a_script_replaces_the_script_and_resets(server: FakeServer, http: httpx.Client) -> None:
+    chat(http, server)
+    loaded = http.post(f"{root(server)}/_script", json={"script": [{"text": "second case"}]})
+    assert loaded.json() == {"reset": True, "entries": 1}
+    assert http.get(f"{root(server)}/_requests").json() == []
+    assert chat(http, server).json()["choices"][0]["message"]["content"] == "second case"
+    assert chat(http, server).status_code == 500
+
+
+def test_posting_a_bad_script_is_a_400_naming_the_field_and_keeps_the_old_one(
+    server: FakeServer, http: httpx.Client
+) -> None:
+    refused = http.post(
+        f"{root(server)}/_script", json={"script": [{"text": "ok"}, {"usage": {"input_tokens": -1}}]}
+    )
+    assert refused.status_code == 400
+    assert "field script.1.usage.input_tokens" in refused.json()["error"]["message"]
+    assert chat(http, server).json()["choices"][0]["message"]["content"] == "hello"
+
+
+def test_a_scenario_id_resolves_under_the_fixtures() -> None:
+    some = next(iter(SCENARIO_ROOT.rglob("*.yaml")))
+    scenario_id = Path(some.relative_to(SCENARIO_ROOT).with_suffix("").as_posix())
+    assert resolve_scenario(scenario_id) == some
+    assert resolve_scenario(Path("no/such/scenario")) == Path("no/such/scenario")
+
+
+def test_a_chunked_request_body_is_read_whole(server: FakeServer, http: httpx.Client) -> None:
+    def pieces() -> Iterator[bytes]:
+        text = json.dumps(CHAT).encode()
+        yield text[:10]
+        yield text[10:]
+
+    response = http.post(f"{server.url}/chat/completions", content=pieces())
+    assert response.request.headers["Transfer-Encoding"] == "chunked"
+    assert response.status_code == 200
+    assert http.get(f"{root(server)}/_requests").json()[0]["body"] == CHAT
+
+
+def test_the_command_without_a_scenario_waits_for_a_posted_script() -> None:
+    process = _spawn(None)
+    try:
+        assert process.stdout is not None
+        url = process.stdout.readline().strip()
+        with httpx.Client(timeout=TIMEOUT) as http:
+            assert http.post(f"{url}/chat/completions", json=CHAT).status_code == 500
+            http.post(f"{url.removesuffix('/v1')}/_script", json={"script": [{"text": "posted"}]})
+            answer = http.post(f"{url}/chat/completions", json=CHAT).json()
+        assert answer["choices"][0]["message"]["content"] == "posted"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -24,7 +24,8 @@ from reference.providers.openai_compat import (
     parse_retry_after,
     retry_delay,
 )
-from reference.providers.scripted import ProviderFailure, ScriptExhausted
+from reference.providers.protocol import ModelProvider
+from reference.providers.scripted import ProviderFailure, ScriptedProvider, ScriptExhausted
 from reference.record import Recorder
 
 BASE = "https://llm.example.test/v1"
@@ -163,9 +164,12 @@ def test_a_retry_policy_waits_what_the_server_asked_then_succeeds(
 def test_a_retry_policy_gives_up_after_its_attempts(mock: respx.MockRouter, client: httpx.Client) -> None:
     route = mock.post(URL).respond(429, headers={"Retry-After": "1"}, json=wire.error_body(429, "no"))
     waits: list[float] = []
-    with OpenAICompatibleProvider(
-        BASE, "k", "m", client, retry=HonourRetryAfter(max_attempts=2), sleep=waits.append
-    ) as p, pytest.raises(RateLimited):
+    with (
+        OpenAICompatibleProvider(
+            BASE, "k", "m", client, retry=HonourRetryAfter(max_attempts=2), sleep=waits.append
+        ) as p,
+        pytest.raises(RateLimited),
+    ):
         p.complete(REQUEST)
     assert (waits, route.call_count) == ([1.0], 2)
 
@@ -253,9 +257,7 @@ def test_an_unreachable_endpoint_is_provider_unreachable(
     mock: respx.MockRouter, provider: OpenAICompatibleProvider
 ) -> None:
     mock.post(URL).mock(side_effect=httpx.ConnectError("refused"))
-    with pytest.raises(
-        ProviderUnreachable, match=re.escape(f"cannot reach {URL}")
-    ):
+    with pytest.raises(ProviderUnreachable, match=re.escape(f"cannot reach {URL}")):
         provider.complete(REQUEST)
 
 
@@ -298,3 +300,10 @@ def test_a_given_client_is_used_and_left_open(mock: respx.MockRouter) -> None:
         with OpenAICompatibleProvider(BASE, "k", "m", client) as p:
             p.complete(REQUEST)
         assert not client.is_closed
+
+
+def test_both_providers_satisfy_the_model_provider_protocol(client: httpx.Client) -> None:
+    http_provider: ModelProvider = OpenAICompatibleProvider(BASE, "k", "m", client)
+    scripted: ModelProvider = ScriptedProvider([], Recorder())
+    assert isinstance(http_provider, ModelProvider) and isinstance(scripted, ModelProvider)
+    assert (http_provider.calls, scripted.calls) == (0, 0)

@@ -74,5 +74,5 @@ def create(spec: str, *, hello_timeout: float = DEFAULT_TIMEOUT) -> Adapter:
 
 def display_name(spec: str) -> str:
     """A file-system-safe name for the spec, used for the default report directory."""
-    name = re.sub(r"[^A-Za-z0-9._-]+", "-", spec).strip("-.")
+    name = re.sub(r"[^A-Za-z0-9._]+", "-", spec).strip("-.")
     return name[:80] or "implementation"

@@ -14,9 +14,10 @@ from pathlib import Path
 import jsonschema
 
 from conformance.catalogue import ledger, traceability
-from conformance.catalogue.load import Catalogue, load_catalogue
+from conformance.catalogue.load import Catalogue, load_catalogue, schema_problems
 from conformance.paths import LEDGER, SCENARIO_ROOT, SCHEMA_DIR, SPEC_ROOT
 from conformance.scenario.load import LoadError, load_all
+from conformance.yamlio import load_yaml
 
 
 @dataclass
@@ -38,11 +39,38 @@ def check(
             errors.append(item.message)
         else:
             scenario_rules.append((item.id, list(item.scenario.rules)))
+    errors += scenario_schema_problems(scenario_root)
     pins = traceability.pinning(scenario_rules)
     errors += traceability.reference_errors(catalogue, pins)
     trace = traceability.build(catalogue, pins)
     errors += trace_schema_problems(trace)
     return CheckResult(catalogue, trace, errors, ledger.differences(catalogue.ids(), ledger_path))
+
+
+def scenario_schema_problems(scenario_root: Path) -> list[str]:
+    """Every scenario file against the published scenario schema (what non-Python tools validate with).
+
+    The schema is a ``oneOf`` over the three systems; validating against the branch the document's
+    ``system`` selects gives errors that name the field, instead of "not valid under any of the schemas".
+    """
+    path = SCHEMA_DIR / "scenario.schema.json"
+    if not path.exists() or not scenario_root.exists():
+        return []
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    whole = jsonschema.Draft202012Validator(schema)
+    branches = {
+        system: jsonschema.Draft202012Validator({"$defs": schema.get("$defs", {}), "$ref": ref})
+        for system, ref in schema.get("discriminator", {}).get("mapping", {}).items()
+    }
+    problems: list[str] = []
+    for file in sorted(scenario_root.rglob("*.yaml")):
+        try:
+            document = load_yaml(file.read_text(encoding="utf-8"))
+        except Exception:
+            continue  # unreadable YAML: the loader has already reported it
+        system = document.get("system") if isinstance(document, dict) else None
+        problems += schema_problems(document, branches.get(str(system), whole), file)
+    return problems
 
 
 def trace_schema_problems(trace: traceability.Traceability) -> list[str]:

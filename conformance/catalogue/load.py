@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from conformance.catalogue.model import Rule, RuleFile
 from conformance.paths import REPO_ROOT, SPEC_ROOT
+from conformance.validation import field_problems
 from conformance.yamlio import load_yaml
 
 SYSTEMS = ("llmz", "falai", "akan")
@@ -65,11 +66,7 @@ def schema_problems(document: Any, validator: jsonschema.protocols.Validator, pa
 
 
 def pydantic_problems(exc: ValidationError, path: Path) -> list[str]:
-    problems = []
-    for error in exc.errors():
-        location = ".".join(str(part) for part in error["loc"]) or "(document)"
-        problems.append(f"{path}: field {location}: {error['msg']}")
-    return problems
+    return field_problems(exc, path)
 
 
 def load_rule_file(path: Path) -> tuple[RuleFile | None, list[str]]:

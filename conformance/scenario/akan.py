@@ -2,8 +2,12 @@
 
 An akan scenario drives one in-page chat session headlessly. ``setup`` describes the page (the tools it
 publishes, with declarative results, and the screen context a turn carries), the chat's compaction settings
-and the LLM adaptor's capabilities. ``steps`` are what a user does over time: add files at the paperclip,
-send a message or a slash command, write a local note, save the transcript.
+and the LLM adaptor's capabilities, the app's ``prompt()`` commands and the route the page opens on.
+``steps`` are what a user does over time: add files at the paperclip, send a message or a slash command,
+write a local note, save the transcript and reload the page, press Stop, let time pass.
+
+A page tool can hold its turn open: one that never settles (``settles: false``) or one that asks the user
+a question (``asks``). That is how a scenario puts Stop, ``/new`` or a save between a call and its result.
 
 Sizes that would be unwieldy in YAML are generated: ``filler_chars`` appends a deterministic run of
 characters (see :func:`filler`) so a scenario can put an estimate exactly on a threshold.
@@ -11,6 +15,7 @@ characters (see :func:`filler`) so a scenario can put an estimate exactly on a t
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
@@ -64,6 +69,20 @@ class PageTool(Strict):
     filler_chars: int = Field(
         default=0, ge=0, description="When > 0, the result is a string of this many generated characters."
     )
+    settles: bool = Field(
+        default=True, description="false: a call never returns by itself; the turn waits on it until the "
+        "user presses Stop or types /new."
+    )
+    asks: str | None = Field(
+        default=None, description="A call opens a question card with this text; the user's next message "
+        "is the call's result (`{\"answer\": <text>}`)."
+    )
+
+    @model_validator(mode="after")
+    def _one_behaviour(self) -> PageTool:
+        if self.asks is not None and not self.settles:
+            raise ValueError(f"tool {self.name!r}: `asks` and `settles: false` cannot be combined")
+        return self
 
 
 class ReaderResult(Strict):
@@ -114,7 +133,21 @@ class Prompt(Strict):
     """A ``prompt()`` endpoint, reachable as the slash command ``/<name>``; answers with fixed messages."""
 
     name: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]*$")
+    params: list[str] = Field(
+        default_factory=list, description="Parameter names, filled in order from the command's arguments; "
+        "`{name}` in a message's text is replaced by that argument (empty when not given)."
+    )
     messages: list[PromptMessage] = Field(min_length=1)
+    allowed: bool = Field(
+        default=True, description="false: the guard refuses the prompt's GET (HTTP 403) when it runs."
+    )
+
+
+class StateKey(Strict):
+    """A store key the screen makes readable (``st.use`` / ``st.sel``), with the fields its model masks."""
+
+    value: Any = None
+    masked: list[str] = Field(default_factory=list, description="Field names whose values are masked.")
 
 
 class Setup(Strict):
@@ -128,6 +161,23 @@ class Setup(Strict):
         default=None, description="The app's attachment reader; omitted means the app supplies none."
     )
     prompts: list[Prompt] = Field(default_factory=list, description="The app's prompt() slash commands.")
+    route: str = Field(default="/", pattern=r"^/", description="The page's route when the chat opens.")
+    html: str | None = Field(
+        default=None, description="The rendered page, as HTML, that readScreen and highlight read; omitted, "
+        "readScreen reads the `screen` text. `{filler:N}` in it stands for N generated characters."
+    )
+    state: dict[str, StateKey] = Field(
+        default_factory=dict, description="The store keys a mounted component subscribes: readState reads "
+        "these and no others."
+    )
+    zone: str | None = Field(
+        default=None, description="The chat is the agent of this zone: readScreen and highlight see only the "
+        "element whose data-agent-zone is this name."
+    )
+    max_turns: int | None = Field(
+        default=None, ge=1, description="maxTurns: model requests one loop may post; omitted, the "
+        "implementation's default (the documents give none)."
+    )
 
     @model_validator(mode="after")
     def _unique_tool_names(self) -> Setup:
@@ -136,6 +186,11 @@ class Setup(Strict):
         if duplicates:
             raise ValueError(f"setup.tools: each tool name must appear once; repeated: {duplicates}")
         return self
+
+
+def expand_fillers(text: str) -> str:
+    """``{filler:N}`` replaced by :func:`filler` (N): how a scenario declares a page too long to write out."""
+    return re.sub(r"\{filler:(\d+)\}", lambda match: filler(int(match.group(1))), text)
 
 
 class AttachStep(Strict):
@@ -164,6 +219,36 @@ class PersistStep(Strict):
     """Save the transcript to web storage (the chat's ``persist`` option), recording what was stored."""
 
     op: Literal["persist"]
+    cap: int | None = Field(
+        default=None, ge=0, description="The store keeps only this many of the newest messages."
+    )
 
 
-Step = Annotated[AttachStep | SendStep | NoteStep | PersistStep, Field(discriminator="op")]
+class ReloadStep(Strict):
+    """Reload the page: the running turn is gone and the chat restores the last saved transcript."""
+
+    op: Literal["reload"]
+
+
+class StopStep(Strict):
+    """Press Stop: the running turn (waiting on a tool or a question card) ends at once."""
+
+    op: Literal["stop"]
+
+
+Duration = Annotated[
+    str, Field(pattern=r"^\s*\d+(\.\d+)?\s*(ms|s|m|h|d|w)\s*$", description="e.g. '90s', '5m', '24h'.")
+]
+
+
+class AdvanceStep(Strict):
+    """Move the virtual clock on (it starts at 2026-01-05T12:00:00Z)."""
+
+    op: Literal["advance"]
+    by: Duration
+
+
+Step = Annotated[
+    AttachStep | SendStep | NoteStep | PersistStep | ReloadStep | StopStep | AdvanceStep,
+    Field(discriminator="op"),
+]

@@ -15,6 +15,7 @@ import yaml
 from pydantic import ValidationError
 
 from conformance.scenario.model import AkanScenario, FalaiScenario, LlmzScenario, parse_scenario
+from conformance.validation import field_problems
 from conformance.yamlio import load_yaml
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -47,11 +48,7 @@ def scenario_id(path: Path, root: Path = SCENARIO_ROOT) -> str:
 
 
 def _describe(exc: ValidationError, path: Path) -> str:
-    lines = [f"{path}: invalid scenario"]
-    for error in exc.errors():
-        location = ".".join(str(part) for part in error["loc"]) or "(document)"
-        lines.append(f"  field {location}: {error['msg']}")
-    return "\n".join(lines)
+    return "\n".join([f"{path}: invalid scenario", *("  " + line for line in field_problems(exc, path))])
 
 
 def load_file(path: Path, root: Path = SCENARIO_ROOT) -> LoadedScenario | LoadError:

@@ -6,12 +6,16 @@ Each patch replaces one policy (or one constant a policy reads at call time) for
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from unittest import mock
 
 from conformance.scenario.akan import Accepts
-from reference.akan import attachments, ceilings, compaction
-from reference.akan.wire import Message
+from reference.akan import attachments, builtins, ceilings, commands, compaction, read_screen
+from reference.akan.commands import Command
+from reference.akan.html_tree import Element
+from reference.akan.session import ChatSession
+from reference.akan.wire import Message, on_wire
 from reference.mutants import Mutant
 
 
@@ -53,6 +57,76 @@ def _summary_left_as_user(message: Message, accepts: Accepts) -> Message:
 
 def _persist_everything(message: Message) -> Message:
     return dict(message)
+
+
+def _erasing_sanitize(transcript: list[Message]) -> list[Message]:
+    """Repairs a hole by deleting the calls that have no result, and any orphaned result."""
+    answered = {m.get("tool_call_id") for m in transcript if m.get("role") == "tool"}
+    called = {c["id"] for m in transcript for c in m.get("tool_calls") or []}
+    out: list[Message] = []
+    for message in transcript:
+        if message.get("role") == "tool" and message.get("tool_call_id") not in called:
+            continue
+        calls = [c for c in message.get("tool_calls") or [] if c["id"] in answered]
+        if message.get("tool_calls") is not None:
+            message = {**message, "tool_calls": calls} if calls else {
+                k: v for k, v in message.items() if k != "tool_calls"}
+        out.append(message)
+    return out
+
+
+def _no_sanitize(transcript: list[Message]) -> list[Message]:
+    return list(transcript)
+
+
+def _window_only(transcript: list[Message], newest: int) -> list[Message]:
+    return transcript[max(0, len(transcript) - newest) :] if newest else []
+
+
+def _prompt_first(self: ChatSession, command: Command) -> bool:
+    """Looks the name up among the app's prompts before the chat's own commands."""
+    if self._prompt(command):
+        return True
+    return _builtin_command(self, command)
+
+
+_builtin_command = ChatSession._command
+
+
+def _menu_with_every_prompt(prompt_names: Sequence[str]) -> list[str]:
+    return [f"/{name}" for name in (*commands.BUILTINS, *prompt_names)]
+
+
+def _retry_everything(self: ChatSession) -> None:
+    """Replays the whole trailing run of user messages, appending it again after the answer is dropped."""
+    end = len(self.transcript)
+    while end and self.transcript[end - 1]["role"] != "user":
+        end -= 1
+    start = end
+    while start and self.transcript[start - 1]["role"] == "user":
+        start -= 1
+    self.transcript = self.transcript[:end] + [dict(m) for m in self.transcript[start:end]]
+    self._run()
+
+
+@contextmanager
+def _patch_all(*patches: AbstractContextManager[object]) -> Iterator[None]:
+    with ExitStack() as stack:
+        for patch in patches:
+            stack.enter_context(patch)
+        yield
+
+
+def _split_on_spaces(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
+def _copy_conversation_only(self: ChatSession) -> None:
+    self.recorder.emit("export", messages=on_wire(self.transcript))
+
+
+def _new_without_abort(self: ChatSession) -> None:
+    self.transcript, self.held_at = [], None
 
 
 MUTANTS: list[Mutant] = [
@@ -154,3 +228,223 @@ MUTANTS: list[Mutant] = [
         "saving the transcript keeps attachment bytes and text",
     ),
 ]
+
+MUTANTS += [
+    Mutant(
+        "akan-sanitize-erases",
+        ("akan.sanitize.stopped-calls-answered-not-erased",),
+        lambda: mock.patch("reference.akan.session.sanitize", _erasing_sanitize),
+        "an unanswered call is deleted from the transcript instead of being answered as stopped",
+    ),
+    Mutant(
+        "akan-request-unsanitized",
+        ("akan.sanitize.runs-on-request-assembly", "akan.sanitize.no-unanswered-tool-calls-on-wire"),
+        lambda: mock.patch.object(ChatSession, "_sanitize_request", lambda self: None),
+        "a turn's request is posted with the stopped calls still unanswered",
+    ),
+    Mutant(
+        "akan-restore-unsanitized",
+        ("akan.sanitize.runs-on-restore",),
+        lambda: mock.patch.object(ChatSession, "_restore", lambda self, stored: list(stored)),
+        "a transcript restored from storage is taken as saved, holes and all",
+    ),
+    Mutant(
+        "akan-cap-unsanitized",
+        ("akan.sanitize.runs-on-capped-store",),
+        lambda: mock.patch("reference.akan.session.cap", _window_only),
+        "a capped store keeps the window as cut, opening on results whose call is gone",
+    ),
+    Mutant(
+        "akan-prompt-wins-collision",
+        ("akan.slash.builtin-wins-collision",),
+        lambda: _patch_all(
+            mock.patch.object(ChatSession, "_command", _prompt_first),
+            mock.patch.object(ChatSession, "_dispatch_first", lambda self, command: False),
+            mock.patch("reference.akan.session.menu", _menu_with_every_prompt),
+        ),
+        "an app prompt named like a built-in runs instead of it and is listed twice",
+    ),
+    Mutant(
+        "akan-new-and-copy-after-running-check",
+        ("akan.slash.new-and-copy-dispatch-first",),
+        lambda: mock.patch.object(ChatSession, "_dispatch_first", lambda self, command: False),
+        "/new and /copy are refused mid-turn and taken by an open question card as the answer",
+    ),
+    Mutant(
+        "akan-new-without-abort",
+        ("akan.slash.new-aborts-then-waits",),
+        lambda: mock.patch.object(ChatSession, "_new", _new_without_abort),
+        "/new empties the transcript while the turn it interrupted is still running",
+    ),
+    Mutant(
+        "akan-retry-replays-everything",
+        ("akan.slash.retry-replays-trailing-user-message",),
+        lambda: mock.patch.object(ChatSession, "_retry", _retry_everything),
+        "/retry sends the whole last input again, a prompt's preamble included",
+    ),
+    Mutant(
+        "akan-args-split-on-spaces",
+        ("akan.slash.positional-whitespace-args-with-quotes",),
+        lambda: mock.patch.object(commands, "split_args", _split_on_spaces),
+        "quotes do not group: every word is its own argument",
+    ),
+    Mutant(
+        "akan-copy-without-route-and-time",
+        ("akan.slash.copy-includes-route-and-time",),
+        lambda: mock.patch.object(ChatSession, "_copy", _copy_conversation_only),
+        "the /copy export holds the messages only",
+    ),
+    Mutant(
+        "akan-error-not-folded",
+        ("akan.transcript.error-folded-into-text",),
+        lambda: mock.patch("reference.akan.session.explained", lambda message: message),
+        "a failed turn reaches the provider as an empty assistant message with a stray error field",
+    ),
+]
+
+
+# -- built-in tools and readScreen ---------------------------------------------------------------------
+
+
+def _builtins_beside_hooks(page_tools: Sequence[tuple[str, str]]) -> list[dict[str, str]]:
+    """Lists every built-in even when a page tool took its name, and runs the built-in when called."""
+    tools = [{"name": name, "description": description} for name, description in page_tools]
+    return tools + [{"name": n, "description": d} for n, d in builtins.BUILTIN_TOOLS]
+
+
+_run_tool = ChatSession._run_tool
+
+
+def _builtin_first(self: ChatSession, tool: object, name: str, arguments: dict[str, object]) -> str:
+    if name in builtins.BUILTIN_NAMES:
+        return self._run_builtin(name, dict(arguments))
+    return _run_tool(self, tool, name, arguments)  # type: ignore[arg-type]
+
+
+def _with_wait(page_tools: Sequence[tuple[str, str]]) -> list[dict[str, str]]:
+    return [*_offered(page_tools), {"name": "wait", "description": "Wait until a store key changes."}]
+
+
+_offered = builtins.offered
+_control = read_screen._control
+_walk = read_screen._Renderer.walk
+_render = read_screen.render
+_resolve = read_screen.resolve
+
+
+def _control_with_password(control: Element, labels: dict[str, str]) -> str:
+    if control.attrs.get("type", "").lower() == "password":
+        return f"[password {control.attrs.get('name', '')}: {control.attrs.get('value', '')}]"
+    return _control(control, labels)
+
+
+def _walk_into_chat_ui(self: read_screen._Renderer, node: Element | str) -> None:
+    if isinstance(node, Element) and "data-agent-ui" in node.attrs:
+        for child in node.children:
+            _walk(self, child)
+        return
+    _walk(self, node)
+
+
+def _render_without_skipping(root: Element, scope: Element | None = None, *, skip: bool) -> object:
+    return _render(root, scope, skip=False)
+
+
+def _loose_resolve(root: Element, name: str) -> Element | None:
+    """Applies the heading tolerance to every kind of name."""
+    for element in root.elements():
+        values = [element.attrs.get(a) for a in read_screen.EXACT_ATTRIBUTES]
+        if element.visible() and any(v and read_screen.slug(v) == read_screen.slug(name) for v in values):
+            return element
+    return _resolve(root, name)
+
+
+def _section_to_the_end(root: Element, heading: Element) -> list[read_screen.Line]:
+    whole = read_screen.render(root, skip=False)
+    return whole.lines[whole.heading_at[id(heading)] :]
+
+
+MUTANTS += [
+    Mutant(
+        "akan-builtin-beats-hook-tool",
+        ("akan.builtin.hook-tool-shadows-builtin",),
+        lambda: _patch_all(
+            mock.patch.object(builtins, "offered", _builtins_beside_hooks),
+            mock.patch.object(ChatSession, "_run_tool", _builtin_first),
+        ),
+        "a page tool named like a built-in is listed twice and calls run the built-in",
+    ),
+    Mutant(
+        "akan-wait-builtin",
+        ("akan.builtin.no-general-wait",),
+        lambda: mock.patch.object(builtins, "offered", _with_wait),
+        "a general-purpose wait tool is offered on every screen",
+    ),
+    Mutant(
+        "akan-navigate-anywhere",
+        ("akan.builtin.navigate-internal-only",),
+        lambda: mock.patch.object(builtins, "is_internal", lambda path: True),
+        "navigate follows any address, external ones included",
+    ),
+    Mutant(
+        "akan-unmasked-state",
+        ("akan.builtin.read-state-one-masked-key",),
+        lambda: mock.patch.object(builtins, "masked", lambda value, hidden: value),
+        "readState returns masked fields in the clear",
+    ),
+    Mutant(
+        "akan-reads-password",
+        ("akan.builtin.read-screen-never-reads-password",),
+        lambda: mock.patch.object(read_screen, "_control", _control_with_password),
+        "readScreen prints a password field's value",
+    ),
+    Mutant(
+        "akan-reads-chat-ui",
+        ("akan.builtin.read-screen-skips-chat-ui",),
+        lambda: mock.patch.object(read_screen._Renderer, "walk", _walk_into_chat_ui),
+        "readScreen reads the chat panel as part of the page",
+    ),
+    Mutant(
+        "akan-no-disabled-marker",
+        ("akan.builtin.read-screen-compact-text",),
+        lambda: mock.patch.object(read_screen, "disabled_marker", lambda element: ""),
+        "disabled controls and buttons read like enabled ones",
+    ),
+    Mutant(
+        "akan-hidden-resolves",
+        ("akan.readscreen.hidden-never-resolves",),
+        lambda: mock.patch.object(read_screen, "_eligible", lambda element: True),
+        "a hidden element can be named as a section or highlight target",
+    ),
+    Mutant(
+        "akan-heading-exact",
+        ("akan.readscreen.heading-match-letters-digits",),
+        lambda: mock.patch.object(read_screen, "slug", lambda text: text),
+        "a heading resolves only by its exact text, so a slug misses it",
+    ),
+    Mutant(
+        "akan-loose-everything",
+        ("akan.readscreen.exact-match-for-non-headings",),
+        lambda: mock.patch.object(read_screen, "resolve", _loose_resolve),
+        "scope, id and annotation names match on letters and digits like headings",
+    ),
+    Mutant(
+        "akan-section-to-the-end",
+        ("akan.readscreen.heading-section-extent",),
+        lambda: mock.patch.object(read_screen, "_heading_section", _section_to_the_end),
+        "a heading section runs to the end of the page",
+    ),
+    Mutant(
+        "akan-no-read-limit",
+        ("akan.readscreen.character-limit", "akan.readscreen.truncated-read-lists-remaining-headings"),
+        lambda: mock.patch.object(read_screen, "MAX_CHARS", 10**9),
+        "readScreen returns the whole page however long",
+    ),
+    Mutant(
+        "akan-no-skip-marker",
+        ("akan.readscreen.skip-marker",),
+        lambda: mock.patch.object(read_screen, "render", _render_without_skipping),
+        "skipped regions are read in full by the default read",
+    ),
+]
+

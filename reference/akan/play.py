@@ -4,14 +4,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.scenario.akan import AttachStep, NoteStep, PersistStep, SendStep, Step, filler
+from conformance.scenario.akan import (
+    AdvanceStep,
+    AttachStep,
+    NoteStep,
+    PersistStep,
+    ReloadStep,
+    SendStep,
+    Step,
+    StopStep,
+    filler,
+)
 from conformance.scenario.model import AkanScenario
 from reference.akan.session import ChatSession
+from reference.clock import parse_duration_ms
 from reference.providers.scripted import ScriptedProvider, ScriptExhausted
 from reference.record import Recorder
 
 #: Capability flags this reference declares for akan (scenarios may `require` them).
-CAPABILITIES: tuple[str, ...] = ("akan.compaction", "akan.attachments", "akan.local-notes")
+CAPABILITIES: tuple[str, ...] = (
+    "akan.compaction", "akan.attachments", "akan.local-notes", "akan.stop", "akan.storage", "akan.commands",
+)
 
 
 def play(scenario: AkanScenario) -> dict[str, Any]:
@@ -40,4 +53,10 @@ def _step(session: ChatSession, step: Step) -> None:
     elif isinstance(step, NoteStep):
         session.note(step.text)
     elif isinstance(step, PersistStep):
-        session.persist()
+        session.persist(step.cap)
+    elif isinstance(step, ReloadStep):
+        session.reload()
+    elif isinstance(step, StopStep):
+        session.stop()
+    elif isinstance(step, AdvanceStep):
+        session.advance(parse_duration_ms(step.by))

@@ -7,27 +7,59 @@ the history is summarized first (``reference.akan.compaction`` decides, ``refere
 A model answer with tool calls runs the page's tools and loops; an answer without them ends the turn.
 Files wait in the composer from the moment the paperclip admits them (``reference.akan.ceilings``) until
 the message carrying them is sent.
+
+A turn can pause on a call: a tool that never settles, or one that opens a question card. The session then
+stays running with the unanswered calls in ``waiting`` until the user answers the card (the next message
+becomes the call's result and the loop carries on), presses Stop, types ``/new`` or reloads the page. Stop
+leaves the calls unanswered in the transcript: ``reference.akan.sanitize`` answers them wherever a
+transcript is assembled -- the next request, a restore, a capped store -- rather than where the hole is
+made (akan.sanitize.single-function).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
-from conformance.scenario.akan import File, Setup, filler
+from conformance.scenario.akan import File, PageTool, Setup, expand_fillers, filler
 from conformance.scenario.common import ScriptEntry
-from reference.akan import ceilings, compaction
+from reference.akan import builtins, ceilings, compaction
 from reference.akan.attachments import Attachment, accepts_of, persisted, provider_message, read_file
+from reference.akan.commands import Command, builtin, fill, menu, parse
 from reference.akan.cut import choose_cut
+from reference.akan.explain import explained
+from reference.akan.html_tree import Element, parse_html
+from reference.akan.read_screen import limit, read_screen, refusal, resolve, text_lines
+from reference.akan.sanitize import cap, sanitize
 from reference.akan.wire import Message, estimate_tokens, json_text, on_wire
+from reference.clock import VirtualClock
 from reference.providers.scripted import ProviderFailure, ScriptedProvider
 from reference.record import Recorder
 
-#: A loop that keeps calling tools ends here; a script normally runs out long before.
-MAX_ROUNDS = 100
+#: akan.builtin.max-turns-bound: the reference's maxTurns when the scenario sets none (the documents give
+#: no default); a script normally runs out long before.
+DEFAULT_MAX_TURNS = 100
+#: akan.llm.default-provider-deepseek: where the chat talks when no adaptor is applied.
+DEFAULT_PROVIDER = {"name": "deepseek", "model": "deepseek-v4-flash", "host": "https://api.deepseek.com"}
 
 
 def cut_role(message: Message) -> str:
     return "summary" if message.get("summary") else str(message["role"])
+
+
+def iso_time(ms: int) -> str:
+    """A time as JavaScript's ``Date.toISOString`` writes it (UTC, milliseconds, trailing Z)."""
+    moment = datetime.fromtimestamp(ms // 1000, UTC)
+    return f"{moment:%Y-%m-%dT%H:%M:%S}.{ms % 1000:03d}Z"
+
+
+@dataclass
+class Waiting:
+    """A paused turn: ``calls`` from the one it waits on onwards have no result yet."""
+
+    calls: list[dict[str, Any]]
+    question: str | None = None
 
 
 class ChatSession:
@@ -42,6 +74,11 @@ class ChatSession:
         self.is_running = False
         self.is_compacting = False
         self.held_at: int | None = None
+        self.clock = VirtualClock()
+        self.route = setup.route
+        self.history = [setup.route]
+        self.waiting: Waiting | None = None
+        self.stored: list[Message] = []
         self._minted_ids = 0
 
     # -- the composer -------------------------------------------------------------------------------
@@ -60,8 +97,21 @@ class ChatSession:
         self.recorder.emit("attachment_added", name=file.name, kind=attachment["kind"], size=file.byte_size)
 
     def send(self, text: str) -> None:
-        """Enter in the composer: a built-in slash command, or a message that starts a turn."""
-        if text.startswith("/") and self._command(text):
+        """Enter in the composer: a slash command, the answer to a question card, or a new message.
+
+        akan.slash.new-and-copy-dispatch-first: ``/new`` and ``/copy`` are looked at before anything else,
+        so a running turn cannot refuse them and a question card cannot take them as the user's answer.
+        """
+        command = parse(text)
+        if command is not None and self._dispatch_first(command):
+            return
+        if self.waiting is not None and self.waiting.question is not None:
+            self._answer_question(text)
+            return
+        if self.is_running:
+            self.recorder.emit("input_refused", text=text, reason="turn-running")
+            return
+        if command is not None and self._command(command):
             return
         message: Message = {"role": "user", "content": text}
         if self.composer:
@@ -74,41 +124,97 @@ class ChatSession:
         """``session.note``: shown in the transcript, never posted (akan.local.withheld-from-wire)."""
         self.transcript.append({"role": "local", "content": text})
 
-    def persist(self) -> None:
-        self.recorder.emit("persisted", transcript=[persisted(m) for m in self.transcript])
+    def stop(self) -> None:
+        """The Stop button: a paused turn ends now; its unanswered calls stay for sanitize to answer."""
+        if self.is_running:
+            self._abort()
+
+    def advance(self, ms: int) -> None:
+        self.clock.advance(ms)
+
+    # -- storage ------------------------------------------------------------------------------------
+
+    def persist(self, newest: int | None = None) -> None:
+        """Save to web storage; a store capped to its newest messages is sanitized as it is cut.
+
+        akan.sanitize.runs-on-capped-store.
+        """
+        kept = list(self.transcript) if newest is None else cap(self.transcript, newest)
+        self.stored = [persisted(m) for m in kept]
+        self.recorder.emit("persisted", transcript=self.stored)
+
+    def reload(self) -> None:
+        """A page reload: the running turn and the composer are gone; the saved transcript comes back."""
+        self.waiting, self.composer, self.held_at = None, [], None
+        if self.is_running or self.is_compacting:
+            self._status(running=False, compacting=False)
+        self.transcript = self._restore(self.stored)
+        self.recorder.emit("restored", transcript=self.transcript)
+
+    def _restore(self, stored: list[Message]) -> list[Message]:
+        """akan.sanitize.runs-on-restore: a save taken between a call and its result can carry on."""
+        return sanitize(stored)
 
     # -- slash commands -----------------------------------------------------------------------------
 
-    def _command(self, text: str) -> bool:
-        name = text.split()[0][1:]
+    def _dispatch_first(self, command: Command) -> bool:
+        name = builtin(command.name)
+        if name == "new":
+            self._new()
+        elif name == "copy":
+            self._copy()
+        else:
+            return False
+        return True
+
+    def _new(self) -> None:
+        """akan.slash.new-aborts-then-waits: the turn is ended before the transcript is emptied."""
+        if self.is_running:
+            self._abort()
+        self.transcript, self.held_at = [], None
+
+    def _copy(self) -> None:
+        """akan.slash.copy-includes-route-and-time; locals stay out (akan.local.withheld-from-wire)."""
+        at = iso_time(self.clock.now_ms())
+        self.recorder.emit("export", route=self.route, at=at, messages=on_wire(self.transcript))
+
+    def _command(self, command: Command) -> bool:
+        """Built-ins are matched first: they win a shared name (akan.slash.builtin-wins-collision)."""
+        name = builtin(command.name)
         if name == "compact":
             self._compact(keep=0, trigger="command")
-        elif name == "copy":
-            self.recorder.emit("export", messages=on_wire(self.transcript))
         elif name == "retry":
             self._retry()
-        elif name in ("new", "clear"):
-            self.transcript, self.held_at = [], None
         elif name == "help":
-            self.note("Commands: /new (/clear), /retry, /compact, /copy, /help, /tools.")
+            self.note("Commands: " + ", ".join(self.commands()).replace("/new", "/new (/clear)") + ".")
         elif name == "tools":
             names = ", ".join(t.name for t in self.setup.tools) or "none"
             self.note(f"Tools on this screen: {names}.")
         else:
-            return self._prompt(name)
+            return self._prompt(command)
         return True
 
-    def _prompt(self, name: str) -> bool:
-        """An app's ``prompt()`` command; built-ins were matched first, so they win a shared name.
+    def commands(self) -> list[str]:
+        return menu([prompt.name for prompt in self.setup.prompts])
 
+    def _prompt(self, command: Command) -> bool:
+        """An app's ``prompt()`` command, called with the positional arguments typed after its name.
+
+        akan.slash.positional-whitespace-args-with-quotes: argument N fills parameter N.
         akan.attachments.msg-image-same-shape: each ``Msg.image`` becomes an image attachment of the message,
         read exactly as a file from the paperclip would be, never placeholder text.
         """
-        prompt = next((p for p in self.setup.prompts if p.name == name), None)
+        prompt = next((p for p in self.setup.prompts if p.name == command.name), None)
         if prompt is None:
             return False
+        self.recorder.emit("prompt_called", name=prompt.name, args=list(command.args))
+        if not prompt.allowed:
+            # akan.slash.prompt-guards-at-call-time: the GET's guard answers, not the menu.
+            self.recorder.emit("prompt_denied", name=prompt.name, status=403)
+            self.note(f"/{prompt.name} is not available to you here.")
+            return True
         for item in prompt.messages:
-            message: Message = {"role": "user", "content": item.text}
+            message: Message = {"role": "user", "content": fill(item.text, prompt.params, command.args)}
             if item.images:
                 message["attachments"] = [read_file(image, None) for image in item.images]
             self.transcript.append(message)
@@ -116,7 +222,10 @@ class ChatSession:
         return True
 
     def _retry(self) -> None:
-        """akan.compaction.retry-steps-over-summary: replay the newest message the user wrote."""
+        """Replay the newest message the user wrote; what came before it stays and is not re-sent.
+
+        akan.slash.retry-replays-trailing-user-message, akan.compaction.retry-steps-over-summary.
+        """
         for index in range(len(self.transcript) - 1, -1, -1):
             message = self.transcript[index]
             if message["role"] == "user" and not message.get("summary"):
@@ -134,31 +243,77 @@ class ChatSession:
 
     def _run(self) -> None:
         self._status(running=True)
+        self._loop()
+
+    def _loop(self) -> None:
+        """Post until the model answers without calls; a paused call leaves the turn running.
+
+        akan.builtin.max-turns-bound: at ``maxTurns`` requests the loop ends, tool results in place.
+        """
+        limit = self.setup.max_turns or DEFAULT_MAX_TURNS
         try:
-            for _ in range(MAX_ROUNDS):
+            for posted in range(limit + 1):
+                if posted == limit:
+                    self.recorder.emit("turn_limit", max_turns=limit)
+                    break
                 entry = self._post_turn()
                 if entry is None or not self._answer(entry):
                     break
         finally:
-            self._status(running=False)
+            if self.waiting is None:
+                self._status(running=False)
+
+    def _abort(self) -> None:
+        """End the running turn now. Unanswered calls are left as they are (see the module docstring)."""
+        answered = {m.get("tool_call_id") for m in self.transcript if m["role"] == "tool"}
+        calls = [c["id"] for c in self.waiting.calls if c["id"] not in answered] if self.waiting else []
+        self.waiting = None
+        self.recorder.emit("turn_stopped", calls=calls)
+        self._status(running=False)
+
+    def _sanitize_request(self) -> None:
+        """akan.sanitize.runs-on-request-assembly: the turn's own request is built from a sound transcript."""
+        self.transcript = sanitize(self.transcript)
 
     def _post_turn(self) -> ScriptEntry | None:
         """Post one request, compacting first when past the threshold (akan.compaction.before-the-turn)."""
+        self._sanitize_request()
         estimate = estimate_tokens(on_wire(self.transcript))
         if compaction.should_compact(estimate, self.settings.at, self.held_at):
             self._compact(keep=self.settings.keep, trigger="auto")
         messages = on_wire(self.transcript)
         request: dict[str, Any] = {
             "messages": messages,
-            "tools": [{"name": t.name, "description": t.description} for t in self.setup.tools],
+            "tools": builtins.offered([(t.name, t.description) for t in self.setup.tools]),
             "screen": self.setup.screen,
-            "provider_messages": [provider_message(m, self.accepts) for m in messages],
+            "context": self._context(),
+            "provider": self._provider(),
+            "provider_messages": [provider_message(explained(m), self.accepts) for m in messages],
         }
         try:
             return self.provider.complete(request, purpose="turn")
         except ProviderFailure as failure:
+            # akan.transcript.error-folded-into-text: the failed turn stays in the transcript, saying so.
+            self.transcript.append({"role": "assistant", "content": "", "error": str(failure)})
             self.recorder.emit("turn_failed", status=failure.status, message=str(failure))
             return None
+
+    def _context(self) -> dict[str, Any]:
+        """akan.surface.context-completed-by-scopes-route-keys: route, scopes on screen, readable keys.
+
+        akan.state.subscribed-key-listed-and-read-on-demand: keys are listed by name; values only through
+        ``readState``.
+        """
+        scopes: list[str] = []
+        if self.setup.html is not None:
+            root = self._screen_root()
+            scopes = [e.attrs["data-agent-scope"] for e in root.elements()
+                      if "data-agent-scope" in e.attrs and e.visible()]
+        return {"route": self.route, "scopes": scopes, "keys": list(self.setup.state)}
+
+    def _provider(self) -> dict[str, str]:
+        name = self.setup.provider.name
+        return dict(DEFAULT_PROVIDER) if name == DEFAULT_PROVIDER["name"] else {"name": name}
 
     def _answer(self, entry: ScriptEntry) -> bool:
         """Append the model's answer; run its tool calls. True when the loop must post again."""
@@ -171,18 +326,95 @@ class ChatSession:
             calls.append({"id": call.id or f"call_{self._minted_ids}", "name": call.name,
                           "arguments": call.arguments or {}})
         self.transcript.append({"role": "assistant", "content": entry.text, "tool_calls": calls})
-        for call_info in calls:
+        return self._run_calls(calls)
+
+    def _run_calls(self, calls: list[dict[str, Any]]) -> bool:
+        """Run calls in order; one that waits pauses the turn (False) with it and the rest unanswered."""
+        for index, call_info in enumerate(calls):
             self.recorder.emit("tool_call", **call_info)
-            content = self._run_tool(call_info["name"])
-            self.transcript.append({"role": "tool", "tool_call_id": call_info["id"], "content": content})
-            self.recorder.emit("tool_result", id=call_info["id"], name=call_info["name"], content=content)
+            tool = self._tool(call_info["name"])
+            if tool is not None and (tool.asks is not None or not tool.settles):
+                self.waiting = Waiting(calls[index:], tool.asks)
+                if tool.asks is not None:
+                    self.recorder.emit("question", id=call_info["id"], text=tool.asks)
+                return False
+            self._result(call_info, self._run_tool(tool, call_info["name"], call_info["arguments"]))
         return True
 
-    def _run_tool(self, name: str) -> str:
-        for tool in self.setup.tools:
-            if tool.name == name:
-                return filler(tool.filler_chars) if tool.filler_chars else json_text(tool.returns)
+    def _result(self, call_info: dict[str, Any], content: str) -> None:
+        self.transcript.append({"role": "tool", "tool_call_id": call_info["id"], "content": content})
+        self.recorder.emit("tool_result", id=call_info["id"], name=call_info["name"], content=content)
+
+    def _answer_question(self, text: str) -> None:
+        """The question card took the composer: the text answers the waiting call and the turn resumes."""
+        assert self.waiting is not None
+        calls, self.waiting = self.waiting.calls, None
+        self._result(calls[0], json_text({"answer": text}))
+        if self._run_calls(calls[1:]):
+            self._loop()
+
+    def _tool(self, name: str) -> PageTool | None:
+        return next((tool for tool in self.setup.tools if tool.name == name), None)
+
+    def _run_tool(self, tool: PageTool | None, name: str, arguments: dict[str, Any]) -> str:
+        """Page tools first: one named like a built-in shadows it (akan.builtin.hook-tool-shadows-builtin)."""
+        if tool is not None:
+            return filler(tool.filler_chars) if tool.filler_chars else json_text(tool.returns)
+        if name in builtins.BUILTIN_NAMES:
+            return self._run_builtin(name, arguments)
         return json_text({"error": f"no tool named {name} is published on this screen"})
+
+    # -- built-in tools -----------------------------------------------------------------------------
+
+    def _run_builtin(self, name: str, arguments: dict[str, Any]) -> str:
+        if name == "navigate":
+            return self._navigate(str(arguments.get("path", "")))
+        if name == "goBack":
+            return self._go_back()
+        if name == "readState":
+            return self._read_state(str(arguments.get("key", "")))
+        section = arguments.get("section" if name == "readScreen" else "target")
+        if self.setup.html is None:
+            return limit(text_lines(self.setup.screen)) if name == "readScreen" else json_text(
+                {"error": "this screen declares no elements to highlight"})
+        root = self._screen_root()
+        if name == "readScreen":
+            return read_screen(root, None if section is None else str(section))
+        if resolve(root, str(section or "")) is None:
+            return refusal(root, str(section or ""))
+        return json_text({"highlighted": section})
+
+    def _screen_root(self) -> Element:
+        """The page, or a zone agent's own container (akan.zone.read-screen-limited-to-container)."""
+        root = parse_html(expand_fillers(self.setup.html or ""))
+        if self.setup.zone is None:
+            return root
+        zone = next((e for e in root.elements() if e.attrs.get("data-agent-zone") == self.setup.zone), None)
+        return zone or Element("#document")
+
+    def _navigate(self, path: str) -> str:
+        """akan.builtin.navigate-internal-only: an external destination is refused, the page stays."""
+        if not builtins.is_internal(path):
+            return json_text({"error": f"navigate only moves within this app; {path!r} is not an app path"})
+        self.route = path
+        self.history.append(path)
+        return json_text({"route": path})
+
+    def _go_back(self) -> str:
+        """akan.builtin.go-back-session-history-everywhere: this session's own history, on any page."""
+        if len(self.history) < 2:
+            return json_text({"error": "there is no earlier page in this session"})
+        self.history.pop()
+        self.route = self.history[-1]
+        return json_text({"route": self.route})
+
+    def _read_state(self, key: str) -> str:
+        """akan.builtin.read-state-one-masked-key."""
+        entry = self.setup.state.get(key)
+        if entry is None:
+            keys = list(self.setup.state)
+            return json_text({"error": f"no readable store key named {key!r}", "keys": keys})
+        return json_text({"key": key, "value": builtins.masked(entry.value, entry.masked)})
 
     # -- compaction ---------------------------------------------------------------------------------
 
@@ -220,4 +452,6 @@ class ChatSession:
             "composer": [attachment["name"] for _, attachment in self.composer],
             "is_running": self.is_running,
             "is_compacting": self.is_compacting,
+            "route": self.route,
+            "commands": self.commands(),
         }

@@ -8,6 +8,7 @@ them and records what happened.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -20,6 +21,9 @@ from reference.falai.messages import MessageTurn
 from reference.falai.session import TurnResult
 from reference.providers.scripted import ScriptedProvider
 from reference.record import Recorder
+
+#: falai.start.flow-gone: the skip code for a start (or a wake) naming a flow the agent does not have.
+FLOW_GONE = "flow-gone"
 
 
 class Agent:
@@ -56,9 +60,7 @@ class Agent:
         return result
 
     def _snapshot(self) -> str:
-        return json.dumps(self.engine.session.to_record({}), sort_keys=True, default=str) + json.dumps(
-            self.engine.session.claims, sort_keys=True
-        )
+        return json.dumps(dataclasses.asdict(self.engine.session), sort_keys=True, default=str)
 
     # -- event, start ---------------------------------------------------------------------------------
     def _event(self, name: str, payload: dict[str, Any], key: str) -> TurnResult:
@@ -88,7 +90,7 @@ class Agent:
         turn = TurnResult(input={"kind": "start", "flow": flow_id, "key": key})
         flow = self.engine.flows.get(flow_id)
         if flow is None:
-            turn.skipped.append({"flowId": flow_id, "code": "flow-gone"})
+            turn.skipped.append({"flowId": flow_id, "code": FLOW_GONE})
             return turn
         run = self.engine.start(flow, None, "start", f"{flow_id}#{key}", dict(input_), key, turn)
         if run is not None:
@@ -134,7 +136,7 @@ class Agent:
         flow = engine.flows.get(silence.flow_id)
         index = _silence_trigger(flow)
         if flow is None or index is None:
-            turn.skipped.append({"flowId": silence.flow_id, "code": "flow-gone"})
+            turn.skipped.append({"flowId": silence.flow_id, "code": FLOW_GONE})
             return
         assert flow.on is not None
         if not holds(flow.on[index].if_, engine.scope()):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.scenario.falai import Flow, FlowStep, Setup, Trigger
+from conformance.scenario.falai import Condition, Flow, FlowStep, Setup, Trigger
 from reference.clock import VirtualClock, parse_duration_ms
 from reference.falai import repeat, timers
 from reference.falai.conditions import holds
@@ -125,11 +125,7 @@ class Engine:
     # -- stepping -------------------------------------------------------------------------------------
     def premise_holds(self, run: Run) -> bool:
         """falai.if.default-while, falai.if.while-override"""
-        flow = self.flows[run.flow_id]
-        condition = flow.while_
-        if condition is None and flow.on is not None and run.trigger_index is not None:
-            condition = flow.on[run.trigger_index].if_
-        return holds(condition, self.scope(run.input))
+        return holds(premise_condition(self.flows[run.flow_id], run.trigger_index), self.scope(run.input))
 
     def advance(self, run: Run, turn: TurnResult, *, new_message: bool) -> None:
         """Walk the run's steps until it asks, waits or ends."""
@@ -165,11 +161,11 @@ class Engine:
         flow = self.flows[run.flow_id]
         if run.step >= len(flow.steps):
             return []
-        return [name for name in flow.steps[run.step].collect or [] if name not in self.session.data]
+        return fields_to_ask(flow.steps[run.step].collect or [], self.session.data)
 
     def _talk(self, run: Run, step: FlowStep, turn: TurnResult, *, new_message: bool) -> bool:
         """A talk step: True when the run stops to wait for the customer's answer."""
-        pending = [name for name in step.collect or [] if name not in self.session.data]
+        pending = fields_to_ask(step.collect or [], self.session.data)
         if step.collect and not pending:
             return False  # falai.repeat.known-fields-skipped
         self.take_floor(run)
@@ -216,3 +212,17 @@ def trigger_policy(kind: repeat.TriggerKind, trigger: Trigger | None) -> repeat.
     if isinstance(trigger.repeat, str):
         return repeat.policy_for(kind, trigger.repeat)
     return repeat.policy_for(kind, {"cooldown": trigger.repeat.cooldown})
+
+
+def premise_condition(flow: Flow, trigger_index: int | None) -> Condition | None:
+    """falai.if.default-while, falai.if.while-override: the flow's ``while``, else its trigger's ``if``."""
+    if flow.while_ is not None:
+        return flow.while_
+    if flow.on is not None and trigger_index is not None:
+        return flow.on[trigger_index].if_
+    return None
+
+
+def fields_to_ask(collect: list[str], data: dict[str, Any]) -> list[str]:
+    """falai.repeat.known-fields-skipped: a collect step asks only for fields that hold no value yet."""
+    return [name for name in collect if name not in data]

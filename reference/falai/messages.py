@@ -62,7 +62,7 @@ class MessageTurn:
         decision = routing.decide(situation, plan, answer.scores)
         self._mentions(judged, detectors, answer)
         self._apply(decision, asking, answer)
-        if self.session.floor is None and not self.turn.spoke:
+        if idle_turn(self.session.floor, self.turn.spoke):
             self._idle()
         return self.turn
 
@@ -178,8 +178,8 @@ class MessageTurn:
             if resumed is not None:
                 self.engine.take_floor(resumed)
                 self.engine.advance(resumed, self.turn, new_message=True)
-            else:
-                self._start_message_run(decision.flow_id)
+            elif not self._start_message_run(decision.flow_id) and asking is not None:
+                self._keep(asking, answer)  # the winner could not start: the asking run still answers
         elif decision.kind == "start" and decision.flow_id is not None:
             self._start_message_run(decision.flow_id)
         elif decision.kind == "catch-all" and decision.flow_id is not None and not self.turn.spoke:
@@ -189,7 +189,7 @@ class MessageTurn:
         """falai.routing.keep-floor; falai.mention.say-answers when a mention already replied."""
         if self.session.floor != asking.run_id:
             return  # a mention's talk step took the floor (falai.mention.talk-takes-floor)
-        if self.turn.spoke:
+        if another_reply(self.turn.spoke):
             self.turn.outcomes.append({"code": "another-reply", "runId": asking.run_id})
             return
         for name in self.engine.pending_fields(asking):
@@ -197,7 +197,7 @@ class MessageTurn:
                 self.session.data[name] = answer.fields[name]
         self.engine.advance(asking, self.turn, new_message=True)
 
-    def _start_message_run(self, flow_id: str) -> None:
+    def _start_message_run(self, flow_id: str) -> bool:
         """falai.triggers.run-id.message, falai.message.holds-floor"""
         flow = self.engine.flows[flow_id]
         index = self._first(flow, "message", True)
@@ -206,9 +206,11 @@ class MessageTurn:
         run = self.engine.start(
             flow, index, "message", f"{flow_id}#{self.message_id}", {}, self.message_id, self.turn
         )
-        if run is not None:
-            self.engine.take_floor(run)
-            self.engine.advance(run, self.turn, new_message=True)
+        if run is None:
+            return False
+        self.engine.take_floor(run)
+        self.engine.advance(run, self.turn, new_message=True)
+        return True
 
     def _idle(self) -> None:
         """falai.idle.*: the idle speaker, unless it is silent (no call, no message; input already kept)."""
@@ -232,6 +234,16 @@ class MessageTurn:
 def is_replay(seen: list[str], message_id: str) -> bool:
     """falai.triggers.duplicate-input: a message id the session already took in is a replay."""
     return message_id in seen
+
+
+def idle_turn(floor: str | None, something_spoke: bool) -> bool:
+    """falai.idle.answers: the idle speaker's turn comes when nobody holds the floor and nobody spoke."""
+    return floor is None and not something_spoke
+
+
+def another_reply(mention_spoke: bool) -> bool:
+    """falai.mention.say-answers: once a mention replied, the asking run keeps quiet this turn."""
+    return mention_spoke
 
 
 def idle_speaks(idle: Literal["silent"] | IdleOptions | None) -> bool:

@@ -17,7 +17,14 @@ from reference.providers.scripted import ScriptedProvider, ScriptExhausted
 from reference.record import Recorder
 
 #: Capability flags this reference declares for falai (scenarios may `require` them).
-CAPABILITIES: tuple[str, ...] = ("falai.turn", "falai.wake", "falai.event", "falai.start")
+#: ``falai.business-hours`` means the declarative ``setup.businessHours`` stand-in for the agent's function.
+CAPABILITIES: tuple[str, ...] = (
+    "falai.turn",
+    "falai.wake",
+    "falai.event",
+    "falai.start",
+    "falai.business-hours",
+)
 
 
 def _extras(agent: Agent, step: TurnExtras) -> None:

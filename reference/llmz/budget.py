@@ -5,16 +5,16 @@ Theory of operation. Every request is fitted to a *window*:
 1. The effective limit is the smallest of ``options.maxTokens`` and each configured model's input limit;
    the output limit is the smallest of the models' output limits (a fallback list is sized for its
    smallest candidate).
-2. The *planned reserve* is a tenth of the effective limit, rounded down, clamped to [256, 16000] and then
-   capped by the output limit. It is decided before any input is looked at.
-3. The *input budget* is the effective limit minus the planned reserve. Compaction's trigger and target
+2. The *reserve* is a tenth of the effective limit, rounded down, clamped to [256, 16000], then capped by
+   the output limit and by the limit minus one, so at least one token is left for input. It is decided
+   before any input is looked at and is the request's output allowance.
+3. The *input budget* is the effective limit minus the reserve. A request fits when its measured input
+   is at most the input budget; otherwise it must fail before dispatch. Compaction's trigger and target
    ratios are fractions of this number.
-4. When a request is sent, its output allowance is the planned reserve, further capped by the room the
-   measured input leaves in the window. A request does not fit at all when that room is below the
-   *minimum output* (the 256 floor, or the output limit when smaller): it must fail before dispatch.
 
-Steps 2 and 4 are the reference's reading of a sentence the guide leaves open (see the open_question of
-llmz.budget.output-reserve.room-for-input). Everything here is pure integer arithmetic.
+Step 2's "minus one" and step 3's comparison are the reference's reading of what the guide leaves open
+(see the open_question of llmz.budget.output-reserve.room-for-input); they agree with llmz 1.0.1 as
+published. Everything here is pure integer arithmetic.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ RESERVE_FLOOR = 256
 """llmz.budget.output-reserve.floor."""
 RESERVE_CEILING = 16_000
 """llmz.budget.output-reserve.ceiling."""
+MINIMUM_WINDOW = 2
+"""One token of output and one of input: anything smaller cannot hold a request at all."""
 MAX_SAFE_INTEGER = 2**53 - 1
 """llmz.budget.max-tokens.positive-safe-integer: JavaScript's Number.MAX_SAFE_INTEGER."""
 
@@ -47,17 +49,12 @@ class Window:
     output_limit: int
     """Largest answer every candidate model accepts."""
     reserve: int
-    """Planned output reserve."""
+    """Output reserve: the request's output allowance."""
 
     @property
     def input_budget(self) -> int:
-        """llmz.budget.output-reserve.room-for-input: what is left for input once output is reserved."""
+        """What is left for input once output is reserved."""
         return self.limit - self.reserve
-
-    @property
-    def minimum_output(self) -> int:
-        """The least output room a sendable request keeps: the floor, unless the model allows less."""
-        return min(RESERVE_FLOOR, self.output_limit)
 
 
 def check_max_tokens(value: object) -> int | None:
@@ -84,17 +81,19 @@ def effective_limits(
     limit = min(input_limits)
     if cap is not None:
         limit = min(limit, cap)
+    if limit < MINIMUM_WINDOW:
+        raise BudgetConfigError(f"a context window of {limit} token(s) has no room for both input and output")
     return limit, min(output_limits)
 
 
 def planned_reserve(limit: int, output_limit: int) -> int:
-    """llmz.budget.output-reserve.fraction, .floor, .ceiling, .model-output-limit.
+    """llmz.budget.output-reserve.fraction, .floor, .ceiling, .model-output-limit, .room-for-input.
 
-    The floor and ceiling bound the tenth; the model's output limit is applied last because no request may
-    ask a model for more output than it can produce, floor or not.
+    The floor and ceiling bound the tenth; the model's output limit and the room for input are applied
+    last because no request may ask for more output than the model produces or the window holds.
     """
     tenth = limit // RESERVE_DIVISOR
-    return min(max(tenth, RESERVE_FLOOR), RESERVE_CEILING, output_limit)
+    return min(max(tenth, RESERVE_FLOOR), RESERVE_CEILING, output_limit, limit - 1)
 
 
 def window_for(cap: int | None, input_limits: Sequence[int], output_limits: Sequence[int]) -> Window:
@@ -102,11 +101,6 @@ def window_for(cap: int | None, input_limits: Sequence[int], output_limits: Sequ
     return Window(limit=limit, output_limit=output_limit, reserve=planned_reserve(limit, output_limit))
 
 
-def output_allowance(window: Window, input_tokens: int) -> int:
-    """llmz.budget.output-reserve.room-for-input: the reserve, but never more than the window has left."""
-    return max(0, min(window.reserve, window.limit - input_tokens))
-
-
 def fits(window: Window, input_tokens: int) -> bool:
-    """llmz.budget.overflow.before-dispatch: the input leaves at least the minimum output room."""
-    return window.limit - input_tokens >= window.minimum_output
+    """llmz.budget.overflow.before-dispatch: the measured input stays within the input budget."""
+    return input_tokens <= window.input_budget

@@ -64,6 +64,16 @@ def _cut_never_beyond_recent(groups: Sequence[Group], **kwargs: Any) -> Cut | No
     return cut
 
 
+def _cut_without_target(groups: Sequence[Group], **kwargs: Any) -> Cut | None:
+    """Drops only what the budget requires, as if the target were the whole budget."""
+    return _ORIGINAL_CHOOSE_CUT(groups, **{**kwargs, "target_ratio": 1.0})
+
+
+def _reserve_may_fill_window(limit: int, output_limit: int) -> int:
+    tenth = limit // budget.RESERVE_DIVISOR
+    return min(max(tenth, budget.RESERVE_FLOOR), budget.RESERVE_CEILING, output_limit)
+
+
 def _summary_last(groups: Sequence[Group], cut: Cut, summary: str) -> list[dict[str, Any]]:
     kept = [dict(m) for group in groups[cut.drop :] for m in group.messages]
     return [*kept, compaction.summary_event(summary)]
@@ -101,6 +111,12 @@ MUTANTS: list[Mutant] = [
         description="the output reserve may exceed what the model can produce",
     ),
     Mutant(
+        "llmz-budget-reserve-fills-window",
+        rules=("llmz.budget.output-reserve.room-for-input",),
+        patch=_patch("reference.llmz.budget.planned_reserve", _reserve_may_fill_window),
+        description="the reserve may take the whole window (or more), leaving no input budget",
+    ),
+    Mutant(
         "llmz-budget-cap-ignored",
         rules=("llmz.budget.max-tokens.caps-context-window", "llmz.budget.effective-limit.smallest"),
         patch=_patch("reference.llmz.budget.effective_limits", _limits_ignoring_cap),
@@ -119,6 +135,18 @@ MUTANTS: list[Mutant] = [
         description="requests that cannot fit are dispatched anyway",
     ),
     Mutant(
+        "llmz-budget-tools-not-measured",
+        rules=("llmz.budget.measure.includes",),
+        patch=_patch("reference.llmz.tokens.count_tools", lambda tools: 0),
+        description="tool declarations are left out of the input measurement",
+    ),
+    Mutant(
+        "llmz-budget-instructions-not-measured",
+        rules=("llmz.budget.measure.includes",),
+        patch=_patch("reference.llmz.tokens.count_instructions", lambda instructions: 0),
+        description="system instructions are left out of the input measurement",
+    ),
+    Mutant(
         "llmz-compaction-trigger-late",
         rules=("llmz.compaction.trigger-ratio",),
         patch=_patch("reference.llmz.compaction.should_compact", _trigger_at(0.95)),
@@ -135,6 +163,12 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.compaction.keep-recent-iterations",),
         patch=_patch("reference.llmz.compaction.protected_start", lambda groups, keep_recent: len(groups)),
         description="the newest iterations are dropped like any other to reach the target",
+    ),
+    Mutant(
+        "llmz-compaction-target-ignored",
+        rules=("llmz.compaction.target-ratio",),
+        patch=_patch("reference.llmz.compaction.choose_cut", _cut_without_target),
+        description="compaction drops only what the input budget requires, ignoring the 65% target",
     ),
     Mutant(
         "llmz-compaction-never-keeps-fewer",

@@ -224,7 +224,7 @@ def controls_from(settings: dict[str, Any]) -> Controls:
     """Read llmz-style controls (``triggerRatio`` ...), applying the documented defaults.
 
     The ranges are the reference's answer to llmz.compaction.config-invalid's open question:
-    0 < targetRatio <= triggerRatio <= 1, keepRecentIterations >= 0, maxSummaryTokens >= 1.
+    0 < targetRatio < triggerRatio <= 1, keepRecentIterations >= 0, maxSummaryTokens >= 1.
     """
     unknown = set(settings) - set(_CONTROL_NAMES) - _IGNORED_CONTROLS
     if unknown:
@@ -233,9 +233,9 @@ def controls_from(settings: dict[str, Any]) -> Controls:
         )
     trigger = _number("triggerRatio", settings.get("triggerRatio", DEFAULT_TRIGGER_RATIO))
     target = _number("targetRatio", settings.get("targetRatio", DEFAULT_TARGET_RATIO))
-    if not 0 < target <= trigger <= 1:
+    if not 0 < target < trigger <= 1:
         raise CompactionConfigError(
-            f"compaction ratios must satisfy 0 < targetRatio <= triggerRatio <= 1, got {target} and {trigger}"
+            f"compaction ratios must satisfy 0 < targetRatio < triggerRatio <= 1, got {target} and {trigger}"
         )
     return Controls(
         trigger_ratio=trigger,

@@ -34,6 +34,9 @@ from reference.providers.scripted import ScriptExhausted
 
 Message = dict[str, Any]
 
+MIN_SUMMARY_ROOM = budget.RESERVE_FLOOR
+"""The least room a cut must leave for the summary text (or maxSummaryTokens, when smaller)."""
+
 
 @dataclass(frozen=True)
 class ModelLimits:
@@ -194,15 +197,14 @@ def _result(context: FitContext, window: budget.Window, request: _Request) -> Fi
     """llmz.budget.overflow.before-dispatch / .no-silent-truncation: send whole, or fail before sending."""
     if not budget.fits(window, request.total):
         raise TokenBudgetError(
-            f"the request needs {request.total} input tokens but the effective limit of {window.limit} "
-            f"leaves room for at most {window.limit - window.minimum_output} once "
-            f"{window.minimum_output} output tokens are kept",
+            f"the request needs {request.total} input tokens but only {window.input_budget} fit: the "
+            f"effective limit is {window.limit} and {window.reserve} are reserved for output",
             tokens=request.total,
-            limit=window.limit,
+            limit=window.input_budget,
         )
     return FitResult(
         messages=[*request.history, *context.current],
-        max_output_tokens=budget.output_allowance(window, request.total),
+        max_output_tokens=window.reserve,
         input_tokens=request.total,
         context_tokens=request.categories(),
     )
@@ -225,8 +227,6 @@ def _iterations_in(messages: Sequence[Message]) -> int:
     return len({m["iteration"] for m in messages if m.get("iteration") is not None})
 
 
-MIN_SUMMARY_ROOM = budget.RESERVE_FLOOR
-"""The least room a cut must leave for the summary text (or maxSummaryTokens, when smaller)."""
 def _compact(
     context: FitContext, window: budget.Window, controls: Controls, request: _Request
 ) -> FitResult | None:
@@ -272,13 +272,12 @@ def _summarize(context: FitContext, window: budget.Window, room: int, dropped: S
         end = compaction.segment_end(sizes, start, window.limit - frame - room)
         messages = compaction.summary_input(dropped[start:end], previous)
         size = compaction.SUMMARY_PROMPT_ALLOWANCE + tokens.count_messages(messages)
-        allowance = min(room, window.limit - size)
-        if allowance < min(room, window.minimum_output):
+        if size + room > window.limit:
             raise CompactionFailedError(
-                f"a summary request of about {size} tokens leaves only {allowance} tokens of the "
-                f"{window.limit}-token window for the summary"
+                f"a summary request of about {size} tokens cannot fit the {window.limit}-token window "
+                f"next to its {room}-token answer"
             )
-        previous = _one_summary(context, messages, allowance)
+        previous = _one_summary(context, messages, room)
         start = end
     if previous is None:
         raise CompactionFailedError("compaction chose to drop nothing, so there is nothing to summarize")

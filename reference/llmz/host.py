@@ -113,8 +113,9 @@ class IterationHost:
         return self._finish_call(report)
 
     def _after_tool(self, name: str, outcome: behaviours.HandlerOutcome) -> behaviours.HandlerOutcome:
-        """onAfterTool sees successful results (signals included): its replacement is what the program and a
-        forced inspection get; a rejection withholds the result from both (llmz.think-signal.after-tool-output)."""
+        """onAfterTool sees successful results, signals included. Its replacement is what the program and a
+        forced inspection get; a rejection withholds the result from both
+        (llmz.think-signal.after-tool-output)."""
         hook = self.config.after_tool.get(name)
         if hook is None or outcome.kind not in ("value", "signal"):
             return outcome

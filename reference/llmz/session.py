@@ -21,6 +21,7 @@ from typing import Any, Final
 from reference.llmz import guard
 from reference.llmz.errors import LlmzError
 from reference.llmz.guard import Speaker
+from reference.llmz.preview import preview
 
 Message = dict[str, Any]
 FORMAT: Final = "llmz-session"
@@ -28,9 +29,14 @@ FORMAT_VERSION: Final = 1
 PRIVATE_KEYS: Final = frozenset({"source", "iteration"})
 
 
+EVENT_PREVIEW_TOKENS: Final = 5000
+"""llmz.sessions.event-preview-budget: the payload preview an event gets in native input."""
+
+
 def render_event(name: str, payload: Any) -> str:
-    """Events reach the model as user-role data labelled with the event name."""
-    return f'<event name="{name}">\n{json.dumps(payload, ensure_ascii=False, indent=2)}\n</event>'
+    """Events reach the model as user-role data labelled with the event name; the full payload stays in the
+    transcript (``source``) while the model sees a bounded preview."""
+    return f'<event name="{name}">\n{preview(payload, EVENT_PREVIEW_TOKENS)}\n</event>'
 
 
 def render_summary(content: str) -> str:
@@ -85,8 +91,9 @@ def transcript_entry(message: Message) -> dict[str, Any] | None:
     """Conversation view: convenience input as appended, assistant text; tool traffic is left out."""
     if "source" in message:
         return copy.deepcopy(message["source"])  # type: ignore[no-any-return]
-    if message.get("role") == "assistant" and isinstance(message.get("content"), str) and message["content"]:
-        return {"role": "assistant", "content": message["content"]}
+    content = message.get("content")
+    if message.get("role") == "assistant" and isinstance(content, str) and content.strip():
+        return {"role": "assistant", "content": content}
     return None
 
 

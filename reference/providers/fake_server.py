@@ -3,7 +3,7 @@
 Runtimes written in other languages cannot use the Python scripted provider, but nearly all of them can
 talk to a chat-completions endpoint. This server is that endpoint, offline::
 
-    python -m reference.providers.fake_server --scenario fixtures/scenarios/akan/x/y.yaml [--port 0]
+    python -m reference.providers.fake_server [--scenario fixtures/scenarios/akan/x/y.yaml] [--port 0]
 
 The first line it prints is its base URL (``http://127.0.0.1:<port>/v1``); point the runtime's
 OpenAI-compatible client at it. Routes:
@@ -12,9 +12,18 @@ OpenAI-compatible client at it. Routes:
   server-sent event stream when the request sets ``stream: true``, or the entry's scripted failure
   (status, ``Retry-After``, OpenAI-style error body). A call past the end of the script gets HTTP 500
   with "the script has no response for call N", the same words the scripted provider uses.
-* ``GET /_requests`` returns every recorded chat request (``{call, path, body}``) as a JSON list, so a
-  test can check what the runtime sent. Credentials are never recorded.
+  Before any of that, the request is checked as a real endpoint would check it
+  (``request_check``): a conversation whose tool calls and results do not pair up gets HTTP 400
+  naming the message at fault, and is not a call (``--no-check`` turns this off).
+* ``GET /_requests`` returns every recorded chat request (``{call, path, body}``; a refused one has
+  ``call: null`` and ``refused``) as a JSON list, so a test can check what the runtime sent.
+  Credentials are never recorded.
 * ``POST /_reset`` forgets the recorded requests and starts the script again from call 1.
+* ``POST /_script`` with ``{"script": [...]}`` (a scenario's script, as in its YAML) replaces the script
+  and resets, so one long-lived server can serve case after case; a bad script is a 400 naming the field.
+
+``--scenario`` takes a file path, or a scenario id such as ``akan/compaction/summary-on-the-wire``
+(looked up under ``fixtures/scenarios``).
 
 It binds 127.0.0.1 only, by construction: a scripted model has no business on a network.
 """
@@ -36,7 +45,9 @@ import yaml
 from pydantic import TypeAdapter, ValidationError
 
 from conformance.scenario.common import ScriptEntry
+from conformance.scenario.load import SCENARIO_ROOT
 from reference.providers import wire
+from reference.providers.request_check import request_problem
 
 LOOPBACK = "127.0.0.1"
 CHAT_PATH = "/v1/chat/completions"
@@ -49,6 +60,25 @@ class ScriptFileError(ValueError):
     """A scenario file whose script cannot be played; the message names the file and the field."""
 
 
+def parse_script(raw: Any, source: str) -> list[ScriptEntry]:
+    """Validate a script (a list of entries); ``ScriptFileError`` names ``source`` and each bad field."""
+    try:
+        return _SCRIPT.validate_python(raw or [])
+    except ValidationError as exc:
+        fields = "; ".join(
+            f"field script.{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
+        )
+        raise ScriptFileError(f"{source}: invalid script: {fields}") from exc
+
+
+def resolve_scenario(name: Path) -> Path:
+    """A path as given when it exists, else the scenario with that id under ``fixtures/scenarios``."""
+    if name.exists() or name.suffix:
+        return name
+    candidate = SCENARIO_ROOT / f"{name.as_posix()}.yaml"
+    return candidate if candidate.exists() else name
+
+
 def load_script(path: Path) -> list[ScriptEntry]:
     """The ``script`` of a scenario file. Only the script is validated: the server plays nothing else,
     so a scenario whose other parts belong to a newer vocabulary still serves."""
@@ -58,13 +88,7 @@ def load_script(path: Path) -> list[ScriptEntry]:
         raise ScriptFileError(f"{path}: cannot read YAML: {exc}") from exc
     if not isinstance(document, dict):
         raise ScriptFileError(f"{path}: expected a mapping at the top level, got {type(document).__name__}")
-    try:
-        return _SCRIPT.validate_python(document.get("script") or [])
-    except ValidationError as exc:
-        fields = "; ".join(
-            f"field script.{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
-        )
-        raise ScriptFileError(f"{path}: invalid script: {fields}") from exc
+    return parse_script(document.get("script"), str(path))
 
 
 class ScriptState:
@@ -74,21 +98,32 @@ class ScriptState:
         self.script = script
         self._lock = threading.Lock()
         self._requests: list[dict[str, Any]] = []
+        self._calls = 0
 
     def take(self, path: str, body: dict[str, Any]) -> tuple[int, ScriptEntry | None]:
         """Record a chat request as the next call; return its number and entry (None past the end)."""
         with self._lock:
-            call = len(self._requests) + 1
+            self._calls += 1
+            call = self._calls
             self._requests.append({"call": call, "path": path, "body": body})
-        return call, self.script[call - 1] if call <= len(self.script) else None
+            return call, self.script[call - 1] if call <= len(self.script) else None
+
+    def refuse(self, path: str, body: dict[str, Any], problem: str) -> None:
+        """Record a request refused before it reached the script: it is not a call (``call`` is null)."""
+        with self._lock:
+            self._requests.append({"call": None, "path": path, "body": body, "refused": problem})
 
     def requests(self) -> list[dict[str, Any]]:
         with self._lock:
             return json.loads(json.dumps(self._requests))  # type: ignore[no-any-return]
 
-    def reset(self) -> None:
+    def reset(self, script: list[ScriptEntry] | None = None) -> None:
+        """Forget every request and start from call 1, playing ``script`` from now on if given."""
         with self._lock:
             self._requests.clear()
+            self._calls = 0
+            if script is not None:
+                self.script = script
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -108,6 +143,8 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/_reset":
             self.server.state.reset()
             self._json(200, {"reset": True})
+        elif self.path == "/_script":
+            self._load_script()
         elif self.path.split("?", 1)[0] in (CHAT_PATH, "/chat/completions"):
             self._chat()
         else:
@@ -116,6 +153,11 @@ class Handler(BaseHTTPRequestHandler):
     def _chat(self) -> None:
         body = self._read_json()
         if body is None:
+            return
+        problem = request_problem(body) if self.server.check_requests else None
+        if problem is not None:
+            self.server.state.refuse(self.path, body, problem)
+            self._json(400, wire.error_body(400, problem))
             return
         call, entry = self.server.state.take(self.path, body)
         model = body["model"] if isinstance(body.get("model"), str) else DEFAULT_MODEL
@@ -136,23 +178,61 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self._json(200, wire.completion(entry, call=call, model=model))
 
+    def _load_script(self) -> None:
+        body = self._read_json()
+        if body is None:
+            return
+        try:
+            script = parse_script(body.get("script"), "POST /_script")
+        except ScriptFileError as exc:
+            self._json(400, wire.error_body(400, str(exc)))
+            return
+        self.server.state.reset(script)
+        self._json(200, {"reset": True, "entries": len(script)})
+
     def _read_json(self) -> dict[str, Any] | None:
         """The request body as a JSON object, or None after answering 400 (a bad request is not a call)."""
-        try:
-            length = int(self.headers.get("Content-Length", "0"))
-        except ValueError:
-            length = -1
-        if not 0 <= length <= MAX_BODY_BYTES:
-            self._json(400, wire.error_body(400, "the request needs a Content-Length of at most 32 MiB"))
+        raw = self._read_body()
+        if raw is None:
+            self._json(400, wire.error_body(400, "the request body must be at most 32 MiB, with a length"))
             return None
         try:
-            body = json.loads(self.rfile.read(length) or b"null")
+            body = json.loads(raw or b"null")
         except (json.JSONDecodeError, UnicodeDecodeError):
             body = None
         if not isinstance(body, dict):
             self._json(400, wire.error_body(400, "the request body must be a JSON object"))
             return None
         return body
+
+    def _read_body(self) -> bytes | None:
+        """The raw body, sized by Content-Length or sent in chunks (clients streaming a body of unknown
+        length do that); None when it is too large or its framing is broken."""
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            return self._read_chunked()
+        try:
+            length = int(self.headers.get("Content-Length", "0"))
+        except ValueError:
+            return None
+        return self.rfile.read(length) if 0 <= length <= MAX_BODY_BYTES else None
+
+    def _read_chunked(self) -> bytes | None:
+        parts: list[bytes] = []
+        total = 0
+        while True:
+            try:
+                size = int(self.rfile.readline(1024).split(b";", 1)[0].strip() or b"x", 16)
+            except ValueError:
+                return None
+            total += size
+            if size < 0 or total > MAX_BODY_BYTES:
+                return None
+            if size == 0:
+                while self.rfile.readline(1024).strip():
+                    pass  # trailer fields, up to the blank line that ends the body
+                return b"".join(parts)
+            parts.append(self.rfile.read(size))
+            self.rfile.readline(1024)
 
     def _json(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
         data = json.dumps(payload, ensure_ascii=False).encode()
@@ -182,8 +262,9 @@ class FakeServer(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, script: list[ScriptEntry], port: int = 0) -> None:
+    def __init__(self, script: list[ScriptEntry], port: int = 0, *, check_requests: bool = True) -> None:
         self.state = ScriptState(script)
+        self.check_requests = check_requests
         super().__init__((LOOPBACK, port), Handler)
         self._thread: threading.Thread | None = None
 
@@ -226,15 +307,29 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m reference.providers.fake_server",
         description="Serve a scenario's script as a chat-completions endpoint on 127.0.0.1.",
     )
-    parser.add_argument("--scenario", required=True, type=Path, help="the scenario YAML whose script to play")
+    parser.add_argument(
+        "--scenario",
+        type=Path,
+        help="the scenario (YAML path or id) whose script to play; without it, an empty script "
+        "until one is posted to /_script",
+    )
     parser.add_argument("--port", type=int, default=0, help="port to listen on (0 picks a free one)")
+    parser.add_argument(
+        "--no-check",
+        action="store_true",
+        help="answer requests whose tool calls and results do not pair up, instead of refusing them",
+    )
     args = parser.parse_args(argv)
     try:
-        script = load_script(args.scenario)
+        script = load_script(resolve_scenario(args.scenario)) if args.scenario else []
     except ScriptFileError as exc:
         print(exc, file=sys.stderr)
         return 2
-    server = FakeServer(script, args.port)
+    try:
+        server = FakeServer(script, args.port, check_requests=not args.no_check)
+    except OSError as exc:
+        print(f"cannot listen on {LOOPBACK}:{args.port}: {exc}", file=sys.stderr)
+        return 2
     print(server.url, flush=True)
     signal.signal(signal.SIGTERM, _stop_on_signal)
     try:

@@ -8,7 +8,12 @@ answer. What is left here is the HTTP exchange and what to do when it goes wrong
 * an error status raises ``ProviderHTTPError`` (``RateLimited`` for 429), a subclass of the scripted
   provider's ``ProviderFailure``, so a runtime handles a real failure exactly as a scripted one;
 * a 2xx body that is not a chat completion raises ``MalformedResponse`` naming the field at fault;
-* a connection that cannot be made or times out raises ``ProviderUnreachable``.
+* a connection that cannot be made or times out raises ``ProviderUnreachable``;
+* the fake server's "the script has no response for call N" (a 500) raises ``ScriptExhausted``, the
+  scripted provider's error for the same event, so a case ends the same way over HTTP as in-process.
+
+A call whose purpose is in ``structured_purposes`` (falai's ``understand``) asks for a JSON object and
+reads the content back as ``ScriptEntry.json``; request dicts do not always say so themselves.
 
 Retrying is a policy object, not a loop with a hard-coded sleep: the default never retries (the runtime
 under test decides what a 429 means), ``HonourRetryAfter`` waits what the server asked for, and the

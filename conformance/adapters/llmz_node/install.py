@@ -55,13 +55,19 @@ def ensure_installed() -> float:
     """Run ``npm ci`` in the bridge folder unless it is current; returns the seconds spent installing."""
     missing = missing_tools()
     if missing:
-        raise BridgeUnavailable(f"the llmz-node bridge needs {' and '.join(missing)} on PATH (Node 20 or later)")
-    lock_path = Path(tempfile.gettempdir()) / f"llmz-node-{hashlib.sha1(str(BRIDGE_DIR).encode()).hexdigest()[:12]}.lock"
-    with lock_path.open("w") as lock:
+        tools = " and ".join(missing)
+        raise BridgeUnavailable(f"the llmz-node bridge needs {tools} on PATH (Node 20 or later)")
+    with _lock_path().open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if is_installed():
             return 0.0
         return _npm_ci()
+
+
+def _lock_path() -> Path:
+    """One lock file per bridge folder, outside the repository (so it never shows up in git)."""
+    key = hashlib.sha1(str(BRIDGE_DIR).encode()).hexdigest()[:12]
+    return Path(tempfile.gettempdir()) / f"llmz-node-{key}.lock"
 
 
 def _npm_ci() -> float:
@@ -76,7 +82,8 @@ def _npm_ci() -> float:
             check=False,
         )
     except subprocess.TimeoutExpired as exc:
-        raise BridgeUnavailable(f"npm ci in {BRIDGE_DIR} did not finish within {INSTALL_TIMEOUT_S:.0f}s") from exc
+        limit = f"{INSTALL_TIMEOUT_S:.0f}s"
+        raise BridgeUnavailable(f"npm ci in {BRIDGE_DIR} did not finish within {limit}") from exc
     if done.returncode != 0:
         tail = "\n".join((done.stderr or done.stdout).strip().splitlines()[-15:])
         raise BridgeUnavailable(f"npm ci in {BRIDGE_DIR} failed (exit {done.returncode}):\n{tail}")

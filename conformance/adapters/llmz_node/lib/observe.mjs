@@ -5,7 +5,7 @@
 // scripted client records. llmz reports iterations through `onIterationStart` / `onIterationEnd`, tool calls
 // through `tool_call` traces, and the run through its ExecutionResult; each is translated here, in the
 // order it happens. Only observable, stable facts go in: generated ids and wall-clock times stay out.
-import { createInspector, isLLMzError } from 'llmz'
+import { ThinkSignal, createInspector, isLLMzError } from 'llmz'
 
 const defaultInspector = createInspector()
 
@@ -94,10 +94,16 @@ export class ExecutionObserver {
     if (trace?.type === 'think_signal') this.signalLine = (trace.line ?? 0) + 1 // llmz counts lines from 0
     if (trace?.type !== 'tool_call') return
     const event = { iteration: this.index, name: trace.tool_name, input: trace.input ?? null }
-    const signal = this.signals[0]?.name === trace.tool_name ? this.signals.shift() : null
-    if (signal) Object.assign(event, this.#signalOutcome(signal))
-    else if (trace.success) event.output = trace.output === undefined ? null : trace.output
-    else event.error = { code: isLLMzError(trace.error) ? trace.error.code : 'TOOL_EXECUTION_FAILED', message: String(trace.error?.message ?? trace.error) }
+    const index = this.signals.findIndex((signal) => signal.name === trace.tool_name)
+    const signal = index >= 0 ? this.signals.splice(index, 1)[0] : null
+    if (!trace.success) {
+      const error = trace.error
+      event.error = { code: isLLMzError(error) ? error.code : 'TOOL_EXECUTION_FAILED', message: String(error?.message ?? error) }
+    } else if (ThinkSignal.is(trace.output)) {
+      Object.assign(event, this.#signalOutcome(signal ?? { name: trace.tool_name, reason: trace.output.reason, context: trace.output.context ?? null, via: 'return' }))
+    } else {
+      event.output = trace.output === undefined ? null : trace.output // as onAfterTool left it
+    }
     this.recorder.emit('tool_call', event)
   }
 

@@ -9,22 +9,21 @@
 import { Session, execute } from 'llmz'
 
 import { CannotExpress, NotSettled } from './errors.mjs'
+import { checkScenario } from './vocabulary.mjs'
 import { buildChat, buildExits, buildTools } from './host.mjs'
 import { ScriptedModelClient } from './model-client.mjs'
 import { llmzModelRef } from './models.mjs'
 import { Recorder } from './recorder.mjs'
 import { ExecutionObserver, errorFields, sessionState } from './observe.mjs'
 
-/** Capability flags the bridge declares (scenarios may `require` them). */
-export const CAPABILITIES = ['llmz.chat', 'llmz.worker', 'llmz.persistence', 'llmz.compaction']
+/** Capability flags the bridge declares (scenarios may `require` them); the reference declares none for llmz yet. */
+export const CAPABILITIES = []
 
-const SETUP_FIELDS = ['tools', 'exits', 'chat', 'hooks', 'models', 'compaction', 'options']
-const OPTION_FIELDS = ['loop', 'timeout', 'require_chat_response', 'max_tokens', 'tool_result_max_tokens']
 
 export async function playScenario(scenario) {
   if (scenario.system !== 'llmz') throw new CannotExpress(`scenarios of system ${JSON.stringify(scenario.system)}`)
+  checkScenario(scenario)
   const setup = scenario.setup ?? {}
-  rejectUnknown(setup, SETUP_FIELDS, 'setup')
   const recorder = new Recorder()
   const state = {
     scenario,
@@ -46,7 +45,14 @@ export async function playScenario(scenario) {
   state.tools = buildTools(setup.tools ?? [], host)
   state.exits = buildExits(setup.exits ?? [])
   state.chat = buildChat(setup.chat ?? {}, host)
-  state.session = new Session(sessionOptions(setup))
+  try {
+    state.session = new Session(sessionOptions(setup))
+  } catch (error) {
+    // llmz validates session options (compaction ratios, ...) in the constructor, which throws to its
+    // caller: there is then no session for any step to drive, so the record ends with that failure.
+    recorder.emit('error', { step: 'session', ...errorFields(error) })
+    return recorder.toJSON()
+  }
   for (const [index, step] of (scenario.steps ?? []).entries()) {
     await playStep(state, step, index)
   }
@@ -88,7 +94,6 @@ function append(state, step) {
 
 async function run(state, step, index) {
   const options = { ...(state.setup.options ?? {}), ...(step.options ?? {}) }
-  rejectUnknown(options, OPTION_FIELDS, `step ${index} options`)
   const exits = selectExits(state, step, index)
   const controller = new AbortController()
   state.executions += 1
@@ -110,6 +115,7 @@ async function run(state, step, index) {
       options: executeOptions(options),
       ...observer.hooks(),
       ...exitHook(state.setup.hooks ?? {}, observer),
+      ...afterToolHook(state.setup.hooks ?? {}),
     }))
   } catch (error) {
     if (error instanceof NotSettled) throw error
@@ -126,7 +132,7 @@ async function run(state, step, index) {
 /** How long an execute may take before the bridge gives up on it: its JavaScript timeout plus grace, capped. */
 const SETTLE_GRACE_MS = 2000
 /** Below the harness's default 30 s per case, so the case fails with this reason instead of a kill. */
-const MAX_SETTLE_MS = 20000
+const MAX_SETTLE_MS = 10000
 
 function settleBoundMs(options) {
   const timeout = options.timeout != null ? durationMs(options.timeout) : MAX_SETTLE_MS
@@ -162,6 +168,23 @@ function selectExits(state, step, index) {
     if (!exit) throw new Error(`step ${index}: exit ${JSON.stringify(name)} is not in setup.exits`)
     return exit
   })
+}
+
+/**
+ * `onAfterTool` per tool: substitute the successful output, or reject it (the hook throws, which llmz
+ * reports as a hook failure of that call).
+ */
+function afterToolHook(spec) {
+  const byTool = new Map((spec.after_tool ?? []).map((hook) => [hook.tool, hook]))
+  if (!byTool.size) return {}
+  return {
+    onAfterTool: async ({ tool }) => {
+      const hook = byTool.get(tool.name)
+      if (!hook) return undefined
+      if (Object.hasOwn(hook, 'reject')) throw new Error(hook.reject)
+      return { output: structuredClone(hook.replace_output ?? null) }
+    },
+  }
 }
 
 /**
@@ -277,10 +300,3 @@ export function durationMs(value) {
   if (!match) throw new Error(`${JSON.stringify(value)} is not a duration like '30s' or '500ms'`)
   return Math.trunc(Number(match[1]) * UNITS_MS[match[2]])
 }
-
-function rejectUnknown(object, known, where) {
-  for (const key of Object.keys(object)) {
-    if (!known.includes(key)) throw new CannotExpress(`${where}.${key}`)
-  }
-}
-

@@ -15,9 +15,29 @@ export function count(text) {
   return encode(text).length
 }
 
-/** Special-token spellings (`<|endoftext|>`) are ordinary text here, as in the reference's counts. */
+/**
+ * Special-token spellings (`<|endoftext|>`) are ordinary text here, as in the reference's counts.
+ *
+ * llmz measures the same long texts (its system prompt, the tool declaration, retained history) several
+ * times per request, and js-tiktoken is pure JavaScript, so encodings are memoised: a bounded map from text
+ * to tokens, dropped whole when it grows past CACHE_CHARS characters of keys.
+ */
+const CACHE_CHARS = 8_000_000
+let cache = new Map()
+let cachedChars = 0
+
 function encode(text) {
-  return encoder.encode(text, [], [])
+  let tokens = cache.get(text)
+  if (tokens === undefined) {
+    tokens = encoder.encode(text, [], [])
+    if (cachedChars + text.length > CACHE_CHARS) {
+      cache = new Map()
+      cachedChars = 0
+    }
+    cache.set(text, tokens)
+    cachedChars += text.length
+  }
+  return tokens
 }
 
 /**

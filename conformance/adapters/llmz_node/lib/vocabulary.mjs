@@ -1,0 +1,98 @@
+// The scenario vocabulary this bridge knows how to play, field by field.
+//
+// It mirrors conformance/scenario/llmz.py and common.py (tests/test_llmz_node_vocabulary.py fails when
+// they drift apart). Before anything runs, `checkScenario` walks the scenario and answers the first field
+// the bridge has no mapping for with CannotExpress, so a new feature in the suite becomes a skip that
+// names it, never a case that passes because the bridge silently ignored part of it.
+import { CannotExpress } from './errors.mjs'
+
+/** Structure name -> the keys (wire spelling) the bridge maps onto llmz. */
+export const VOCABULARY = {
+  Scenario: ['id', 'system', 'title', 'description', 'rules', 'requires', 'setup', 'script', 'steps', 'expect'],
+  ScriptEntry: ['text', 'tool_calls', 'json', 'stop_reason', 'usage', 'failure'],
+  ScriptedToolCall: ['name', 'code', 'arguments', 'id'],
+  Usage: ['input_tokens', 'output_tokens'],
+  ScriptedFailure: ['status', 'message', 'retry_after'],
+  Setup: ['tools', 'exits', 'chat', 'hooks', 'models', 'compaction', 'options'],
+  ToolSpec: ['name', 'description', 'input', 'output', 'behaviour', 'retries'],
+  ToolBehaviour: ['returns', 'returns_input', 'throws', 'think_signal', 'hangs', 'cancels', 'fail_first', 'fail_message'],
+  ThinkSignalSpec: ['reason', 'context', 'via'],
+  ExitSpec: ['name', 'description', 'schema'],
+  ChatSpec: ['text_handler', 'components'],
+  ComponentSpec: ['name', 'description', 'props', 'handler'],
+  HooksSpec: ['on_exit', 'after_tool'],
+  AfterToolHook: ['tool', 'replace_output', 'reject'],
+  ModelSpec: ['id', 'input_tokens', 'output_tokens'],
+  CompactionSpec: ['trigger_ratio', 'target_ratio', 'keep_recent_iterations', 'max_summary_tokens', 'model'],
+  ExecuteOptions: ['loop', 'timeout', 'require_chat_response', 'max_tokens', 'tool_result_max_tokens'],
+  AppendStep: ['op', 'messages'],
+  AppendMessage: ['role', 'content', 'name', 'payload'],
+  ExecuteStep: ['op', 'mode', 'instructions', 'exits', 'options'],
+  SaveAndRestoreStep: ['op', 'drop_delivery_tracking'],
+  CompactStep: ['op', 'keep_recent_iterations'],
+  SummarizeStep: ['op'],
+}
+
+/** Fields the suite knows but this bridge cannot express on llmz 1.0.1, with the reason. */
+export const INEXPRESSIBLE = {
+  'ScriptEntry.chunks': 'streamed responses (the bridge plays the model through generateText, without a stream)',
+}
+
+const STEPS = {
+  append: 'AppendStep',
+  execute: 'ExecuteStep',
+  save_and_restore: 'SaveAndRestoreStep',
+  compact: 'CompactStep',
+  summarize: 'SummarizeStep',
+}
+
+function check(value, structure, where) {
+  if (value === null || value === undefined || typeof value !== 'object' || Array.isArray(value)) return
+  for (const key of Object.keys(value)) {
+    const reason = INEXPRESSIBLE[`${structure}.${key}`]
+    if (reason) throw new CannotExpress(`${where}.${key}: ${reason}`)
+    if (!VOCABULARY[structure].includes(key)) throw new CannotExpress(`${where}.${key} (unknown ${structure} field)`)
+  }
+}
+
+function each(list, structure, where) {
+  for (const [index, item] of (list ?? []).entries()) check(item, structure, `${where}[${index}]`)
+}
+
+/** Throws CannotExpress naming the first field of `scenario` the bridge does not map. */
+export function checkScenario(scenario) {
+  check(scenario, 'Scenario', 'scenario')
+  for (const [index, entry] of (scenario.script ?? []).entries()) {
+    const where = `script[${index}]`
+    check(entry, 'ScriptEntry', where)
+    each(entry.tool_calls, 'ScriptedToolCall', `${where}.tool_calls`)
+    check(entry.usage, 'Usage', `${where}.usage`)
+    check(entry.failure, 'ScriptedFailure', `${where}.failure`)
+  }
+  checkSetup(scenario.setup ?? {})
+  for (const [index, step] of (scenario.steps ?? []).entries()) {
+    const structure = STEPS[step?.op]
+    if (!structure) throw new CannotExpress(`steps[${index}].op ${JSON.stringify(step?.op)}`)
+    check(step, structure, `steps[${index}]`)
+    if (structure === 'AppendStep') each(step.messages, 'AppendMessage', `steps[${index}].messages`)
+    if (structure === 'ExecuteStep') check(step.options, 'ExecuteOptions', `steps[${index}].options`)
+  }
+}
+
+function checkSetup(setup) {
+  check(setup, 'Setup', 'setup')
+  for (const [index, tool] of (setup.tools ?? []).entries()) {
+    const where = `setup.tools[${index}]`
+    check(tool, 'ToolSpec', where)
+    check(tool.behaviour, 'ToolBehaviour', `${where}.behaviour`)
+    check(tool.behaviour?.think_signal, 'ThinkSignalSpec', `${where}.behaviour.think_signal`)
+  }
+  each(setup.exits, 'ExitSpec', 'setup.exits')
+  check(setup.chat, 'ChatSpec', 'setup.chat')
+  each(setup.chat?.components, 'ComponentSpec', 'setup.chat.components')
+  check(setup.hooks, 'HooksSpec', 'setup.hooks')
+  each(setup.hooks?.after_tool, 'AfterToolHook', 'setup.hooks.after_tool')
+  each(setup.models, 'ModelSpec', 'setup.models')
+  if (setup.compaction !== false) check(setup.compaction, 'CompactionSpec', 'setup.compaction')
+  check(setup.options, 'ExecuteOptions', 'setup.options')
+}

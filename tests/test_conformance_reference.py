@@ -1,0 +1,64 @@
+"""The whole suite against the reference, in-process and as a stdio server: everything passes, identically.
+
+This is the project's main end-to-end test: the in-process adapter is what golden files and mutant tests
+use; the stdio form exercises the protocol exactly as a foreign runtime would. Any difference between the
+two is a bug in the harness or in the reference's stdio server.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from conformance.adapters.reference import ReferenceAdapter
+from conformance.adapters.stdio import StdioAdapter
+from conformance.runner import CaseResult, run_all, select
+from conformance.scenario.load import LoadedScenario, LoadError
+
+TIMEOUT = 60.0
+
+
+@pytest.fixture(scope="module")
+def items() -> list[LoadedScenario | LoadError]:
+    return select()
+
+
+@pytest.fixture(scope="module")
+def in_process(items: list[LoadedScenario | LoadError]) -> list[CaseResult]:
+    return run_all(ReferenceAdapter(), items, TIMEOUT)[1]
+
+
+@pytest.fixture(scope="module")
+def over_stdio(items: list[LoadedScenario | LoadError]) -> list[CaseResult]:
+    adapter = StdioAdapter([sys.executable, "-m", "reference.harness"])
+    try:
+        return run_all(adapter, items, TIMEOUT)[1]
+    finally:
+        adapter.close()
+
+
+def _not_passing(cases: list[CaseResult]) -> str:
+    return "\n".join(f"{c.verdict} {c.id}: {c.message}" for c in cases if c.verdict != "pass")
+
+
+def test_every_scenario_passes_in_process(in_process: list[CaseResult]) -> None:
+    if not in_process:
+        pytest.skip("no scenarios yet")
+    assert all(c.verdict == "pass" for c in in_process), _not_passing(in_process)
+
+
+def test_every_scenario_passes_over_stdio(over_stdio: list[CaseResult]) -> None:
+    if not over_stdio:
+        pytest.skip("no scenarios yet")
+    assert all(c.verdict == "pass" for c in over_stdio), _not_passing(over_stdio)
+
+
+def test_both_forms_give_identical_verdicts_and_records(
+    in_process: list[CaseResult], over_stdio: list[CaseResult]
+) -> None:
+    assert [(c.id, c.verdict, c.message) for c in in_process] == [
+        (c.id, c.verdict, c.message) for c in over_stdio
+    ]
+    differing = [a.id for a, b in zip(in_process, over_stdio, strict=True) if a.record != b.record]
+    assert not differing, f"records differ between in-process and stdio: {differing}"

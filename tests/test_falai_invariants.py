@@ -1,0 +1,164 @@
+"""A hypothesis state machine driving the falai reference with random turns and model answers.
+
+Whatever the model answers and whatever the host sends, some things must always hold: one floor at most,
+held by a live run (falai.message.single-floor); run ids unique and shaped ``<flowId>#<key>``; at most one
+understand call per message turn (falai.triggers.judged-by); the catch-all never among the candidates
+(falai.message.catch-all.never-scored); a silent idle speaker never called (falai.idle.silent); a replay
+never changes anything (falai.triggers.duplicate-input); and the same inputs always give the same record.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
+
+from conformance.scenario.common import ScriptEntry
+from conformance.scenario.falai import Setup
+from reference.clock import VirtualClock
+from reference.falai.agent import Agent
+from reference.providers.scripted import ScriptedProvider
+from reference.record import Recorder
+
+SETUP = Setup.model_validate(
+    {
+        "idle": "silent",
+        "fields": {"nome": {"ask": "name?"}, "motivo": {"ask": "why?"}},
+        "events": ["ping"],
+        "flows": [
+            {
+                "id": "triagem",
+                "name": "T",
+                "on": [{"message": []}],
+                "steps": [{"id": "w", "collect": ["nome"]}],
+            },
+            {
+                "id": "orc",
+                "name": "O",
+                "on": [{"message": ["price"]}],
+                "steps": [{"id": "w", "collect": ["nome"]}],
+            },
+            {
+                "id": "sup",
+                "name": "S",
+                "on": [{"message": ["broken"], "repeat": "always"}],
+                "steps": [{"id": "w", "collect": ["motivo"]}, {"id": "s", "say": "ok"}],
+            },
+            {
+                "id": "hum",
+                "name": "H",
+                "on": [{"mention": ["human"]}],
+                "steps": [{"id": "s", "say": "calling"}],
+            },
+            {
+                "id": "ret",
+                "name": "R",
+                "on": [{"silence": "1h"}],
+                "steps": [{"id": "s", "say": "still there?"}],
+            },
+            {
+                "id": "evt",
+                "name": "E",
+                "on": [{"event": "ping", "after": "30m"}],
+                "steps": [{"id": "s", "say": "pong"}],
+            },
+        ],
+    }
+)
+CATCH_ALLS = {"triagem"}
+
+
+class RandomModel(ScriptedProvider):
+    """Answers every call from a seeded generator instead of a fixed script."""
+
+    def __init__(self, recorder: Recorder, seed: int) -> None:
+        super().__init__([], recorder)
+        self._random = random.Random(seed)
+
+    def complete(self, request: dict[str, Any], *, purpose: str = "turn") -> ScriptEntry:
+        pick = self._random
+        if purpose == "understand":
+            answer = {
+                "scores": {
+                    c["flowId"]: pick.choice([0, 14, 15, 39, 40, 55, 100]) for c in request["candidates"]
+                },
+                "mentions": {m["flowId"]: pick.random() < 0.3 for m in request["mentions"]},
+                "fields": {f: "x" for f in request["fields"] if pick.random() < 0.5},
+            }
+            entry = ScriptEntry.model_validate({"json": answer})
+        else:
+            entry = ScriptEntry(text=f"{purpose} reply")
+        self._script = [*self._script[: self.calls], entry]
+        return super().complete(request, purpose=purpose)
+
+
+class FalaiMachine(RuleBasedStateMachine):
+    def __init__(self) -> None:
+        super().__init__()
+        self.recorder = Recorder()
+        self.clock = VirtualClock()
+        self.agent = Agent(SETUP, RandomModel(self.recorder, 7), self.clock, self.recorder)
+        self.message_ids: list[str] = []
+        self.schedule: list[str] = []
+
+    @rule(text=st.sampled_from(["price", "broken", "human", "hi"]))
+    def message(self, text: str) -> None:
+        message_id = f"m{len(self.message_ids) + 1}"
+        self.message_ids.append(message_id)
+        before = len(self.recorder.events)
+        result = self.agent.turn("message", id=message_id, text=text)
+        requests = [e for e in self.recorder.events[before:] if e["type"] == "model_request"]
+        understand = [e for e in requests if e["purpose"] == "understand"]
+        assert len(understand) <= 1
+        for request in understand:
+            assert not {c["flowId"] for c in request["candidates"]} & CATCH_ALLS
+        assert all(e["purpose"] != "idle" for e in requests)
+        self.schedule = [entry["key"] for entry in result.schedule] or self.schedule
+
+    @rule()
+    def replay(self) -> None:
+        if not self.message_ids:
+            return
+        snapshot = json.dumps(self.agent.engine.session.to_record({}), sort_keys=True)
+        result = self.agent.turn("message", id=self.message_ids[-1], text="again")
+        assert result.outcomes == [{"code": "duplicate-input"}] and not result.changed
+        assert json.dumps(self.agent.engine.session.to_record({}), sort_keys=True) == snapshot
+
+    @rule(key=st.integers(min_value=1, max_value=4))
+    def event(self, key: int) -> None:
+        result = self.agent.turn("event", event="ping", payload={}, key=f"p:{key}")
+        self.schedule = [entry["key"] for entry in result.schedule] or self.schedule
+
+    @rule(hours=st.sampled_from(["10m", "1h", "2d"]))
+    def advance(self, hours: str) -> None:
+        self.clock.advance(hours)
+
+    @rule(data=st.data())
+    def wake(self, data: st.DataObject) -> None:
+        if self.schedule:
+            self.agent.turn("wake", key=data.draw(st.sampled_from(self.schedule)))
+
+    @invariant()
+    def one_live_floor_holder(self) -> None:
+        session = self.agent.engine.session
+        holder = session.run(session.floor)
+        assert session.floor is None or (holder is not None and holder.live)
+
+    @invariant()
+    def run_ids_are_unique_and_shaped(self) -> None:
+        runs = self.agent.engine.session.runs
+        assert len({r.run_id for r in runs}) == len(runs)
+        assert all(r.run_id.startswith(f"{r.flow_id}#") for r in runs)
+
+    @invariant()
+    def one_live_run_per_flow(self) -> None:
+        live = [r.flow_id for r in self.agent.engine.session.runs if r.live]
+        assert len(live) == len(set(live))
+
+
+FalaiMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=25, deadline=None)
+TestFalaiInvariants = FalaiMachine.TestCase
