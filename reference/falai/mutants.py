@@ -1,4 +1,8 @@
-"""Deliberately broken falai references, each flipping one rule (see reference.mutants)."""
+"""Deliberately broken falai references, each flipping one rule (see reference.mutants).
+
+Each patch replaces one module-level policy (a constant or a small pure function) that the reference looks
+up at call time, so the reference code stays clean and the mutant breaks exactly one decision.
+"""
 
 from __future__ import annotations
 
@@ -45,6 +49,8 @@ def _plan_lone_always_unscored(situation: Situation) -> Plan:
 
 
 def _verdict_variant(skip_modes: tuple[str, ...]) -> Any:
+    """A repeat verdict that never skips triggers whose policy is one of ``skip_modes``."""
+
     def verdict(
         claims: Mapping[str, int], flow_id: str, anchor: str, policy: Policy, trigger_key: str, now_ms: int
     ) -> str | None:
@@ -57,7 +63,6 @@ def _verdict_variant(skip_modes: tuple[str, ...]) -> Any:
 
 def _parse_without_extract(data: dict[str, Any], candidates: tuple[str, ...], call: int) -> Any:
     """Forgets the values extracted for true mentions."""
-
     understanding = _real_parse(data, candidates, call)
     understanding.mentions = {flow: {} for flow in understanding.mentions}
     return understanding
@@ -73,15 +78,6 @@ def _plan_scoring_catch_alls(situation: Situation) -> Plan:
 def _plan_always_scoring(situation: Situation) -> Plan:
     """Never lets a lone candidate start unscored."""
     return _real_plan(Situation(**{**situation.__dict__, "idle_silent": False}))
-
-
-def _verdict_ignoring_once(
-    claims: Mapping[str, int], flow_id: str, anchor: str, policy: Policy, trigger_key: str, now_ms: int
-) -> str | None:
-    """Lets a 'once' trigger start again and again."""
-    if policy.mode == "once":
-        return None
-    return _real_verdict(claims, flow_id, anchor, policy, trigger_key, now_ms)
 
 
 MUTANTS: list[Mutant] = [
@@ -142,7 +138,7 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "falai-repeat-once-ignored",
         rules=("falai.repeat.once", "falai.message.repeat-default", "falai.mention.detector.already-claimed"),
-        patch=lambda: mock.patch("reference.falai.repeat.verdict", _verdict_ignoring_once),
+        patch=lambda: mock.patch("reference.falai.repeat.verdict", _verdict_variant(("once",))),
         description="a 'once' trigger is never spent",
     ),
     Mutant(
