@@ -183,3 +183,14 @@ def test_an_unknown_implementation_exits_2_with_a_message(
         main(["run", "--impl", impl, "--scenarios", str(tmp_path), "--report-dir", str(tmp_path / "o")]) == 2
     )
     assert "error:" in capsys.readouterr().err
+
+
+def test_list_mutants_names_each_mutant_and_the_rules_it_breaks(capsys: pytest.CaptureFixture[str]) -> None:
+    from reference.mutants import all_mutants
+
+    assert main(["list-mutants"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    mutants = all_mutants()
+    assert lines[-1] == f"{len(mutants)} mutants"
+    for name, mutant in mutants.items():
+        assert any(line.startswith(f"{name}: breaks {mutant.rules[0]}") for line in lines)

@@ -15,8 +15,9 @@ import jsonschema
 
 from conformance.catalogue import ledger, traceability
 from conformance.catalogue.load import Catalogue, load_catalogue, schema_problems
-from conformance.paths import LEDGER, SCENARIO_ROOT, SCHEMA_DIR, SPEC_ROOT
+from conformance.paths import LEDGER, SCENARIO_ROOT, SPEC_ROOT
 from conformance.scenario.load import LoadError, load_all
+from conformance.scenario.model import SCENARIO_ADAPTER
 from conformance.yamlio import load_yaml
 
 
@@ -48,15 +49,14 @@ def check(
 
 
 def scenario_schema_problems(scenario_root: Path) -> list[str]:
-    """Every scenario file against the published scenario schema (what non-Python tools validate with).
+    """Every scenario file against the scenario JSON Schema (the one non-Python tools validate with).
 
     The schema is a ``oneOf`` over the three systems; validating against the branch the document's
     ``system`` selects gives errors that name the field, instead of "not valid under any of the schemas".
     """
-    path = SCHEMA_DIR / "scenario.schema.json"
-    if not path.exists() or not scenario_root.exists():
+    if not scenario_root.exists():
         return []
-    schema = json.loads(path.read_text(encoding="utf-8"))
+    schema = SCENARIO_ADAPTER.json_schema()
     whole = jsonschema.Draft202012Validator(schema)
     branches = {
         system: jsonschema.Draft202012Validator({"$defs": schema.get("$defs", {}), "$ref": ref})
@@ -74,12 +74,7 @@ def scenario_schema_problems(scenario_root: Path) -> list[str]:
 
 
 def trace_schema_problems(trace: traceability.Traceability) -> list[str]:
-    schema_path = SCHEMA_DIR / "traceability.schema.json"
-    schema = (
-        json.loads(schema_path.read_text(encoding="utf-8"))
-        if schema_path.exists()
-        else (traceability.Traceability.model_json_schema())
-    )
+    schema = traceability.Traceability.model_json_schema()
     validator = jsonschema.Draft202012Validator(schema)
     return [
         f"traceability.json: field {'.'.join(map(str, e.absolute_path)) or '(document)'}: {e.message}"

@@ -60,11 +60,38 @@ class Provider(Strict):
     )
 
 
-class PageTool(Strict):
-    """A tool the page publishes (an ``st.tool``), answering every call with a fixed result."""
+Scalar = str | int | float
+
+
+class ToolArg(Strict):
+    """One ``.arg(name, type)`` step of an ``st.tool`` declaration."""
 
     name: str = Field(min_length=1)
+    type: Literal["string", "integer", "number", "boolean", "enumOf", "model", "Any", "Map"] = Field(
+        default="string", description="`enumOf` is an enum class (give `values`); `model`, `Any` and `Map` "
+        "are types no schema can describe."
+    )
+    values: list[Scalar] | None = Field(default=None, description="The enum class's values, for enumOf.")
+    one_of: list[Scalar] | None = Field(
+        default=None, description="The `{ oneOf: [...] }` option: the values this argument may take."
+    )
+
+    @model_validator(mode="after")
+    def _values_for_enum(self) -> ToolArg:
+        if (self.type == "enumOf") != (self.values is not None):
+            raise ValueError(f"arg {self.name!r}: `values` is given exactly when type is enumOf")
+        return self
+
+
+class PageTool(Strict):
+    """A tool the page declares (an ``st.tool``), answering every call with a fixed result."""
+
+    name: str | None = Field(
+        description="The published name; empty or null declares the tool for the person's click only."
+    )
     description: str = ""
+    args: list[ToolArg] = Field(default_factory=list, description="The declaration's `.arg` steps, in order.")
+    shared: bool = Field(default=False, description="Declared with `shared: true`: repeats are one tool.")
     returns: Any = Field(default=None, description="The JSON value each call returns.")
     filler_chars: int = Field(
         default=0, ge=0, description="When > 0, the result is a string of this many generated characters."
@@ -181,10 +208,14 @@ class Setup(Strict):
 
     @model_validator(mode="after")
     def _unique_tool_names(self) -> Setup:
-        names = [tool.name for tool in self.tools]
-        duplicates = sorted({name for name in names if names.count(name) > 1})
+        names = [tool.name for tool in self.tools if tool.name and not tool.shared]
+        shared = {tool.name for tool in self.tools if tool.name and tool.shared}
+        duplicates = sorted({name for name in names if names.count(name) > 1 or name in shared})
         if duplicates:
-            raise ValueError(f"setup.tools: each tool name must appear once; repeated: {duplicates}")
+            raise ValueError(
+                f"setup.tools: a name may repeat only when every declaration of it is shared; repeated: "
+                f"{duplicates}"
+            )
         return self
 
 

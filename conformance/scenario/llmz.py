@@ -29,6 +29,14 @@ class ThinkSignalSpec(Strict):
     )
 
 
+class TruncateSpec(Strict):
+    """The handler wraps its result in ``truncate({ value, maxTokens, preserve })``: the program still gets
+    the whole value; only previews shown to the model use this budget."""
+
+    max_tokens: int = Field(ge=0)
+    preserve: Literal["top", "bottom", "both"] = "top"
+
+
 _BEHAVIOURS = ("returns", "returns_input", "throws", "think_signal", "hangs", "cancels")
 
 
@@ -43,6 +51,9 @@ class ToolBehaviour(Strict):
     hangs: bool | None = Field(default=None, description="Never settle (the execute timeout then aborts).")
     cancels: str | None = Field(
         default=None, description="The host cancels the run (its abort signal fires) with this reason."
+    )
+    truncate: TruncateSpec | None = Field(
+        default=None, description="Display budget for the successful result (or the signal's context)."
     )
     fail_first: int = Field(default=0, ge=0, description="The first N calls throw `fail_message`.")
     fail_message: str = "temporary failure"

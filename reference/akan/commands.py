@@ -2,9 +2,9 @@
 
 Theory of operation. A line starting with ``/`` names a command. The chat answers six names itself (and
 one alias); everything else an app offers comes from its ``prompt()`` endpoints, called with positional
-arguments. A built-in always wins a shared name -- the mirror image of a page tool shadowing a built-in
-tool -- because no app may take ``/new`` away from the user who typed it; the losing prompt is left out of
-the menu rather than listed beside the command that will actually run.
+arguments. A built-in always wins a shared name -- the reverse of how page tools treat built-in tools --
+since a user typing ``/new`` must get a fresh chat whatever libraries the app pulls in; the losing prompt
+is left out of the menu rather than listed beside the command that will actually run.
 """
 
 from __future__ import annotations

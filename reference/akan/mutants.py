@@ -13,7 +13,8 @@ from unittest import mock
 from conformance.scenario.akan import Accepts
 from reference.akan import attachments, builtins, ceilings, commands, compaction, read_screen
 from reference.akan.commands import Command
-from reference.akan.html_tree import Element
+from reference.akan.html_tree import Element, parse_html
+from reference.akan.page import Page
 from reference.akan.session import ChatSession
 from reference.akan.wire import Message, on_wire
 from reference.mutants import Mutant
@@ -127,6 +128,13 @@ def _copy_conversation_only(self: ChatSession) -> None:
 
 def _new_without_abort(self: ChatSession) -> None:
     self.transcript, self.held_at = [], None
+
+
+def _context_with_values(self: Page) -> dict[str, object]:
+    return {**_page_context(self), "keys": {k: v.value for k, v in self.setup.state.items()}}
+
+
+_page_context = Page.context
 
 
 MUTANTS: list[Mutant] = [
@@ -317,7 +325,7 @@ _run_tool = ChatSession._run_tool
 
 def _builtin_first(self: ChatSession, tool: object, name: str, arguments: dict[str, object]) -> str:
     if name in builtins.BUILTIN_NAMES:
-        return self._run_builtin(name, dict(arguments))
+        return self.page.run_builtin(name, dict(arguments))
     return _run_tool(self, tool, name, arguments)  # type: ignore[arg-type]
 
 
@@ -388,7 +396,7 @@ MUTANTS += [
     ),
     Mutant(
         "akan-unmasked-state",
-        ("akan.builtin.read-state-one-masked-key",),
+        ("akan.builtin.read-state-one-masked-key", "akan.state.read-masked-by-declared-model"),
         lambda: mock.patch.object(builtins, "masked", lambda value, hidden: value),
         "readState returns masked fields in the clear",
     ),
@@ -445,6 +453,27 @@ MUTANTS += [
         ("akan.readscreen.skip-marker",),
         lambda: mock.patch.object(read_screen, "render", _render_without_skipping),
         "skipped regions are read in full by the default read",
+    ),
+]
+
+MUTANTS += [
+    Mutant(
+        "akan-max-turns-ignored",
+        ("akan.builtin.max-turns-bound",),
+        lambda: mock.patch.object(ChatSession, "max_turns", lambda self: 10**6),
+        "the loop keeps posting however many turns it has taken",
+    ),
+    Mutant(
+        "akan-zone-reads-whole-page",
+        ("akan.zone.read-screen-limited-to-container",),
+        lambda: mock.patch.object(Page, "screen_root", lambda self: parse_html(self.setup.html or "")),
+        "a zone agent's readScreen reads the whole page",
+    ),
+    Mutant(
+        "akan-key-values-in-context",
+        ("akan.state.subscribed-key-listed-and-read-on-demand",),
+        lambda: mock.patch.object(Page, "context", _context_with_values),
+        "each turn's context carries the subscribed keys' values instead of their names",
     ),
 ]
 

@@ -22,15 +22,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from conformance.scenario.akan import File, PageTool, Setup, expand_fillers, filler
+from conformance.scenario.akan import File, PageTool, Setup, filler
 from conformance.scenario.common import ScriptEntry
 from reference.akan import builtins, ceilings, compaction
 from reference.akan.attachments import Attachment, accepts_of, persisted, provider_message, read_file
 from reference.akan.commands import Command, builtin, fill, menu, parse
 from reference.akan.cut import choose_cut
 from reference.akan.explain import explained
-from reference.akan.html_tree import Element, parse_html
-from reference.akan.read_screen import limit, read_screen, refusal, resolve, text_lines
+from reference.akan.page import Page
 from reference.akan.sanitize import cap, sanitize
 from reference.akan.wire import Message, estimate_tokens, json_text, on_wire
 from reference.clock import VirtualClock
@@ -75,8 +74,7 @@ class ChatSession:
         self.is_compacting = False
         self.held_at: int | None = None
         self.clock = VirtualClock()
-        self.route = setup.route
-        self.history = [setup.route]
+        self.page = Page(setup)
         self.waiting: Waiting | None = None
         self.stored: list[Message] = []
         self._minted_ids = 0
@@ -176,7 +174,7 @@ class ChatSession:
     def _copy(self) -> None:
         """akan.slash.copy-includes-route-and-time; locals stay out (akan.local.withheld-from-wire)."""
         at = iso_time(self.clock.now_ms())
-        self.recorder.emit("export", route=self.route, at=at, messages=on_wire(self.transcript))
+        self.recorder.emit("export", route=self.page.route, at=at, messages=on_wire(self.transcript))
 
     def _command(self, command: Command) -> bool:
         """Built-ins are matched first: they win a shared name (akan.slash.builtin-wins-collision)."""
@@ -250,7 +248,7 @@ class ChatSession:
 
         akan.builtin.max-turns-bound: at ``maxTurns`` requests the loop ends, tool results in place.
         """
-        limit = self.setup.max_turns or DEFAULT_MAX_TURNS
+        limit = self.max_turns()
         try:
             for posted in range(limit + 1):
                 if posted == limit:
@@ -262,6 +260,9 @@ class ChatSession:
         finally:
             if self.waiting is None:
                 self._status(running=False)
+
+    def max_turns(self) -> int:
+        return self.setup.max_turns or DEFAULT_MAX_TURNS
 
     def _abort(self) -> None:
         """End the running turn now. Unanswered calls are left as they are (see the module docstring)."""
@@ -286,7 +287,7 @@ class ChatSession:
             "messages": messages,
             "tools": builtins.offered([(t.name, t.description) for t in self.setup.tools]),
             "screen": self.setup.screen,
-            "context": self._context(),
+            "context": self.page.context(),
             "provider": self._provider(),
             "provider_messages": [provider_message(explained(m), self.accepts) for m in messages],
         }
@@ -297,19 +298,6 @@ class ChatSession:
             self.transcript.append({"role": "assistant", "content": "", "error": str(failure)})
             self.recorder.emit("turn_failed", status=failure.status, message=str(failure))
             return None
-
-    def _context(self) -> dict[str, Any]:
-        """akan.surface.context-completed-by-scopes-route-keys: route, scopes on screen, readable keys.
-
-        akan.state.subscribed-key-listed-and-read-on-demand: keys are listed by name; values only through
-        ``readState``.
-        """
-        scopes: list[str] = []
-        if self.setup.html is not None:
-            root = self._screen_root()
-            scopes = [e.attrs["data-agent-scope"] for e in root.elements()
-                      if "data-agent-scope" in e.attrs and e.visible()]
-        return {"route": self.route, "scopes": scopes, "keys": list(self.setup.state)}
 
     def _provider(self) -> dict[str, str]:
         name = self.setup.provider.name
@@ -361,60 +349,8 @@ class ChatSession:
         if tool is not None:
             return filler(tool.filler_chars) if tool.filler_chars else json_text(tool.returns)
         if name in builtins.BUILTIN_NAMES:
-            return self._run_builtin(name, arguments)
+            return self.page.run_builtin(name, arguments)
         return json_text({"error": f"no tool named {name} is published on this screen"})
-
-    # -- built-in tools -----------------------------------------------------------------------------
-
-    def _run_builtin(self, name: str, arguments: dict[str, Any]) -> str:
-        if name == "navigate":
-            return self._navigate(str(arguments.get("path", "")))
-        if name == "goBack":
-            return self._go_back()
-        if name == "readState":
-            return self._read_state(str(arguments.get("key", "")))
-        section = arguments.get("section" if name == "readScreen" else "target")
-        if self.setup.html is None:
-            return limit(text_lines(self.setup.screen)) if name == "readScreen" else json_text(
-                {"error": "this screen declares no elements to highlight"})
-        root = self._screen_root()
-        if name == "readScreen":
-            return read_screen(root, None if section is None else str(section))
-        if resolve(root, str(section or "")) is None:
-            return refusal(root, str(section or ""))
-        return json_text({"highlighted": section})
-
-    def _screen_root(self) -> Element:
-        """The page, or a zone agent's own container (akan.zone.read-screen-limited-to-container)."""
-        root = parse_html(expand_fillers(self.setup.html or ""))
-        if self.setup.zone is None:
-            return root
-        zone = next((e for e in root.elements() if e.attrs.get("data-agent-zone") == self.setup.zone), None)
-        return zone or Element("#document")
-
-    def _navigate(self, path: str) -> str:
-        """akan.builtin.navigate-internal-only: an external destination is refused, the page stays."""
-        if not builtins.is_internal(path):
-            return json_text({"error": f"navigate only moves within this app; {path!r} is not an app path"})
-        self.route = path
-        self.history.append(path)
-        return json_text({"route": path})
-
-    def _go_back(self) -> str:
-        """akan.builtin.go-back-session-history-everywhere: this session's own history, on any page."""
-        if len(self.history) < 2:
-            return json_text({"error": "there is no earlier page in this session"})
-        self.history.pop()
-        self.route = self.history[-1]
-        return json_text({"route": self.route})
-
-    def _read_state(self, key: str) -> str:
-        """akan.builtin.read-state-one-masked-key."""
-        entry = self.setup.state.get(key)
-        if entry is None:
-            keys = list(self.setup.state)
-            return json_text({"error": f"no readable store key named {key!r}", "keys": keys})
-        return json_text({"key": key, "value": builtins.masked(entry.value, entry.masked)})
 
     # -- compaction ---------------------------------------------------------------------------------
 
@@ -452,6 +388,6 @@ class ChatSession:
             "composer": [attachment["name"] for _, attachment in self.composer],
             "is_running": self.is_running,
             "is_compacting": self.is_compacting,
-            "route": self.route,
+            "route": self.page.route,
             "commands": self.commands(),
         }

@@ -24,6 +24,7 @@ compared as exact fractions so a boundary does not wobble with binary floating p
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -251,6 +252,8 @@ def controls_from(settings: dict[str, Any]) -> Controls:
 
 SUMMARY_PROMPT_ALLOWANCE = 100
 """Tokens set aside for the summarizer's own instructions, which the runtime adds around the messages."""
+PIECE_FRAMING = 24
+"""Tokens set aside for the message framing and part label of one piece of a split message."""
 
 
 def summary_input(segment: Sequence[Group], previous: str | None) -> list[Message]:
@@ -265,6 +268,37 @@ def summary_input(segment: Sequence[Group], previous: str | None) -> list[Messag
         for message in group.messages:
             messages.append({k: v for k, v in message.items() if k not in BOOKKEEPING_KEYS})
     return messages
+
+
+def split_oversized(
+    dropped: Sequence[Group],
+    capacity: int,
+    measure: Callable[[Message], int],
+    split: Callable[[str, int], list[str]],
+) -> list[Group]:
+    """llmz.compaction.summary-request.segments: make every piece small enough for one summary request.
+
+    A dropped group larger than ``capacity`` is turned into consecutive text pieces of its messages (as
+    ``render_for_summary`` spells them), each a user message of its own, so even a single huge tool
+    result can be summarized segment by segment instead of failing the compaction.
+    """
+    pieces: list[Group] = []
+    for group in dropped:
+        if group.tokens <= capacity:
+            pieces.append(group)
+            continue
+        text = "\n".join(render_for_summary(m) for m in group.messages)
+        chunks = split(text, max(1, capacity - PIECE_FRAMING))
+        for index, chunk in enumerate(chunks, start=1):
+            message = {"role": "user", "content": f"[part {index} of {len(chunks)} of one message]\n{chunk}"}
+            pieces.append(Group((message,), group.iteration, measure(message)))
+    return pieces
+
+
+def render_for_summary(message: Message) -> str:
+    """A message as quoted data for the summarizer: its JSON spelling, bookkeeping removed."""
+    visible = {key: value for key, value in message.items() if key not in BOOKKEEPING_KEYS}
+    return json.dumps(visible, ensure_ascii=False, sort_keys=True)
 
 
 def segment_end(sizes: Sequence[int], start: int, capacity: int) -> int:

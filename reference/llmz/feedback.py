@@ -23,7 +23,7 @@ from typing import Any
 
 from reference.llmz import signals
 from reference.llmz.errors import LlmzError
-from reference.llmz.host import IterationHost
+from reference.llmz.host import Display, IterationHost
 from reference.llmz.preview import UNDEFINED, preview
 
 REUSE_INSTRUCTION = (
@@ -41,6 +41,12 @@ class Report:
     budget: int
 
 
+def shown(value: Any, display: Display, budget: int) -> str:
+    """A result's preview: its own truncate() policy when it has one, else the run's result budget
+    (llmz.inspection.truncate-overrides-budget)."""
+    return preview(value, budget) if display is None else preview(value, display[0], display[1])
+
+
 def _section(tag: str, body: str) -> str:
     return f"<{tag}>\n{body}\n</{tag}>"
 
@@ -54,7 +60,7 @@ def _tool_calls(host: IterationHost, budget: int) -> str | None:
         elif call.error is not None:
             lines.append(f"{head} -> error {call.error.code}: {call.error.message}")
         else:
-            lines.append(f"{head} -> ok\n{preview(call.output, budget)}")
+            lines.append(f"{head} -> ok\n{shown(call.output, call.display, budget)}")
     return _section("tool_calls", "\n".join(lines)) if lines else None
 
 
@@ -75,7 +81,7 @@ def forced_inspection(host: IterationHost, budget: int) -> str:
             f'<signal tool="{signal.tool}"{line}>\n'
             + _section("reason", signal.reason)
             + "\n"
-            + _section("result", preview(signal.result, budget))
+            + _section("result", shown(signal.result, signal.display, budget))
             + "\n</signal>"
         )
     return _section("forced_inspection", "\n".join(parts))

@@ -36,6 +36,10 @@ Message = dict[str, Any]
 
 MIN_SUMMARY_ROOM = budget.RESERVE_FLOOR
 """The least room a cut must leave for the summary text (or maxSummaryTokens, when smaller)."""
+SUMMARY_FRAMING = 16
+"""Tokens for the framing of the previous segment's summary inside the next summary request."""
+MIN_SEGMENT = 64
+"""Below this many tokens per segment, summarizing would take absurdly many calls: fail instead."""
 
 
 @dataclass(frozen=True)
@@ -262,8 +266,17 @@ def _summarize(context: FitContext, window: budget.Window, room: int, dropped: S
 
     Every segment request must hold the summarizer's instructions, its own answer (``room`` tokens at
     most) and the previous segment's summary, so a segment gets what the window has left after those.
+    Groups too large for any segment are split into text pieces first.
     """
-    sizes = [sum(tokens.count_message(m) for m in g.messages) for g in dropped]
+    # The worst case for every segment: instructions, its own answer and a previous summary of ``room``.
+    capacity = window.limit - compaction.SUMMARY_PROMPT_ALLOWANCE - 2 * room - SUMMARY_FRAMING
+    if capacity < MIN_SEGMENT:
+        raise CompactionFailedError(
+            f"a {window.limit}-token window leaves only {capacity} tokens per summary segment once a "
+            f"{room}-token summary is reserved twice; at least {MIN_SEGMENT} are needed"
+        )
+    dropped = compaction.split_oversized(dropped, capacity, tokens.count_message, tokens.split_text)
+    sizes = [group.tokens for group in dropped]
     previous: str | None = None
     start = 0
     while start < len(dropped):

@@ -17,7 +17,7 @@ import jsonschema
 from reference.llmz import behaviours, signals
 from reference.llmz.config import RunConfig
 from reference.llmz.errors import LlmzError
-from reference.llmz.preview import UNDEFINED
+from reference.llmz.preview import UNDEFINED, Preserve
 from reference.llmz.sandbox import decode, encode_error, encode_value
 from reference.llmz.session import Session
 from reference.record import Recorder
@@ -39,12 +39,17 @@ def _plain(value: Any) -> Any:
     return None if value is UNDEFINED else value
 
 
+Display = tuple[int, Preserve] | None
+"""A ``truncate()`` policy on a result: (maxTokens, preserve), or None for the run's result budget."""
+
+
 @dataclass
 class SignalReport:
     tool: str
     line: int | None
     reason: str
     result: Any
+    display: Display = None
 
 
 @dataclass
@@ -54,6 +59,7 @@ class ToolCallReport:
     output: Any = UNDEFINED
     error: LlmzError | None = None
     pending: bool = False
+    display: Display = None
 
 
 @dataclass
@@ -91,7 +97,9 @@ class IterationHost:
             error = LlmzError("INVALID_TOOL_INPUT", f"{name}: invalid input: " + "; ".join(issues), tool=name)
             return self._finish_call(ToolCallReport(name, _plain(value), error=error))
         outcome = self._after_tool(name, self._run_handler(spec.name, value))
-        report = ToolCallReport(name, _plain(value))
+        truncate = spec.behaviour.truncate
+        display: Display = None if truncate is None else (truncate.max_tokens, truncate.preserve)
+        report = ToolCallReport(name, _plain(value), display=display)
         if outcome.kind == "value":
             report.output = outcome.value
         elif outcome.kind == "error":
@@ -147,7 +155,7 @@ class IterationHost:
                 report.output = {"reason": spec.reason, "context": spec.context}
             return self._finish_call(report)
         report.output = spec.context
-        self.signals.append(SignalReport(report.name, line, spec.reason, spec.context))
+        self.signals.append(SignalReport(report.name, line, spec.reason, spec.context, report.display))
         answer = self._finish_call(report, signal=spec.reason)
         if signals.interrupts_program():
             return encode_error(None, "ThinkSignal", spec.reason)

@@ -218,7 +218,7 @@ def _record_inspections(host: IterationHost, recorder: Recorder, forced: bool, b
                 tool=signal.tool,
                 line=signal.line,
                 reason=signal.reason,
-                preview=preview(signal.result, budget),
+                preview=feedback.shown(signal.result, signal.display, budget),
             )
     for value in host.inspections:
         recorder.emit("inspection", iteration=host.iteration, kind="explicit", preview=preview(value, budget))

@@ -51,6 +51,14 @@ def count_text(text: str) -> int:
     return len(_encoding().encode(text, disallowed_special=()))
 
 
+def split_text(text: str, max_tokens: int) -> list[str]:
+    """Consecutive pieces of ``text`` of at most ``max_tokens`` tokens each (a character split across a
+    boundary decodes as a replacement character; the pieces are for a summarizer, not for storage)."""
+    ids = _encoding().encode(text, disallowed_special=())
+    step = max(1, max_tokens)
+    return [_encoding().decode(ids[start : start + step]) for start in range(0, len(ids), step)] or [""]
+
+
 def _count_value(value: Any) -> int:
     """Every string and scalar inside ``value``, keys excluded; no media handling at this level."""
     if isinstance(value, str):

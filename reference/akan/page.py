@@ -1,0 +1,90 @@
+"""The page the chat sits on: its route and history, its screen, its readable keys, and the five built-ins.
+
+The built-in tools act on the page, not on the conversation, so they live here beside what they read and
+move: ``navigate`` and ``goBack`` change the route, ``readScreen`` and ``highlight`` resolve names on the
+declared screen (``reference.akan.read_screen``), ``readState`` reads one subscribed key. Each turn's
+context (route, scopes on screen, key names) is taken from the same place.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance.scenario.akan import Setup, expand_fillers
+from reference.akan import builtins
+from reference.akan.html_tree import Element, parse_html
+from reference.akan.read_screen import limit, read_screen, refusal, resolve, text_lines
+from reference.akan.wire import json_text
+
+
+class Page:
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+        self.route = setup.route
+        self.history = [setup.route]
+
+    def context(self) -> dict[str, Any]:
+        """akan.surface.context-completed-by-scopes-route-keys: route, scopes on screen, readable keys.
+
+        akan.state.subscribed-key-listed-and-read-on-demand: keys are listed by name; values only through
+        ``readState``.
+        """
+        scopes: list[str] = []
+        if self.setup.html is not None:
+            scopes = [e.attrs["data-agent-scope"] for e in self.screen_root().elements()
+                      if "data-agent-scope" in e.attrs and e.visible()]
+        return {"route": self.route, "scopes": scopes, "keys": list(self.setup.state)}
+
+    def run_builtin(self, name: str, arguments: dict[str, Any]) -> str:
+        if name == "navigate":
+            return self.navigate(str(arguments.get("path", "")))
+        if name == "goBack":
+            return self.go_back()
+        if name == "readState":
+            return self.read_state(str(arguments.get("key", "")))
+        section = arguments.get("section" if name == "readScreen" else "target")
+        if self.setup.html is None:
+            return limit(text_lines(self.setup.screen)) if name == "readScreen" else json_text(
+                {"error": "this screen declares no elements to highlight"})
+        root = self.screen_root()
+        if name == "readScreen":
+            return read_screen(root, None if section is None else str(section))
+        if resolve(root, str(section or "")) is None:
+            return refusal(root, str(section or ""))
+        return json_text({"highlighted": section})
+
+    def screen_root(self) -> Element:
+        """The page, or a zone agent's own container (akan.zone.read-screen-limited-to-container)."""
+        root = parse_html(expand_fillers(self.setup.html or ""))
+        if self.setup.zone is None:
+            return root
+        zone = next((e for e in root.elements() if e.attrs.get("data-agent-zone") == self.setup.zone), None)
+        return zone or Element("#document")
+
+    def navigate(self, path: str) -> str:
+        """akan.builtin.navigate-internal-only: an external destination is refused, the page stays."""
+        if not builtins.is_internal(path):
+            return json_text({"error": f"navigate only moves within this app; {path!r} is not an app path"})
+        self.route = path
+        self.history.append(path)
+        return json_text({"route": path})
+
+    def go_back(self) -> str:
+        """akan.builtin.go-back-session-history-everywhere: this session's own history, on any page."""
+        if len(self.history) < 2:
+            return json_text({"error": "there is no earlier page in this session"})
+        self.history.pop()
+        self.route = self.history[-1]
+        return json_text({"route": self.route})
+
+    def read_state(self, key: str) -> str:
+        """One key, masked (akan.builtin.read-state-one-masked-key).
+
+        A key no mounted component subscribes is refused, whatever its siblings
+        (akan.state.unread-sibling-key-unreadable).
+        """
+        entry = self.setup.state.get(key)
+        if entry is None:
+            keys = list(self.setup.state)
+            return json_text({"error": f"no readable store key named {key!r}", "keys": keys})
+        return json_text({"key": key, "value": builtins.masked(entry.value, entry.masked)})

@@ -1,0 +1,40 @@
+"""The llmz 1.0.1 baseline says honestly why each entry is expected to fail.
+
+Two kinds of entry are allowed (see the header of conformance/baselines/llmz-1.0.1.yaml): a rule that
+first appears in the 1.0.2 guide, whose reason starts "since 1.0.2", or a scenario, whose reason describes
+what 1.0.1 was observed to do. A rule entry for a 1.0.1-era rule would excuse every scenario that pins it,
+so it is refused here; such a deviation must be listed per scenario, with the observation.
+"""
+
+from __future__ import annotations
+
+from conformance import baseline
+from conformance.catalogue.load import load_catalogue
+from conformance.paths import REPO_ROOT, SCENARIO_ROOT
+
+BASELINE = REPO_ROOT / "conformance" / "baselines" / "llmz-1.0.1.yaml"
+
+
+def test_baseline_entries_are_unique_llmz_ids() -> None:
+    ids = [entry.id for entry in baseline.load(BASELINE)]
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+    assert all(i.startswith("llmz") for i in ids)
+
+
+def test_rule_entries_are_1_0_2_rules_and_say_so() -> None:
+    rules = load_catalogue().rules
+    for entry in baseline.load(BASELINE):
+        if "/" in entry.id:
+            continue
+        assert entry.id in rules, f"{entry.id}: not a catalogue rule"
+        assert rules[entry.id].rule.since == "1.0.2", f"{entry.id}: a 1.0.1 rule must be excused per scenario"
+        assert entry.reason.startswith("since 1.0.2:"), f"{entry.id}: reason should start 'since 1.0.2:'"
+
+
+def test_scenario_entries_name_existing_scenarios_and_an_observation() -> None:
+    for entry in baseline.load(BASELINE):
+        if "/" not in entry.id:
+            continue
+        assert (SCENARIO_ROOT / f"{entry.id}.yaml").is_file(), f"{entry.id}: no such scenario"
+        assert not entry.reason.startswith("since 1.0.2"), f"{entry.id}: say what 1.0.1 did, per scenario"
+        assert len(entry.reason.split()) >= 8, f"{entry.id}: the reason is too thin to act on"
