@@ -126,7 +126,16 @@ def run_case(
     if reason is not None:
         return CaseResult(item.id, list(item.scenario.rules), "skip", reason)
     started = time.perf_counter()
-    result = verdict_for(item, adapter.run(item.payload, timeout))
+    try:
+        outcome = adapter.run(item.payload, timeout)
+    except Exception as exc:  # an adapter bug must cost one case, never the run
+        outcome = Outcome(error=f"the adapter raised {type(exc).__name__}: {exc}")
+    try:
+        result = verdict_for(item, outcome)
+    except Exception as exc:
+        result = CaseResult(
+            item.id, list(item.scenario.rules), "error", f"judging failed: {type(exc).__name__}: {exc}"
+        )
     result.duration_ms = (time.perf_counter() - started) * 1000
     return result
 

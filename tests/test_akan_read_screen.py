@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.akan.builtins import BUILTIN_NAMES, is_internal, masked, offered
+from reference.akan.builtins import BUILTIN_NAMES, is_internal, offered
 from reference.akan.html_tree import parse_html
 from reference.akan.read_screen import MAX_CHARS, Line, limit, read_screen, resolve, sections, slug
 
@@ -105,9 +105,10 @@ def test_builtins_are_offered_and_a_page_tool_shadows_one() -> None:
     # akan.builtin.five-on-every-surface, akan.builtin.hook-tool-shadows-builtin, akan.builtin.no-general-wait
     expected = {"navigate", "goBack", "readScreen", "readState", "highlight"}
     assert expected == BUILTIN_NAMES
-    tools = offered([("readScreen", "Read the grid"), ("save", "Save")])
+    grid = {"name": "readScreen", "description": "Read the grid", "parameters": {}}
+    tools = offered([grid, {"name": "save", "description": "Save", "parameters": {}}])
     assert [t["name"] for t in tools].count("readScreen") == 1
-    assert tools[0] == {"name": "readScreen", "description": "Read the grid"}
+    assert tools[0] == grid
     assert len(tools) == 6 and "wait" not in {t["name"] for t in tools}
 
 
@@ -116,11 +117,3 @@ def test_only_app_paths_are_internal() -> None:
     assert is_internal("/tasks/42") and is_internal("/")
     for path in ("https://evil.example", "//evil.example/x", "javascript:alert(1)", "tasks", "", "\\\\host"):
         assert not is_internal(path), path
-
-
-def test_masking_hides_the_models_masked_fields_at_any_depth() -> None:
-    # akan.builtin.read-state-one-masked-key
-    value = {"name": "Ada", "token": "sk", "cards": [{"token": "x", "last4": "4242"}]}
-    assert masked(value, ["token"]) == {
-        "name": "Ada", "token": "[masked]", "cards": [{"token": "[masked]", "last4": "4242"}]
-    }

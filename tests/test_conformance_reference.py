@@ -7,6 +7,7 @@ two is a bug in the harness or in the reference's stdio server.
 
 from __future__ import annotations
 
+import json
 import sys
 
 import pytest
@@ -57,8 +58,19 @@ def test_every_scenario_passes_over_stdio(over_stdio: list[CaseResult]) -> None:
 def test_both_forms_give_identical_verdicts_and_records(
     in_process: list[CaseResult], over_stdio: list[CaseResult]
 ) -> None:
-    assert [(c.id, c.verdict, c.message) for c in in_process] == [
-        (c.id, c.verdict, c.message) for c in over_stdio
+    verdicts = [
+        (a.id, a.verdict, a.message, b.verdict, b.message)
+        for a, b in zip(in_process, over_stdio, strict=True)
     ]
-    differing = [a.id for a, b in zip(in_process, over_stdio, strict=True) if a.record != b.record]
-    assert not differing, f"records differ between in-process and stdio: {differing}"
+    differing = [v for v in verdicts if v[1:3] != v[3:5]]
+    assert not differing, f"verdicts differ between in-process and stdio: {differing[:3]}"
+    records = [
+        (a.id, a.record, b.record)
+        for a, b in zip(in_process, over_stdio, strict=True)
+        if a.record != b.record
+    ]
+    detail = [
+        (cid, json.dumps(x, sort_keys=True)[:600], json.dumps(y, sort_keys=True)[:600])
+        for cid, x, y in records
+    ]
+    assert not records, f"records differ between in-process and stdio: {detail[:2]}"

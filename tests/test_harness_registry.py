@@ -77,3 +77,11 @@ def test_the_python_adapter_turns_a_hang_into_a_timeout() -> None:
     outcome = adapter.run({"id": "x"}, timeout=0.2)
     assert outcome.error is not None and "timeout" in outcome.error
     assert "hung" in (adapter.run({"id": "y"}, timeout=0.2).error or "")
+
+
+def test_shipped_preset_packages_register_themselves() -> None:
+    from conformance.paths import REPO_ROOT
+
+    if not (REPO_ROOT / "conformance" / "adapters" / "llmz_node" / "__init__.py").exists():
+        pytest.skip("the llmz-node bridge package is not in this tree")
+    assert "llmz-node" in registry.presets()

@@ -194,3 +194,43 @@ def test_list_mutants_names_each_mutant_and_the_rules_it_breaks(capsys: pytest.C
     assert lines[-1] == f"{len(mutants)} mutants"
     for name, mutant in mutants.items():
         assert any(line.startswith(f"{name}: breaks {mutant.rules[0]}") for line in lines)
+
+
+def test_an_adapter_that_raises_costs_one_case_not_the_run() -> None:
+    from conformance.adapters.base import Outcome
+    from conformance.protocol import ImplementationInfo
+    from conformance.runner import run_all
+    from conformance.scenario.load import LoadedScenario, scenario_id
+    from conformance.scenario.model import parse_scenario
+
+    class Flaky:
+        calls = 0
+
+        def hello(self) -> ImplementationInfo:
+            return ImplementationInfo(
+                name="flaky", version="1", language="x", systems=["llmz", "falai", "akan"]
+            )
+
+        def run(self, payload: dict[str, Any], timeout: float) -> Outcome:
+            self.calls += 1
+            if self.calls == 1:
+                raise RuntimeError("adapter bug")
+            return Outcome(record={"events": [], "final": {"status": "ok"}})
+
+        def close(self) -> None:
+            return None
+
+    document = minimal_scenario()
+    root = Path("/virtual")
+    items = [
+        LoadedScenario(
+            scenario_id(root / f"{document['system']}/a/{n}.yaml", root),
+            root,
+            document,
+            parse_scenario(document),
+        )
+        for n in ("one", "two")
+    ]
+    _, cases = run_all(Flaky(), items)
+    assert [c.verdict for c in cases] == ["error", "pass"]
+    assert "RuntimeError: adapter bug" in cases[0].message

@@ -293,3 +293,20 @@ def test_controls_default_to_the_documented_values() -> None:
 def test_invalid_controls_are_config_errors(settings: dict[str, Any], message: str) -> None:
     with pytest.raises(compaction.CompactionConfigError, match=message):
         compaction.controls_from(settings)
+
+
+def test_an_oversized_group_is_split_into_pieces_within_capacity() -> None:
+    big = {"role": "tool", "toolResultCallId": "c", "content": " ".join(f"item{k}" for k in range(600))}
+    groups = [Group((big,), "iteration_1", tokens.count_message(big)), *_groups([5])]
+    pieces = compaction.split_oversized(groups, 200, tokens.count_message, tokens.split_text)
+    assert len(pieces) > 3
+    assert all(piece.tokens <= 200 for piece in pieces)
+    assert pieces[0].messages[0]["content"].startswith("[part 1 of ")
+    assert pieces[-1] == groups[-1], "groups that fit are passed through unchanged"
+
+
+def test_split_text_pieces_rejoin_to_the_text() -> None:
+    text = "Ledger entry " * 300
+    pieces = tokens.split_text(text, 50)
+    assert "".join(pieces) == text
+    assert all(tokens.count_text(piece) <= 50 for piece in pieces)

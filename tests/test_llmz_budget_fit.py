@@ -229,3 +229,14 @@ def test_invalid_max_tokens_is_invalid_config(cap: int) -> None:
 def test_invalid_compaction_controls_are_invalid_config() -> None:
     with pytest.raises(FitConfigError, match="targetRatio"):
         fit_request(context([], cap=None, compaction={"triggerRatio": 0.5, "targetRatio": 0.9}))
+
+
+def test_a_single_dropped_message_larger_than_the_window_is_summarized_in_pieces() -> None:
+    history = [*iteration(1, words=1500), *iteration(2, words=20), *iteration(3, words=20)]
+    summarizer = Summarizer("first piece", "second piece", "third piece", "fourth piece", "fifth piece")
+    result = fit_request(
+        context(history, cap=2000, summarizer=summarizer, compaction={"keepRecentIterations": 1})
+    )
+    assert len(summarizer.calls) >= 2
+    assert summarizer.calls[1][0][0] == {"role": "summary", "content": "first piece"}
+    assert result.new_history is not None and result.new_history[0]["role"] == "summary"

@@ -41,11 +41,12 @@ KILLERS: dict[str, tuple[str, ...]] = {
     "llmz-budget-instructions-not-measured": ("llmz/budget/measure-counts-instructions",),
     "llmz-compaction-trigger-late": ("llmz/compaction/at-trigger-summarizes",),
     "llmz-compaction-trigger-early": ("llmz/compaction/below-trigger-no-summary",),
-    "llmz-compaction-recent-not-preferred": ("llmz/compaction/at-trigger-summarizes",),
+    "llmz-compaction-recent-not-preferred": ("llmz/compaction/keeps-two-newest-iterations",),
     "llmz-compaction-target-ignored": ("llmz/compaction/target-decides-how-much-is-kept",),
     "llmz-compaction-never-keeps-fewer": ("llmz/compaction/hard-overflow-keeps-fewer",),
     "llmz-compaction-summary-last": (
         "llmz/compaction/at-trigger-summarizes",
+        "llmz/compaction/keeps-two-newest-iterations",
         "llmz/compaction/keep-one-recent-iteration",
     ),
     "llmz-compaction-summary-uncapped": (

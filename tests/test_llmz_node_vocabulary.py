@@ -33,7 +33,7 @@ MODELS: dict[str, type[BaseModel]] = {
         name: getattr(llmz, name)
         for name in (
             "Setup", "ToolSpec", "ToolBehaviour", "ThinkSignalSpec", "ExitSpec", "ChatSpec", "ComponentSpec",
-            "HooksSpec", "AfterToolHook", "ModelSpec", "CompactionSpec", "ExecuteOptions", "AppendStep",
+            "HooksSpec", "AfterToolHook", "TruncateSpec", "ModelSpec", "CompactionSpec", "ExecuteOptions", "AppendStep",
             "AppendMessage", "ExecuteStep", "SaveAndRestoreStep", "CompactStep", "SummarizeStep",
         )
     },

@@ -32,6 +32,20 @@ def summarise(cases: list[CaseResult]) -> Summary:
     )
 
 
+def scenario_report(case: CaseResult) -> ScenarioReport:
+    return ScenarioReport(
+        id=case.id,
+        system=case.system,
+        area=case.area,
+        rules=case.rules,
+        verdict=case.verdict,
+        message=case.message,
+        failing_rules=case.failing_rules,
+        expected_failure=case.expected_failure,
+        duration_ms=round(case.duration_ms, 3),
+    )
+
+
 def build_report(
     spec: str,
     info: ImplementationInfo,
@@ -42,27 +56,8 @@ def build_report(
     problems = problems or []
     summary = summarise(cases)
     implementation = ImplementationReport(
-        name=info.name,
-        version=info.version,
-        language=info.language,
-        systems=list(info.systems),
-        capabilities=list(info.capabilities),
-        spec=spec,
+        spec=spec, **info.model_dump(include={"name", "version", "language", "systems", "capabilities"})
     )
-    scenarios = [
-        ScenarioReport(
-            id=c.id,
-            system=c.system,
-            area=c.area,
-            rules=c.rules,
-            verdict=c.verdict,
-            message=c.message,
-            failing_rules=c.failing_rules,
-            expected_failure=c.expected_failure,
-            duration_ms=round(c.duration_ms, 3),
-        )
-        for c in cases
-    ]
     rules = [
         RuleReport(id=rule_id, verdict=verdict, scenarios=ids)
         for rule_id, (verdict, ids) in rule_verdicts(cases, catalogue_ids).items()
@@ -71,7 +66,7 @@ def build_report(
         implementation=implementation,
         summary=summary,
         ok=summary.failed == 0 and summary.errored == 0 and not problems,
-        scenarios=scenarios,
+        scenarios=[scenario_report(case) for case in cases],
         rules=rules,
         baseline=[BaselineProblem(id=p.id, problem=p.kind, message=p.message) for p in problems],
     )

@@ -30,6 +30,10 @@ def to_junit(report: Report) -> str:
             name=case.id.rsplit("/", 1)[-1],
             time=f"{case.duration_ms / 1000:.3f}",
         )
+        if case.rules:
+            properties = ET.SubElement(element, "properties")
+            for rule in case.rules:
+                ET.SubElement(properties, "property", name="rule", value=rule)
         first_line = case.message.splitlines()[0] if case.message else ""
         if case.verdict == "fail":
             ET.SubElement(element, "failure", message=first_line).text = case.message
@@ -37,10 +41,6 @@ def to_junit(report: Report) -> str:
             ET.SubElement(element, "error", message=first_line).text = case.message
         elif case.verdict in ("skip", "xfail"):
             ET.SubElement(element, "skipped", message=first_line)
-        if case.rules:
-            properties = ET.SubElement(element, "properties")
-            for rule in case.rules:
-                ET.SubElement(properties, "property", name="rule", value=rule)
     root = ET.Element("testsuites")
     root.append(suite)
     ET.indent(root)

@@ -171,10 +171,59 @@ class Prompt(Strict):
 
 
 class StateKey(Strict):
-    """A store key the screen makes readable (``st.use`` / ``st.sel``), with the fields its model masks."""
+    """A store key a mounted component subscribes (`st.use`, `st.sel`, `st.ref`), as its model has it."""
 
     value: Any = None
-    masked: list[str] = Field(default_factory=list, description="Field names whose values are masked.")
+    agent: bool = Field(default=True, description="false: subscribed with `{ agent: false }`, kept off.")
+    secret: list[str] = Field(
+        default_factory=list, description="Fields the model flags `hidden` or `secret`."
+    )
+    mask: list[str] | None = Field(
+        default=None, description="A `mask:` model is named for the key: these fields, and every secret "
+        "field, are masked. Omitted: no mask model."
+    )
+    visual: list[str] = Field(default_factory=list, description="Fields declared with `field.visual`.")
+
+
+class FormControl(Strict):
+    """The control drawing a form field on this screen."""
+
+    type: Literal["text", "number", "phone", "select", "switch", "list", "draggable"] = Field(
+        default="text", description="`list` is Field.List; `draggable` is DraggableList (a list the person "
+        "can reorder)."
+    )
+    on_change: Literal["reference", "inline"] = Field(
+        default="reference", description="`reference`: onChange is the generated setter itself (st.do.set"
+        "<Field>On<Model>); `inline`: an arrow function wrapping it."
+    )
+    disabled: bool = False
+    transform: Literal["none", "upper", "lower", "trim", "phone"] | None = Field(
+        default=None, description="The control's `transform` prop; omitted, the control's default "
+        "(`phone` for a phone field, none otherwise)."
+    )
+
+
+class FormField(Strict):
+    """One field of the form's model."""
+
+    name: str = Field(pattern=r"^[a-z][A-Za-z0-9]*$")
+    kind: Literal["plain", "rows", "composite", "relation", "base"] = Field(
+        default="plain", description="rows: an array of embedded rows, drawn by its control; composite: a "
+        "list, map or embedded object no control draws; base: a base document field. A plain field may hold "
+        "an array of primitives."
+    )
+    flag: Literal["hidden", "secret"] | None = None
+    value: Any = None
+    control: FormControl | None = Field(default=None, description="Omitted: no control draws it here.")
+
+
+class Form(Strict):
+    """A model form on this screen and its subscriptions (``st.use.<model>Form()``)."""
+
+    model: str = Field(pattern=r"^[A-Z][A-Za-z0-9]*$")
+    subscriptions: int = Field(default=1, ge=0, description="Components subscribing the form.")
+    agent: bool = Field(default=True, description="false: subscribed with `{ agent: false }`.")
+    fields: list[FormField] = Field(min_length=1)
 
 
 class Setup(Strict):
@@ -201,6 +250,7 @@ class Setup(Strict):
         default=None, description="The chat is the agent of this zone: readScreen and highlight see only the "
         "element whose data-agent-zone is this name."
     )
+    form: Form | None = Field(default=None, description="A model form on this screen.")
     max_turns: int | None = Field(
         default=None, ge=1, description="maxTurns: model requests one loop may post; omitted, the "
         "implementation's default (the documents give none)."

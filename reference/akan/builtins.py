@@ -13,26 +13,35 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-#: akan.builtin.five-on-every-surface: names and the reference's own descriptions.
-BUILTIN_TOOLS: tuple[tuple[str, str], ...] = (
-    ("navigate", "Go to another page of this app by its path, as a link on the page would."),
-    ("goBack", "Return to the page visited before this one in this session."),
-    ("readScreen", "Read the page as text; pass `section` to read one named part of it."),
-    ("readState", "Read the current value of one store key, by `key`."),
-    ("highlight", "Point the user at one named element by scrolling to it and flashing it."),
+
+def _params(required: Sequence[str], optional: Sequence[str] = ()) -> dict[str, Any]:
+    names = [*required, *optional]
+    properties = {name: {"type": "string"} for name in names}
+    return {"type": "object", "properties": properties, "required": list(required)}
+
+
+#: akan.builtin.five-on-every-surface: names, the reference's own descriptions, and parameters.
+BUILTIN_TOOLS: tuple[dict[str, Any], ...] = (
+    {"name": "navigate", "description": "Go to another page of this app by its path, as a link would.",
+     "parameters": _params(["path"])},
+    {"name": "goBack", "description": "Return to the page visited before this one in this session.",
+     "parameters": _params([])},
+    {"name": "readScreen", "description": "Read the page as text; pass `section` to read one named part.",
+     "parameters": _params([], ["section"])},
+    {"name": "readState", "description": "Read the current value of one store key, by `key`.",
+     "parameters": _params(["key"])},
+    {"name": "highlight", "description": "Point the user at one named element: scroll to it, then flash it.",
+     "parameters": _params(["target"])},
 )
-BUILTIN_NAMES = frozenset(name for name, _ in BUILTIN_TOOLS)
+BUILTIN_NAMES = frozenset(str(tool["name"]) for tool in BUILTIN_TOOLS)
 #: A scheme (``https:``, ``javascript:``) or a protocol-relative ``//host`` leaves the app.
 _EXTERNAL = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*:|//|\\\\)")
-MASK = "[masked]"
 
 
-def offered(page_tools: Sequence[tuple[str, str]]) -> list[dict[str, str]]:
+def offered(page_tools: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The tools a turn declares: the page's own, then each built-in whose name no page tool took."""
-    taken = {name for name, _ in page_tools}
-    tools = [{"name": name, "description": description} for name, description in page_tools]
-    tools += [{"name": n, "description": d} for n, d in BUILTIN_TOOLS if n not in taken]
-    return tools
+    taken = {tool["name"] for tool in page_tools}
+    return [*page_tools, *(dict(tool) for tool in BUILTIN_TOOLS if tool["name"] not in taken)]
 
 
 def is_internal(path: str) -> bool:
@@ -42,12 +51,3 @@ def is_internal(path: str) -> bool:
     path is refused as well -- the router ``Link`` uses resolves app paths from the root.
     """
     return path.startswith("/") and not _EXTERNAL.match(path)
-
-
-def masked(value: Any, hidden: Sequence[str]) -> Any:
-    """akan.builtin.read-state-one-masked-key: fields the key's model masks are replaced, at any depth."""
-    if isinstance(value, dict):
-        return {k: MASK if k in hidden else masked(v, hidden) for k, v in value.items()}
-    if isinstance(value, list):
-        return [masked(item, hidden) for item in value]
-    return value

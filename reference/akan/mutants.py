@@ -8,10 +8,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, ExitStack, contextmanager
+from typing import Any
 from unittest import mock
 
-from conformance.scenario.akan import Accepts
-from reference.akan import attachments, builtins, ceilings, commands, compaction, read_screen
+from conformance.scenario.akan import Accepts, Form, FormField, StateKey
+from reference.akan import (
+    attachments,
+    builtins,
+    ceilings,
+    commands,
+    compaction,
+    declarations,
+    forms,
+    read_screen,
+    state_read,
+)
 from reference.akan.commands import Command
 from reference.akan.html_tree import Element, parse_html
 from reference.akan.page import Page
@@ -135,6 +146,35 @@ def _context_with_values(self: Page) -> dict[str, object]:
 
 
 _page_context = Page.context
+_arg_schema = declarations.arg_schema
+
+
+def _every_declaration(tools: Sequence[Any]) -> list[dict[str, Any]]:
+    """One entry per declaration: falsy names, undescribable arguments and shared repeats included."""
+    return [{"name": t.name, "description": t.description, "parameters": {}} for t in tools]
+
+
+def _describe_anything(arg: Any) -> dict[str, Any] | None:
+    return _arg_schema(arg) or {}
+
+
+_agent_view = state_read.agent_view
+
+
+def _secrets_in_the_clear(entry: StateKey) -> tuple[Any, str | None]:
+    return _agent_view(entry.model_copy(update={"secret": []}))
+
+
+def _every_named_key(state: dict[str, StateKey]) -> dict[str, StateKey]:
+    return {name: entry for name, entry in state.items() if name}
+
+
+def _visual_kept(entry: StateKey) -> tuple[Any, str | None]:
+    return _agent_view(entry.model_copy(update={"visual": []}))
+
+
+def _visual_as_secret(entry: StateKey) -> tuple[Any, str | None]:
+    return _agent_view(entry.model_copy(update={"secret": [*entry.secret, *entry.visual], "visual": []}))
 
 
 MUTANTS: list[Mutant] = [
@@ -314,10 +354,9 @@ MUTANTS += [
 # -- built-in tools and readScreen ---------------------------------------------------------------------
 
 
-def _builtins_beside_hooks(page_tools: Sequence[tuple[str, str]]) -> list[dict[str, str]]:
+def _builtins_beside_hooks(page_tools: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """Lists every built-in even when a page tool took its name, and runs the built-in when called."""
-    tools = [{"name": name, "description": description} for name, description in page_tools]
-    return tools + [{"name": n, "description": d} for n, d in builtins.BUILTIN_TOOLS]
+    return [*page_tools, *(dict(tool) for tool in builtins.BUILTIN_TOOLS)]
 
 
 _run_tool = ChatSession._run_tool
@@ -329,7 +368,7 @@ def _builtin_first(self: ChatSession, tool: object, name: str, arguments: dict[s
     return _run_tool(self, tool, name, arguments)  # type: ignore[arg-type]
 
 
-def _with_wait(page_tools: Sequence[tuple[str, str]]) -> list[dict[str, str]]:
+def _with_wait(page_tools: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return [*_offered(page_tools), {"name": "wait", "description": "Wait until a store key changes."}]
 
 
@@ -397,7 +436,7 @@ MUTANTS += [
     Mutant(
         "akan-unmasked-state",
         ("akan.builtin.read-state-one-masked-key", "akan.state.read-masked-by-declared-model"),
-        lambda: mock.patch.object(builtins, "masked", lambda value, hidden: value),
+        lambda: mock.patch("reference.akan.page.agent_view", lambda entry: (entry.value, None)),
         "readState returns masked fields in the clear",
     ),
     Mutant(
@@ -414,7 +453,7 @@ MUTANTS += [
     ),
     Mutant(
         "akan-no-disabled-marker",
-        ("akan.builtin.read-screen-compact-text",),
+        ("akan.builtin.read-screen-compact-text", "akan.form.read-screen-marks-disabled"),
         lambda: mock.patch.object(read_screen, "disabled_marker", lambda element: ""),
         "disabled controls and buttons read like enabled ones",
     ),
@@ -474,6 +513,176 @@ MUTANTS += [
         ("akan.state.subscribed-key-listed-and-read-on-demand",),
         lambda: mock.patch.object(Page, "context", _context_with_values),
         "each turn's context carries the subscribed keys' values instead of their names",
+    ),
+]
+
+MUTANTS += [
+    Mutant(
+        "akan-off-values-run",
+        ("akan.tool.enum-of-refuses-off-values", "akan.tool.one-of-render-values"),
+        lambda: mock.patch("reference.akan.session.call_refusal", lambda tool, arguments: None),
+        "a value outside an argument's enum reaches the tool body",
+    ),
+    Mutant(
+        "akan-enum-always-string",
+        ("akan.tool.enum-of-argument",),
+        lambda: mock.patch.object(declarations, "scalar_type", lambda values: "string"),
+        "an enum of numbers is published as strings",
+    ),
+    Mutant(
+        "akan-every-declaration-published",
+        ("akan.tool.falsy-name-declares-without-publishing", "akan.tool.shared-merges-repeats"),
+        lambda: mock.patch("reference.akan.session.page_entries", _every_declaration),
+        "every st.tool declaration reaches the model, nameless and repeated ones included",
+    ),
+    Mutant(
+        "akan-undescribable-published",
+        ("akan.tool.undescribable-arg-withdraws-tool",),
+        lambda: mock.patch.object(declarations, "arg_schema", _describe_anything),
+        "a tool with an argument no schema describes is published with an empty schema for it",
+    ),
+]
+
+MUTANTS += [
+    Mutant(
+        "akan-agent-false-readable",
+        ("akan.state.agent-false-keeps-key-off",),
+        lambda: mock.patch("reference.akan.page.readable", _every_named_key),
+        "a key subscribed with { agent: false } is listed and readable",
+    ),
+    Mutant(
+        "akan-secrets-read-without-mask",
+        ("akan.state.masked-model-refused-without-mask",),
+        lambda: mock.patch("reference.akan.page.agent_view", _secrets_in_the_clear),
+        "hidden and secret fields are read out when no mask model is named",
+    ),
+    Mutant(
+        "akan-visual-fields-kept",
+        ("akan.state.visual-field-stripped-from-agent-reads",),
+        lambda: mock.patch("reference.akan.page.agent_view", _visual_kept),
+        "field.visual fields reach the agent",
+    ),
+    Mutant(
+        "akan-visual-fields-refuse",
+        ("akan.state.visual-field-never-refused",),
+        lambda: mock.patch("reference.akan.page.agent_view", _visual_as_secret),
+        "a populated field.visual field makes the read be refused like a secret",
+    ),
+]
+
+
+# -- forms ---------------------------------------------------------------------------------------------
+
+_form_tools = forms.tools
+_form_fill = forms.fill
+_form_transform = forms.transform
+
+
+def _controls_including(*, inline: bool, disabled: bool) -> Any:
+    def controls(form: Form) -> dict[str, FormField]:
+        return {
+            forms.setter_name(form, field): field
+            for field in form.fields
+            if field.kind == "plain" and field.control is not None and field.flag is None
+            and (inline or field.control.on_change == "reference")
+            and (disabled or not field.control.disabled)
+        }
+    return controls
+
+
+def _fill_per_subscriber(form: Form | None) -> list[dict[str, Any]]:
+    entries = _form_tools(form)
+    extra = [e for e in entries if form is not None and e["name"] == forms.fill_name(form)]
+    return entries + extra * max(0, (form.subscriptions if form else 0) - 1)
+
+
+def _fill_despite_agent_false(form: Form | None) -> list[dict[str, Any]]:
+    return _form_tools(form.model_copy(update={"agent": True}) if form else None)
+
+
+def _fill_raw(form: Form, patch: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    writes, refused = _form_fill(form, patch)
+    return (dict(patch) if refused is None else writes), refused
+
+
+def _fill_replaces(form: Form, patch: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    writes, refused = _form_fill(form, patch)
+    if refused is not None:
+        return writes, refused
+    return {**{f.name: None for f in forms.fill_fields(form)}, **writes}, None
+
+
+def _fill_anything(form: Form, patch: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    return dict(patch), None
+
+
+def _no_default_phone(field: FormField, value: Any) -> Any:
+    if field.control is not None and field.control.transform is None:
+        return value
+    return _form_transform(field, value)
+
+
+def _transform_whole(field: FormField, value: Any) -> Any:
+    if isinstance(value, list):
+        return forms.format_phone("".join(str(v) for v in value))
+    return forms.format_phone("") if value is None else _form_transform(field, value)
+
+
+MUTANTS += [
+    Mutant(
+        "akan-inline-arrow-publishes",
+        ("akan.form.inline-arrow-publishes-nothing",),
+        lambda: mock.patch.object(forms, "controls", _controls_including(inline=True, disabled=False)),
+        "a control with an inline onChange publishes the setter it wraps",
+    ),
+    Mutant(
+        "akan-disabled-control-publishes",
+        ("akan.form.disabled-control-publishes-nothing", "akan.form.disabled-field-refused-by-fill"),
+        lambda: mock.patch.object(forms, "controls", _controls_including(inline=False, disabled=True)),
+        "a disabled control keeps its tool, and fill writes its field",
+    ),
+    Mutant(
+        "akan-fill-per-subscriber",
+        ("akan.form.fill-tool-registered-shared",),
+        lambda: mock.patch.object(forms, "tools", _fill_per_subscriber),
+        "each component subscribing the form registers its own fill tool",
+    ),
+    Mutant(
+        "akan-fill-despite-agent-false",
+        ("akan.form.agent-false-withholds-fill-tool",),
+        lambda: mock.patch.object(forms, "tools", _fill_despite_agent_false),
+        "{ agent: false } on the form subscription is ignored",
+    ),
+    Mutant(
+        "akan-fill-raw-setter",
+        ("akan.form.fill-writes-through-control-tool", "akan.form.phone-default-transform"),
+        lambda: mock.patch.object(forms, "fill", _fill_raw),
+        "the patch tool writes plain fields with the raw setter, skipping the control's transform",
+    ),
+    Mutant(
+        "akan-fill-replaces-form",
+        ("akan.form.fill-is-a-patch",),
+        lambda: mock.patch.object(forms, "fill", _fill_replaces),
+        "fields the patch leaves out are cleared",
+    ),
+    Mutant(
+        "akan-fill-writes-anything",
+        ("akan.form.fill-refuses-offscreen-plain-field",
+         "akan.form.fill-excludes-relation-base-hidden-secret"),
+        lambda: mock.patch.object(forms, "fill", _fill_anything),
+        "the patch tool writes any field it is given",
+    ),
+    Mutant(
+        "akan-no-default-phone-transform",
+        ("akan.form.transform-applies-to-agent-writes",),
+        lambda: mock.patch.object(forms, "transform", _no_default_phone),
+        "a phone control with no transform prop stores the agent's digits as typed",
+    ),
+    Mutant(
+        "akan-transform-whole-value",
+        ("akan.form.transform-per-element-and-null",),
+        lambda: mock.patch.object(forms, "transform", _transform_whole),
+        "a list is transformed as one value and a cleared field is transformed too",
     ),
 ]
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.scenario.akan import Setup, expand_fillers
-from reference.akan import builtins
+from reference.akan import builtins, forms
 from reference.akan.html_tree import Element, parse_html
 from reference.akan.read_screen import limit, read_screen, refusal, resolve, text_lines
+from reference.akan.state_read import agent_view, readable
 from reference.akan.wire import json_text
 
 
@@ -22,6 +23,8 @@ class Page:
         self.setup = setup
         self.route = setup.route
         self.history = [setup.route]
+        form = setup.form
+        self.form_values: dict[str, Any] = {f.name: f.value for f in form.fields} if form else {}
 
     def context(self) -> dict[str, Any]:
         """akan.surface.context-completed-by-scopes-route-keys: route, scopes on screen, readable keys.
@@ -33,7 +36,7 @@ class Page:
         if self.setup.html is not None:
             scopes = [e.attrs["data-agent-scope"] for e in self.screen_root().elements()
                       if "data-agent-scope" in e.attrs and e.visible()]
-        return {"route": self.route, "scopes": scopes, "keys": list(self.setup.state)}
+        return {"route": self.route, "scopes": scopes, "keys": list(readable(self.setup.state))}
 
     def run_builtin(self, name: str, arguments: dict[str, Any]) -> str:
         if name == "navigate":
@@ -52,6 +55,25 @@ class Page:
         if resolve(root, str(section or "")) is None:
             return refusal(root, str(section or ""))
         return json_text({"highlighted": section})
+
+    def form_tools(self) -> list[dict[str, Any]]:
+        return forms.tools(self.setup.form)
+
+    def run_form_tool(self, name: str, arguments: dict[str, Any]) -> str | None:
+        """A published form tool's call, or None when ``name`` is not one."""
+        form = self.setup.form
+        if form is None or name not in {tool["name"] for tool in forms.tools(form)}:
+            return None
+        if name == forms.fill_name(form):
+            patch = arguments.get("patch")
+            writes, refused = forms.fill(form, patch if isinstance(patch, dict) else {})
+            if refused is not None:
+                return json_text({"error": refused})
+        else:
+            field = forms.controls(form)[name]
+            writes = {field.name: forms.transform(field, arguments.get("value"))}
+        self.form_values.update(writes)
+        return json_text({"written": writes})
 
     def screen_root(self) -> Element:
         """The page, or a zone agent's own container (akan.zone.read-screen-limited-to-container)."""
@@ -78,13 +100,16 @@ class Page:
         return json_text({"route": self.route})
 
     def read_state(self, key: str) -> str:
-        """One key, masked (akan.builtin.read-state-one-masked-key).
+        """One key, as its model lets an agent see it (akan.builtin.read-state-one-masked-key).
 
-        A key no mounted component subscribes is refused, whatever its siblings
+        A key no mounted component subscribes for the agent is refused, whatever its siblings
         (akan.state.unread-sibling-key-unreadable).
         """
-        entry = self.setup.state.get(key)
+        keys = readable(self.setup.state)
+        entry = keys.get(key)
         if entry is None:
-            keys = list(self.setup.state)
-            return json_text({"error": f"no readable store key named {key!r}", "keys": keys})
-        return json_text({"key": key, "value": builtins.masked(entry.value, entry.masked)})
+            return json_text({"error": f"no readable store key named {key!r}", "keys": list(keys)})
+        value, refused = agent_view(entry)
+        if refused is not None:
+            return json_text({"error": refused, "key": key})
+        return json_text({"key": key, "value": value})

@@ -64,8 +64,13 @@ def anchor(heading: Element) -> str | None:
 
 
 def disabled_marker(element: Element) -> str:
-    """akan.builtin.read-screen-compact-text: a disabled control or button says so."""
-    return " (disabled)" if "disabled" in element.attrs else ""
+    """A disabled control or button says so, from the native attribute or ``aria-disabled``.
+
+    akan.builtin.read-screen-compact-text, akan.form.read-screen-marks-disabled.
+    """
+    native = "disabled" in element.attrs
+    aria = element.attrs.get("aria-disabled", "").lower() == "true"
+    return " (disabled)" if native or aria else ""
 
 
 def _label(control: Element, labels: dict[str, str]) -> str:

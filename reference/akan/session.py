@@ -28,6 +28,7 @@ from reference.akan import builtins, ceilings, compaction
 from reference.akan.attachments import Attachment, accepts_of, persisted, provider_message, read_file
 from reference.akan.commands import Command, builtin, fill, menu, parse
 from reference.akan.cut import choose_cut
+from reference.akan.declarations import call_refusal, page_entries, published
 from reference.akan.explain import explained
 from reference.akan.page import Page
 from reference.akan.sanitize import cap, sanitize
@@ -75,6 +76,7 @@ class ChatSession:
         self.held_at: int | None = None
         self.clock = VirtualClock()
         self.page = Page(setup)
+        self.published = published(setup.tools)
         self.waiting: Waiting | None = None
         self.stored: list[Message] = []
         self._minted_ids = 0
@@ -186,7 +188,7 @@ class ChatSession:
         elif name == "help":
             self.note("Commands: " + ", ".join(self.commands()).replace("/new", "/new (/clear)") + ".")
         elif name == "tools":
-            names = ", ".join(t.name for t in self.setup.tools) or "none"
+            names = ", ".join(self.published) or "none"
             self.note(f"Tools on this screen: {names}.")
         else:
             return self._prompt(command)
@@ -285,7 +287,7 @@ class ChatSession:
         messages = on_wire(self.transcript)
         request: dict[str, Any] = {
             "messages": messages,
-            "tools": builtins.offered([(t.name, t.description) for t in self.setup.tools]),
+            "tools": builtins.offered([*page_entries(self.setup.tools), *self.page.form_tools()]),
             "screen": self.setup.screen,
             "context": self.page.context(),
             "provider": self._provider(),
@@ -342,12 +344,19 @@ class ChatSession:
             self._loop()
 
     def _tool(self, name: str) -> PageTool | None:
-        return next((tool for tool in self.setup.tools if tool.name == name), None)
+        """Only published declarations can be called by the model."""
+        return self.published.get(name)
 
     def _run_tool(self, tool: PageTool | None, name: str, arguments: dict[str, Any]) -> str:
         """Page tools first: one named like a built-in shadows it (akan.builtin.hook-tool-shadows-builtin)."""
         if tool is not None:
+            refused = call_refusal(tool, arguments)
+            if refused is not None:  # akan.tool.enum-of-refuses-off-values: the body never runs
+                return json_text({"error": refused})
             return filler(tool.filler_chars) if tool.filler_chars else json_text(tool.returns)
+        form_result = self.page.run_form_tool(name, arguments)
+        if form_result is not None:
+            return form_result
         if name in builtins.BUILTIN_NAMES:
             return self.page.run_builtin(name, arguments)
         return json_text({"error": f"no tool named {name} is published on this screen"})
@@ -390,4 +399,5 @@ class ChatSession:
             "is_compacting": self.is_compacting,
             "route": self.page.route,
             "commands": self.commands(),
+            **({"form": self.page.form_values} if self.setup.form is not None else {}),
         }

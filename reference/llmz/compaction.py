@@ -16,10 +16,10 @@ Choosing the prefix (``choose_cut``) follows the guide's priorities, strongest f
    so no more history is lost than needed.
 
 Sizes are estimates while choosing: the summary is not written yet, so it is charged at
-``summary_cost`` tokens (its framing plus the least room the reference grants a summary). The summary
-may then use whatever room the input budget still has, up to maxSummaryTokens
-(llmz.compaction.max-summary-tokens), and the caller re-measures the real request afterwards. Ratios are
-compared as exact fractions so a boundary does not wobble with binary floating point.
+``summary_cost`` tokens (its framing plus the least room the reference grants a summary). The caller
+then lets the summary use part of the room the input budget still has, up to maxSummaryTokens
+(llmz.compaction.max-summary-tokens), and re-measures the real request afterwards. Ratios are compared
+as exact fractions so a boundary does not wobble with binary floating point.
 """
 
 from __future__ import annotations

@@ -250,8 +250,7 @@ def _compact(
     )
     if cut is None:
         return None
-    # llmz.compaction.max-summary-tokens: the ceiling, reduced to the room the kept request leaves.
-    room = min(ceiling, window.input_budget - (cut.estimate - least))
+    room = _summary_room(window, ceiling, window.input_budget - (cut.estimate - least))
     summary = _summarize(context, window, room, groups[: cut.drop])
     new_history = compaction.retained_history(groups, cut, summary)
     result = _result(context, window, _measure(context, new_history))
@@ -259,6 +258,17 @@ def _compact(
     result.discarded_iterations = compaction.discarded_iterations(groups, cut)
     result.summary = summary
     return result
+
+
+def _summary_room(window: budget.Window, ceiling: int, available: int) -> int:
+    """llmz.compaction.max-summary-tokens: the ceiling, reduced by the space the request has left.
+
+    The summary takes at most half of the input space the kept request leaves (the rest stays free for
+    the conversation to grow, as llmz 1.0.1 as published does), and at most what lets a segment request
+    hold a previous summary, its own answer and a minimal segment.
+    """
+    per_segment = (window.limit - compaction.SUMMARY_PROMPT_ALLOWANCE - SUMMARY_FRAMING - MIN_SEGMENT) // 2
+    return max(1, min(ceiling, available // 2, per_segment))
 
 
 def _summarize(context: FitContext, window: budget.Window, room: int, dropped: Sequence[Group]) -> str:

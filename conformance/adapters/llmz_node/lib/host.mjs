@@ -4,7 +4,7 @@
 // an optional run of initial failures); exits, components and the chat text handler are built from their
 // JSON Schemas and handler modes. Everything a handler does is recorded through the recorder, so the
 // record shows what the host observed, not what llmz claims happened.
-import { Chat, Component, Exit, ThinkSignal, Tool } from 'llmz'
+import { Chat, Component, Exit, ThinkSignal, Tool, truncate } from 'llmz'
 
 import { CannotExpress } from './errors.mjs'
 import { toZui } from './schema.mjs'
@@ -42,19 +42,27 @@ export function buildTools(specs, host) {
   })
 }
 
+/** `truncate({value, maxTokens, preserve})` when the behaviour sets a display budget, else the value. */
+function displayBudget(behaviour, value) {
+  const spec = behaviour.truncate
+  if (!spec) return value
+  return truncate({ value, maxTokens: spec.max_tokens, preserve: spec.preserve ?? 'top' })
+}
+
 async function perform(name, kind, behaviour, input, cancel) {
   switch (kind) {
     case 'returns':
-      return structuredClone(behaviour.returns)
+      return displayBudget(behaviour, structuredClone(behaviour.returns))
     case 'returns_input':
-      return input
+      return displayBudget(behaviour, input)
     case 'throws':
       throw new Error(behaviour.throws)
     case 'think_signal': {
       // In llmz 1.0.1 only a thrown signal pauses; a returned one is treated as the tool's value. The
       // scenario says which the handler does, and the bridge does exactly that.
       const spec = behaviour.think_signal
-      const signal = new ThinkSignal(spec.reason, spec.context ?? undefined)
+      const context = spec.context === undefined || spec.context === null ? undefined : structuredClone(spec.context)
+      const signal = new ThinkSignal(spec.reason, context === undefined ? undefined : displayBudget(behaviour, context))
       if (spec.via === 'throw') throw signal
       return signal
     }

@@ -50,10 +50,11 @@ export function errorFields(error) {
  */
 export class ExecutionObserver {
   /** @param {() => import('llmz').Session} session the session being executed (for its last message) */
-  constructor(recorder, execution, session) {
+  constructor(recorder, execution, session, names = null) {
     this.recorder = recorder
     this.execution = execution
     this.session = session
+    this.names = names
     this.index = 0
     this.signals = []
     this.#resetIteration()
@@ -67,9 +68,10 @@ export class ExecutionObserver {
 
   hooks() {
     return {
-      onIterationStart: () => {
+      onIterationStart: (iteration) => {
         this.index += 1
         this.#resetIteration()
+        this.names?.name(iteration?.id)
       },
       onIterationEnd: (iteration) => this.#iterationEnded(iteration),
       onTrace: ({ trace }) => this.#traced(trace),
@@ -183,6 +185,45 @@ export class ExecutionObserver {
 function lastContent(session) {
   const content = session?.messages?.at(-1)?.content
   return typeof content === 'string' ? content : ''
+}
+
+/**
+ * Stable names for llmz's iteration ids (ULIDs): `iteration_1`, `iteration_2`, ... in the order the
+ * scenario's iterations started, the way the reference numbers them for the whole session.
+ */
+export class IterationNames {
+  constructor() {
+    this.byId = new Map()
+    this.discarded = new Set()
+  }
+
+  name(id) {
+    if (id && !this.byId.has(id)) this.byId.set(id, `iteration_${this.byId.size + 1}`)
+    return this.byId.get(id)
+  }
+}
+
+/**
+ * Completes the `compaction` events a step produced with what the settled session shows: how many
+ * earlier messages (before the turn that compacted) were kept after the summary, and which iterations
+ * are gone. llmz reports neither, so they are read from `session.toJSON()` once the step is over; with
+ * several compactions in one step only the last is completed.
+ */
+export function completeCompaction(events, session, names, { duringTurn }) {
+  const compaction = events.filter((event) => event.type === 'compaction').at(-1)
+  if (!compaction) return
+  let state
+  try {
+    state = session.toJSON()
+  } catch {
+    return
+  }
+  const earlier = (group) => !group.id.startsWith('summary') && (!duringTurn && !state.activeTurn ? true : group.turn < state.turn)
+  compaction.retained = state.groups.filter(earlier).reduce((sum, group) => sum + group.messages.length, 0)
+  const present = new Set(state.groups.map((group) => group.iteration?.id ?? group.id))
+  const gone = [...names.byId].filter(([id, name]) => !present.has(id) && !names.discarded.has(name)).map(([, name]) => name)
+  gone.forEach((name) => names.discarded.add(name))
+  compaction.discarded_iterations = gone
 }
 
 /** The session's end state, in the reference's field names. */

@@ -14,7 +14,7 @@ import { buildChat, buildExits, buildTools } from './host.mjs'
 import { ScriptedModelClient } from './model-client.mjs'
 import { llmzModelRef } from './models.mjs'
 import { Recorder } from './recorder.mjs'
-import { ExecutionObserver, errorFields, sessionState } from './observe.mjs'
+import { ExecutionObserver, IterationNames, completeCompaction, errorFields, sessionState } from './observe.mjs'
 
 /** Capability flags the bridge declares (scenarios may `require` them); the reference declares none for llmz yet. */
 export const CAPABILITIES = []
@@ -32,6 +32,7 @@ export async function playScenario(scenario) {
     controller: null,
     observer: null,
     executions: 0,
+    names: new IterationNames(),
     client: new ScriptedModelClient({ script: scenario.script ?? [], recorder, models: modelLimits(setup) }),
   }
   // What tool and chat handlers need from the run in progress.
@@ -97,7 +98,8 @@ async function run(state, step, index) {
   const exits = selectExits(state, step, index)
   const controller = new AbortController()
   state.executions += 1
-  const observer = new ExecutionObserver(state.recorder, state.executions, () => state.session)
+  const observer = new ExecutionObserver(state.recorder, state.executions, () => state.session, state.names)
+  const firstEvent = state.recorder.events.length
   state.controller = controller
   state.observer = observer
   state.client.onResponse = unhandledText(state, step, observer)
@@ -127,6 +129,7 @@ async function run(state, step, index) {
     state.client.onResponse = null
   }
   observer.finished(result)
+  completeCompaction(state.recorder.events.slice(firstEvent), state.session, state.names, { duringTurn: true })
 }
 
 /** How long an execute may take before the bridge gives up on it: its JavaScript timeout plus grace, capped. */
@@ -242,7 +245,8 @@ async function summarizeOrCompact(state, step) {
     const keep = step.keep_recent_iterations
     await state.session.compact({ ...options, ...(keep == null ? {} : { keepRecentIterations: keep }) })
     const first = state.session.transcript[0]
-    state.recorder.emit('compaction', { summary: first?.role === 'summary' ? first.content : null })
+    const event = state.recorder.emit('compaction', { summary: first?.role === 'summary' ? first.content : null })
+    completeCompaction([event], state.session, state.names, { duringTurn: false })
   } catch (error) {
     state.recorder.emit('error', { step: step.op, ...errorFields(error) })
   } finally {

@@ -15,8 +15,11 @@ export const VOCABULARY = {
   ScriptedFailure: ['status', 'message', 'retry_after'],
   Setup: ['tools', 'exits', 'chat', 'hooks', 'models', 'compaction', 'options'],
   ToolSpec: ['name', 'description', 'input', 'output', 'behaviour', 'retries'],
-  ToolBehaviour: ['returns', 'returns_input', 'throws', 'think_signal', 'hangs', 'cancels', 'fail_first', 'fail_message'],
+  ToolBehaviour: [
+    'returns', 'returns_input', 'throws', 'think_signal', 'hangs', 'cancels', 'truncate', 'fail_first', 'fail_message',
+  ],
   ThinkSignalSpec: ['reason', 'context', 'via'],
+  TruncateSpec: ['max_tokens', 'preserve'],
   ExitSpec: ['name', 'description', 'schema'],
   ChatSpec: ['text_handler', 'components'],
   ComponentSpec: ['name', 'description', 'props', 'handler'],
@@ -86,6 +89,7 @@ function checkSetup(setup) {
     check(tool, 'ToolSpec', where)
     check(tool.behaviour, 'ToolBehaviour', `${where}.behaviour`)
     check(tool.behaviour?.think_signal, 'ThinkSignalSpec', `${where}.behaviour.think_signal`)
+    check(tool.behaviour?.truncate, 'TruncateSpec', `${where}.behaviour.truncate`)
   }
   each(setup.exits, 'ExitSpec', 'setup.exits')
   check(setup.chat, 'ChatSpec', 'setup.chat')

@@ -1,0 +1,93 @@
+"""From ``st.tool`` declarations to the tools a turn offers, and the check a call passes before it runs.
+
+A declaration always works for the person (its callable is what the button calls); whether the model is
+offered it is decided here. A declaration is left out when its name is falsy
+(akan.tool.falsy-name-declares-without-publishing) or when one of its arguments has a type no JSON Schema
+can describe (akan.tool.undescribable-arg-withdraws-tool): a tool the model cannot be told how to call is
+withdrawn whole, rather than published with a hole in its schema. Shared repeats are one tool
+(akan.tool.shared-merges-repeats). An argument with a fixed set of values publishes them as ``enum`` and
+refuses anything else before the tool body runs (akan.tool.enum-of-refuses-off-values).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from conformance.scenario.akan import PageTool, Scalar, ToolArg
+
+#: Types that map straight onto a JSON Schema type.
+SCALAR_TYPES = ("string", "integer", "number", "boolean")
+
+
+def scalar_type(values: Sequence[Scalar]) -> str:
+    """akan.tool.enum-of-argument: the enum's schema type follows its values."""
+    if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return "integer"
+    if values and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+        return "number"
+    return "string"
+
+
+def arg_schema(arg: ToolArg) -> dict[str, Any] | None:
+    """The argument's JSON Schema, or None when its type cannot be described."""
+    if arg.type == "enumOf":
+        values = list(arg.values or [])
+        return {"type": scalar_type(values), "enum": values}
+    if arg.type not in SCALAR_TYPES:
+        return None
+    schema: dict[str, Any] = {"type": arg.type}
+    if arg.one_of is not None:
+        schema["enum"] = list(arg.one_of)  # akan.tool.one-of-render-values
+    return schema
+
+
+def parameters(args: Sequence[ToolArg]) -> dict[str, Any] | None:
+    """The tool's parameters object; None withdraws the tool (one undescribable argument is enough)."""
+    properties: dict[str, Any] = {}
+    for arg in args:
+        schema = arg_schema(arg)
+        if schema is None:
+            return None
+        properties[arg.name] = schema
+    return {"type": "object", "properties": properties, "required": [arg.name for arg in args]}
+
+
+def published(tools: Sequence[PageTool]) -> dict[str, PageTool]:
+    """The declarations the model is offered, by name, in declaration order (shared repeats once)."""
+    offered: dict[str, PageTool] = {}
+    for tool in tools:
+        if not tool.name or tool.name in offered or parameters(tool.args) is None:
+            continue
+        offered[tool.name] = tool
+    return offered
+
+
+def declared(tool: PageTool) -> dict[str, Any]:
+    """One entry of a turn's ``tools``."""
+    return {"name": tool.name, "description": tool.description, "parameters": parameters(tool.args)}
+
+
+def page_entries(tools: Sequence[PageTool]) -> list[dict[str, Any]]:
+    """The page's part of a turn's ``tools``: one entry per published name."""
+    return [declared(tool) for tool in published(tools).values()]
+
+
+def _same(value: Any, option: Scalar) -> bool:
+    """JSON equality: 2 and 2.0 are one number, but neither is "2" nor true."""
+    kinds = (isinstance(value, bool), isinstance(value, str))
+    return kinds == (isinstance(option, bool), isinstance(option, str)) and bool(value == option)
+
+
+def call_refusal(tool: PageTool, arguments: dict[str, Any]) -> str | None:
+    """Why a call is refused before the body runs, naming the offending value; None lets it run."""
+    for arg in tool.args:
+        schema = arg_schema(arg) or {}
+        allowed = schema.get("enum")
+        if allowed is None or arg.name not in arguments:
+            continue
+        value = arguments[arg.name]
+        if not any(_same(value, option) for option in allowed):
+            shown = ", ".join(str(option) for option in allowed)
+            return f"{arg.name} cannot be {value!r}; it must be one of: {shown}"
+    return None

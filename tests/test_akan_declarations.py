@@ -1,0 +1,72 @@
+"""st.tool declarations to published tools (reference.akan.declarations)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from conformance.scenario.akan import PageTool, Setup, ToolArg
+from reference.akan.declarations import call_refusal, page_entries, parameters, published, scalar_type
+
+
+def _tool(name: str | None, *args: dict[str, Any], shared: bool = False) -> PageTool:
+    return PageTool(name=name, args=[ToolArg(**arg) for arg in args], shared=shared)
+
+
+def test_enum_type_follows_the_values() -> None:
+    # akan.tool.enum-of-argument
+    assert scalar_type([1, 2, 3]) == "integer"
+    assert scalar_type([1, 2.5]) == "number"
+    assert scalar_type(["a", 1]) == "string"
+    assert scalar_type([True, False]) == "string"  # booleans are not numbers in JSON
+
+
+def test_parameters_list_every_argument_as_required() -> None:
+    schema = parameters([ToolArg(name="id"), ToolArg(name="n", type="integer")])
+    assert schema == {
+        "type": "object",
+        "properties": {"id": {"type": "string"}, "n": {"type": "integer"}},
+        "required": ["id", "n"],
+    }
+
+
+@pytest.mark.parametrize("kind", ["model", "Any", "Map"])
+def test_one_undescribable_argument_withdraws_the_tool(kind: str) -> None:
+    # akan.tool.undescribable-arg-withdraws-tool
+    tool = _tool("importIt", {"name": "ok"}, {"name": "payload", "type": kind})
+    assert parameters(tool.args) is None
+    assert published([tool]) == {}
+
+
+def test_falsy_names_are_never_published_and_shared_repeats_once() -> None:
+    # akan.tool.falsy-name-declares-without-publishing, akan.tool.shared-merges-repeats
+    tools = [_tool(""), _tool(None), _tool("rm", shared=True), _tool("rm", shared=True), _tool("save")]
+    assert [entry["name"] for entry in page_entries(tools)] == ["rm", "save"]
+
+
+def test_repeating_an_unshared_name_is_a_scenario_error() -> None:
+    with pytest.raises(ValidationError, match="shared"):
+        Setup(tools=[_tool("save"), _tool("save")])
+    with pytest.raises(ValidationError, match="shared"):
+        Setup(tools=[_tool("save"), _tool("save", shared=True)])
+
+
+def test_off_values_are_refused_by_name_and_json_equality_is_used() -> None:
+    # akan.tool.enum-of-refuses-off-values, akan.tool.one-of-render-values
+    tool = _tool("set", {"name": "p", "type": "enumOf", "values": [1, 2]},
+                 {"name": "who", "one_of": ["ada"]})
+    assert call_refusal(tool, {"p": 2.0, "who": "ada"}) is None
+    refused = call_refusal(tool, {"p": "2"})
+    assert refused is not None and "'2'" in refused
+    assert call_refusal(tool, {"p": True}) is not None
+    assert "linus" in (call_refusal(tool, {"p": 1, "who": "linus"}) or "")
+    assert call_refusal(tool, {}) is None  # a missing argument is not this rule's business
+
+
+def test_values_must_come_with_enum_of_and_only_then() -> None:
+    with pytest.raises(ValidationError, match="values"):
+        ToolArg(name="p", type="enumOf")
+    with pytest.raises(ValidationError, match="values"):
+        ToolArg(name="p", values=["a"])

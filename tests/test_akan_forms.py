@@ -1,0 +1,83 @@
+"""Form controls as tools (reference.akan.forms)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance.scenario.akan import Form, FormControl, FormField
+from reference.akan import forms
+
+
+def _form(*fields: FormField, **options: Any) -> Form:
+    return Form(model="Task", fields=list(fields), **options)
+
+
+TITLE = FormField(name="title", value="Draft", control=FormControl())
+PHONE = FormField(name="phone", control=FormControl(type="phone"))
+HIDDEN = FormField(name="estimate", value=3)
+TAGS = FormField(name="tags", kind="composite", value=[])
+
+
+def test_names_follow_the_generated_patterns() -> None:
+    form = _form(TITLE)
+    assert forms.setter_name(form, TITLE) == "setTitleOnTask"
+    assert forms.fill_name(form) == "fillTaskForm"
+    assert [tool["name"] for tool in forms.tools(form)] == ["setTitleOnTask", "fillTaskForm"]
+
+
+def test_no_form_subscription_means_no_fill_tool() -> None:
+    # akan.form.fill-tool-from-form-subscription, akan.form.agent-false-withholds-fill-tool
+    assert [t["name"] for t in forms.tools(_form(TITLE, subscriptions=0))] == ["setTitleOnTask"]
+    assert [t["name"] for t in forms.tools(_form(TITLE, agent=False))] == ["setTitleOnTask"]
+    assert forms.tools(None) == []
+
+
+def test_a_patch_writes_only_its_fields_and_plain_ones_through_the_control() -> None:
+    # akan.form.fill-is-a-patch, akan.form.fill-writes-through-control-tool
+    writes, refused = forms.fill(_form(TITLE, PHONE, TAGS), {"phone": "01012345678", "tags": ["a"]})
+    assert refused is None
+    assert writes == {"phone": "010-1234-5678", "tags": ["a"]}
+
+
+def test_a_patch_naming_an_undrawn_plain_field_is_refused_with_the_drawn_ones() -> None:
+    # akan.form.fill-refuses-offscreen-plain-field
+    writes, refused = forms.fill(_form(TITLE, HIDDEN), {"estimate": 5})
+    assert writes == {} and refused is not None
+    assert "estimate" in refused and "setTitleOnTask" not in refused and "title" in refused
+
+
+def test_relations_base_fields_and_secrets_are_never_written() -> None:
+    # akan.form.fill-excludes-relation-base-hidden-secret
+    relation = FormField(name="project", kind="relation")
+    base = FormField(name="createdAt", kind="base")
+    secret = FormField(name="apiNote", flag="secret", control=FormControl())
+    form = _form(TITLE, relation, base, secret)
+    for field in ("project", "createdAt", "apiNote"):
+        assert forms.fill(form, {field: "x"})[1] is not None
+    assert [f.name for f in forms.fill_fields(form)] == ["title"]
+    assert "setApiNoteOnTask" not in forms.controls(form)
+
+
+def test_phone_numbers_group_like_the_documented_example() -> None:
+    # akan.form.phone-default-transform
+    assert forms.format_phone("01012345678") == "010-1234-5678"
+    assert forms.format_phone("010 1234 5678") == "010-1234-5678"
+    assert forms.format_phone("12") == "12"
+
+
+def test_transform_is_per_element_and_leaves_null_alone() -> None:
+    # akan.form.transform-per-element-and-null
+    assert forms.transform(PHONE, ["01012345678", None]) == ["010-1234-5678", None]
+    assert forms.transform(PHONE, None) is None
+    assert forms.transform(HIDDEN, "raw") == "raw"
+
+
+@given(value=st.text(max_size=20))
+def test_transforms_are_idempotent(value: str) -> None:
+    for name in ("upper", "lower", "trim", "phone"):
+        field = FormField(name="f", control=FormControl(transform=name))  # type: ignore[arg-type]
+        once = forms.transform(field, value)
+        assert forms.transform(field, once) == once
