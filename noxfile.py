@@ -1,4 +1,5 @@
-"""Sessions: tests, conformance (the main job), snapshots, spec, bench, lint, typecheck, demo, conformance-llmz."""
+"""Sessions: tests, conformance (the main job), snapshots, spec, mutants, bench, lint, typecheck, demo,
+conformance-llmz."""
 
 from __future__ import annotations
 
@@ -48,10 +49,17 @@ def snapshots(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def spec(session: nox.Session) -> None:
-    """Check schemas are current, validate catalogue and scenarios, write build/spec/traceability.{json,md}."""
+    """Check the schemas are current, validate catalogue and scenarios, write build/spec/traceability.*."""
     _install(session)
     session.run("python", "-m", "conformance.schemas", "--check")
     session.run("python", "-m", "conformance.catalogue", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def mutants(session: nox.Session) -> None:
+    """Mutation score: every deliberately broken reference must be caught by the cases pinning its rules."""
+    _install(session)
+    session.run("python", "-m", "conformance", "check-mutants", *session.posargs)
 
 
 @nox.session(python=PYTHON)

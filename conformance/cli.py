@@ -51,6 +51,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--spec", type=Path, default=SPEC_ROOT, help=argparse.SUPPRESS)
     run.add_argument("-v", "--verbose", action="store_true", help="also list skips and expected failures")
     commands.add_parser("list-mutants", help="the reference's deliberately broken variants")
+    mutants = commands.add_parser("check-mutants", help="run each mutant against the cases pinning its rules")
+    mutants.add_argument("--system", action="append", choices=SYSTEMS, help="only this system's mutants")
+    mutants.add_argument("--scenarios", type=Path, default=SCENARIO_ROOT, help=argparse.SUPPRESS)
     return parser
 
 
@@ -118,8 +121,25 @@ def list_mutants() -> int:
     return 0
 
 
+def check_mutants(args: argparse.Namespace) -> int:
+    from conformance.mutation import judge_mutant, report_lines
+    from reference.mutants import all_mutants
+
+    items = select(args.scenarios)
+    mutants = [
+        m
+        for _, m in sorted(all_mutants().items())
+        if not args.system or m.rules[0].split(".")[0] in args.system
+    ]
+    results = [judge_mutant(mutant, items) for mutant in mutants]
+    print("\n".join(report_lines(results)))
+    return 0 if all(r.status == "killed" for r in results) else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "list-mutants":
         return list_mutants()
+    if args.command == "check-mutants":
+        return check_mutants(args)
     return run_command(args)

@@ -93,8 +93,13 @@ class ConformanceSession:
         self._broken: str | None = None
 
     @pytest.hookimpl(tryfirst=True)
-    def pytest_collection(self, session: pytest.Session) -> bool:
-        """Collect the scenarios instead of test files, then run pytest's usual selection hooks."""
+    def pytest_collection(self, session: pytest.Session) -> bool | None:
+        """Collect the scenarios instead of test files, then run pytest's usual selection hooks.
+
+        The xdist controller collects nothing (its workers do), so there the hook stands aside.
+        """
+        if session.config.pluginmanager.has_plugin("dsession"):
+            return None
         items: list[pytest.Item] = [
             ScenarioItem.build(session, loaded, self) for loaded in select(self.root, self.selection)
         ]

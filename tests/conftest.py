@@ -26,7 +26,7 @@ def _step_options(system: str) -> list[dict[str, Any]]:
     while typing.get_origin(step) is typing.Annotated:
         step = typing.get_args(step)[0]
     members = typing.get_args(step) or (step,)
-    options = []
+    options: list[dict[str, Any]] = []
     for member in members:
         op = member.model_fields["op"].annotation
         options.extend({"op": tag} for tag in typing.get_args(op))

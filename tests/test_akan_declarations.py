@@ -7,8 +7,15 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from conformance.scenario.akan import PageTool, Setup, ToolArg
-from reference.akan.declarations import call_refusal, page_entries, parameters, published, scalar_type
+from conformance.scenario.akan import PageTool, ToolArg
+from reference.akan.declarations import (
+    call_refusal,
+    clashes,
+    page_entries,
+    parameters,
+    published,
+    scalar_type,
+)
 
 
 def _tool(name: str | None, *args: dict[str, Any], shared: bool = False) -> PageTool:
@@ -46,11 +53,13 @@ def test_falsy_names_are_never_published_and_shared_repeats_once() -> None:
     assert [entry["name"] for entry in page_entries(tools)] == ["rm", "save"]
 
 
-def test_repeating_an_unshared_name_is_a_scenario_error() -> None:
-    with pytest.raises(ValidationError, match="shared"):
-        Setup(tools=[_tool("save"), _tool("save")])
-    with pytest.raises(ValidationError, match="shared"):
-        Setup(tools=[_tool("save"), _tool("save", shared=True)])
+def test_unshared_repeats_leave_one_reachable_and_are_reported() -> None:
+    # akan.tool.duplicate-name-warns, akan.tool.shared-merges-repeats
+    first, last = PageTool(name="save", description="first"), PageTool(name="save", description="last")
+    assert published([first, last])["save"].description == "last"
+    assert clashes([first, last]) == {"save": 2}
+    assert clashes([_tool("rm", shared=True), _tool("rm", shared=True)]) == {}
+    assert clashes([_tool("rm", shared=True), _tool("rm")]) == {"rm": 2}
 
 
 def test_off_values_are_refused_by_name_and_json_equality_is_used() -> None:

@@ -81,3 +81,34 @@ def test_transforms_are_idempotent(value: str) -> None:
         field = FormField(name="f", control=FormControl(transform=name))  # type: ignore[arg-type]
         once = forms.transform(field, value)
         assert forms.transform(field, once) == once
+
+
+ROWS = FormField(
+    name="emails", kind="rows", value=[], control=FormControl(type="draggable", transform="upper")
+)
+
+
+def test_rows_publish_add_sub_and_a_draggable_publishes_move() -> None:
+    # akan.form.embedded-array-add-sub, akan.form.draggable-list-publishes-move
+    ops = forms.operations(_form(ROWS, FormField(name="tags", value=["a"], control=FormControl(type="list"))))
+    assert {name: op for name, (op, _) in ops.items()} == {
+        "setEmailsOnTask": "set", "addEmailsOnTask": "add", "subEmailsOnTask": "sub",
+        "moveEmailsOnTask": "move", "setTagsOnTask": "set",
+    }
+
+
+def test_sub_removes_positions_of_the_array_as_it_was() -> None:
+    # akan.form.add-sub-take-lists-atomically
+    assert forms.apply("sub", ROWS, ["a", "b", "c", "d"], {"positions": [1, 2]}) == (["a", "d"], None)
+    assert forms.apply("sub", ROWS, ["a"], {"positions": [3]})[1] is not None
+    assert forms.apply("add", ROWS, ["a"], {"rows": ["b", "c"]}) == (["a", "b", "c"], None)
+
+
+@given(rows=st.lists(st.text(max_size=3), min_size=1, max_size=8), data=st.data())
+def test_move_is_a_permutation_and_never_transforms(rows: list[str], data: st.DataObject) -> None:
+    # akan.form.move-is-whole-array-write-without-transform
+    source = data.draw(st.integers(0, len(rows) - 1))
+    target = data.draw(st.integers(0, len(rows) - 1))
+    moved, refused = forms.apply("move", ROWS, rows, {"from": source, "to": target})
+    assert refused is None
+    assert sorted(moved) == sorted(rows) and moved[target] == rows[source]

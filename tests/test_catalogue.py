@@ -8,23 +8,23 @@ import pytest
 
 from conformance import originality
 from conformance.catalogue import ledger
-from conformance.catalogue.check import check
+from conformance.catalogue.check import CheckResult, check
 from conformance.catalogue.load import load_catalogue
 from conformance.paths import LEDGER, REPO_ROOT
 
 
 @pytest.fixture(scope="module")
-def result():  # type: ignore[no-untyped-def]
+def result() -> CheckResult:
     return check()
 
 
-def test_every_catalogue_file_is_valid_and_ids_are_unique(result) -> None:  # type: ignore[no-untyped-def]
-    problems = [e for e in result.catalogue.errors]
+def test_every_catalogue_file_is_valid_and_ids_are_unique(result: CheckResult) -> None:
+    problems = list(result.catalogue.errors)
     assert not problems, "catalogue problems:\n" + "\n".join(problems)
     assert result.catalogue.rules, "the catalogue is empty"
 
 
-def test_every_scenario_loads_and_pins_catalogue_rules(result) -> None:  # type: ignore[no-untyped-def]
+def test_every_scenario_loads_and_pins_catalogue_rules(result: CheckResult) -> None:
     problems = [e for e in result.errors if e not in result.catalogue.errors]
     assert not problems, "scenario problems:\n" + "\n".join(problems)
 

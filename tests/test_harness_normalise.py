@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from conformance.judging.normalise import VOLATILE_KEYS, normalise
 
 
@@ -49,3 +52,32 @@ def test_unlisted_keys_nulls_and_the_input_are_untouched() -> None:
 def test_the_documented_key_list_covers_ids_times_and_durations() -> None:
     assert {"id", "tool_call_id", "timestamp", "duration_ms"} <= set(VOLATILE_KEYS)
     assert set(VOLATILE_KEYS.values()) == {"id", "time", "duration"}
+
+
+json_leaf = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=5))
+keys = st.sampled_from(["id", "call_id", "timestamp", "name", "text", "duration_ms"])
+json_value = st.recursive(
+    json_leaf,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(["id", "call_id", "timestamp", "name", "text", "duration_ms"]), inner, max_size=4
+        )
+    ),
+    max_leaves=20,
+)
+
+
+@given(st.dictionaries(st.sampled_from(["events", "final", "id"]), json_value, max_size=3))
+def test_normalising_twice_changes_nothing_more(record: dict[str, object]) -> None:
+    once = normalise(record)
+    assert normalise(once) == once
+
+
+@given(st.lists(st.text(min_size=1, max_size=3), min_size=1, max_size=8))
+def test_equal_ids_get_equal_placeholders_and_different_ids_different_ones(ids: list[str]) -> None:
+    record = {"events": [{"type": "t", "id": value} for value in ids]}
+    placeholders = [event["id"] for event in normalise(record)["events"]]
+    for i, a in enumerate(ids):
+        for j, b in enumerate(ids):
+            assert (a == b) == (placeholders[i] == placeholders[j])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -48,9 +49,11 @@ def test_a_hanging_implementation_times_out_and_the_run_completes(
     scenario_tree: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = scenario_tree({"area/one": minimal_scenario(), "area/two": minimal_scenario()})
+    started = time.monotonic()
     code, _, report = run(
         capsys, root, tmp_path / "out", "--impl", fake_command("hang.py"), "--timeout", "0.5"
     )
+    assert time.monotonic() - started < 15, "two 0.5s timeouts (plus restarts), far below the 30s default"
     assert code == 1
     assert set(verdicts(report).values()) == {"error"}
     assert all("timeout" in s["message"] for s in report["scenarios"])

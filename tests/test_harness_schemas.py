@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -43,7 +44,12 @@ def test_the_record_schema_rejects_an_event_without_type() -> None:
 
 def test_the_run_response_schema_accepts_the_three_answers() -> None:
     schema = json.loads(schemas.render("run-response.schema.json"))
-    for answer in ({"record": {"events": []}}, {"skip": {"reason": "r"}}, {"error": {"message": "m"}}):
+    answers: list[dict[str, Any]] = [
+        {"record": {"events": []}},
+        {"skip": {"reason": "r"}},
+        {"error": {"message": "m"}},
+    ]
+    for answer in answers:
         jsonschema.validate({"seq": 1, **answer}, schema)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"seq": 1, "recrod": {}}, schema)

@@ -167,11 +167,14 @@ def _size(message: dict[str, Any]) -> int:
     return int(message.get("size", 1))
 
 
-def test_grouping_keeps_each_call_with_its_result() -> None:
-    history = [{"role": "user", "content": "hi"}, *_iteration(1), *_iteration(2)]
-    groups = compaction.group_history(history, _size)
-    assert [g.iteration for g in groups] == [None, "iteration_1", "iteration_2"]
-    assert [len(g.messages) for g in groups] == [1, 2, 2]
+def test_grouping_keeps_each_call_with_its_result_and_the_input_it_answers() -> None:
+    tail = {"role": "user", "content": "not answered yet"}
+    history = [{"role": "user", "content": "hi"}, *_iteration(1), *_iteration(2), tail]
+    groups = compaction.group_history(history, _size, inputs_join_iteration=True)
+    assert [g.iteration for g in groups] == ["iteration_1", "iteration_2", None]
+    assert [len(g.messages) for g in groups] == [3, 2, 1]
+    separate = compaction.group_history(history, _size)
+    assert [g.iteration for g in separate] == [None, "iteration_1", "iteration_2", None]
 
 
 def test_a_result_without_iteration_id_still_joins_its_call() -> None:

@@ -47,16 +47,15 @@ KILLERS: dict[str, tuple[str, ...]] = {
     "llmz-compaction-summary-last": (
         "llmz/compaction/at-trigger-summarizes",
         "llmz/compaction/keeps-two-newest-iterations",
-        "llmz/compaction/keep-one-recent-iteration",
+        "llmz/compaction/keep-one-survives-restore",
     ),
     "llmz-compaction-summary-uncapped": (
-        "llmz/compaction/summary-allowance-default",
-        "llmz/compaction/summary-allowance-configured",
+        "llmz/compaction/at-trigger-summarizes",
+        "llmz/compaction/configured-summary-model",
     ),
     "llmz-compaction-single-segment": ("llmz/compaction/large-history-in-segments",),
     "llmz-compaction-disabled-ignored": (
         "llmz/compaction/disabled-overflow-fails-intact",
-        "llmz/compaction/disabled-never-summarizes",
         "llmz/compaction/disabled-survives-restore",
     ),
     "llmz-compaction-failure-drops-history": (

@@ -152,6 +152,26 @@ def test_a_failing_case_leaves_the_bridge_running(bridge: StdioAdapter) -> None:
     assert bridge.starts == starts
 
 
+def test_a_run_that_never_settles_is_an_error_and_the_bridge_survives(bridge: StdioAdapter) -> None:
+    """llmz 1.0.1's timeout cannot interrupt a pending host call; the bridge bounds the execute itself."""
+    bridge.hello()
+    starts = bridge.starts
+    payload = worker_scenario(COMPLETES, [])
+    payload["setup"]["tools"][0]["behaviour"] = {"hangs": True}
+    payload["steps"][1]["options"] = {"timeout": "200ms"}
+    outcome = bridge.run(payload, TIMEOUT)
+    assert outcome.error is not None and "did not settle within 2200 ms" in outcome.error
+    assert play(bridge, worker_scenario(COMPLETES, []))["events"]
+    assert bridge.starts == starts
+
+
+def test_an_unknown_setup_field_is_a_skip_naming_it(bridge: StdioAdapter) -> None:
+    payload = worker_scenario(COMPLETES, [])
+    payload["setup"]["tools"][0]["behaviour"]["sparkles"] = True
+    outcome = bridge.run(payload, TIMEOUT)
+    assert outcome.skip is not None and "setup.tools[0].behaviour.sparkles" in outcome.skip
+
+
 def test_tokenizer_truncation_honours_the_mode() -> None:
     """thicktoken 1.2.1 ignores the mode; the bridge's own tokenizer must not."""
     script = (

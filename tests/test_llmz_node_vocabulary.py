@@ -33,7 +33,8 @@ MODELS: dict[str, type[BaseModel]] = {
         name: getattr(llmz, name)
         for name in (
             "Setup", "ToolSpec", "ToolBehaviour", "ThinkSignalSpec", "ExitSpec", "ChatSpec", "ComponentSpec",
-            "HooksSpec", "AfterToolHook", "TruncateSpec", "ModelSpec", "CompactionSpec", "ExecuteOptions", "AppendStep",
+            "HooksSpec", "AfterToolHook", "BeforeToolHook", "TruncateSpec", "MemorySpec", "SessionProbe",
+            "ModelSpec", "CompactionSpec", "ExecuteOptions", "AppendStep",
             "AppendMessage", "ExecuteStep", "SaveAndRestoreStep", "CompactStep", "SummarizeStep",
         )
     },

@@ -22,6 +22,8 @@ from typing import IO, Any
 EOF_MARK = object()
 _STDERR_LINES = 40
 _STDERR_CHARS = 2_000
+#: Linux pipes buffer 64 KiB; the child has read everything before (it answered), so this much cannot block.
+_DIRECT_WRITE_BYTES = 16 * 1024
 
 
 class ChildProcess:
@@ -59,11 +61,38 @@ class ChildProcess:
     def returncode(self) -> int | None:
         return self._proc.poll()
 
-    def send(self, message: dict[str, Any]) -> None:
-        """Write one JSON line; raises OSError (BrokenPipeError) when the child is gone."""
-        assert self._proc.stdin is not None
-        self._proc.stdin.write((json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8"))
-        self._proc.stdin.flush()
+    def send(self, message: dict[str, Any], deadline: float | None = None) -> None:
+        """Write one JSON line. Raises OSError when the child is gone, TimeoutError when it stops reading.
+
+        The write happens on a helper thread: a child that never reads its stdin would otherwise block
+        the harness forever once the pipe buffer (64 KiB) is full, and scenarios can be larger than that.
+        """
+        data = (json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8")
+        if len(data) <= _DIRECT_WRITE_BYTES:  # fits the (empty) pipe buffer: cannot block, skip the thread
+            assert self._proc.stdin is not None
+            try:
+                self._proc.stdin.write(data)
+                self._proc.stdin.flush()
+            except ValueError as exc:  # the pipe was already closed by kill()
+                raise BrokenPipeError(str(exc)) from exc
+            return
+        failure: list[OSError] = []
+
+        def write() -> None:
+            assert self._proc.stdin is not None
+            try:
+                self._proc.stdin.write(data)
+                self._proc.stdin.flush()
+            except (OSError, ValueError) as exc:
+                failure.append(exc if isinstance(exc, OSError) else BrokenPipeError(str(exc)))
+
+        writer = threading.Thread(target=write, daemon=True)
+        writer.start()
+        writer.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
+        if writer.is_alive():
+            raise TimeoutError
+        if failure:
+            raise failure[0]
 
     def receive(self, deadline: float) -> str | None:
         """The next stdout line, None at end of output; raises TimeoutError once ``deadline`` passes."""

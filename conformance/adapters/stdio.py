@@ -79,8 +79,9 @@ class StdioAdapter:
     def _handshake(self, child: ChildProcess) -> ImplementationInfo:
         where = f"{shlex.join(self.argv)}: hello"
         try:
-            child.send({"cmd": "hello", "protocol": list(PROTOCOL_VERSIONS)})
-            line = self._next_line(child, time.monotonic() + self.hello_timeout)
+            deadline = time.monotonic() + self.hello_timeout
+            child.send({"cmd": "hello", "protocol": list(PROTOCOL_VERSIONS)}, deadline)
+            line = self._next_line(child, deadline)
         except TimeoutError:
             raise AdapterError(
                 f"{where}: no answer within {self.hello_timeout:g}s{self._tail(child)}"
@@ -102,7 +103,8 @@ class StdioAdapter:
         return answer.implementation
 
     def hello(self) -> ImplementationInfo:
-        if self._info is None or self._child is None:
+        """Start the child and greet it, once; after a restart the first greeting's answer stands."""
+        if self._info is None:
             self._start()
         assert self._info is not None
         return self._info
@@ -129,8 +131,9 @@ class StdioAdapter:
                 return Outcome(error=f"could not (re)start the implementation: {exc}")
         seq = next(self._seq)
         try:
-            child.send({"cmd": "run", "seq": seq, "scenario": payload})
-            line = self._next_line(child, time.monotonic() + timeout)
+            deadline = time.monotonic() + timeout
+            child.send({"cmd": "run", "seq": seq, "scenario": payload}, deadline)
+            line = self._next_line(child, deadline)
         except TimeoutError:
             return self._abandon(child, f"timeout: no answer within {timeout:g}s")
         except OSError as exc:

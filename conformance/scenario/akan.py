@@ -226,6 +226,22 @@ class Form(Strict):
     fields: list[FormField] = Field(min_length=1)
 
 
+UiComponentType = Literal[
+    "Model.NewWrapper", "Model.New", "Model.EditWrapper", "Model.ViewWrapper", "Model.RemoveWrapper",
+    "Model.Remove", "Model.SureToRemove", "Tab", "Dialog", "Dropdown", "Model.EditModal", "Model.ViewModal",
+    "Model.ViewEditModal",
+]
+
+
+class UiComponent(Strict):
+    """An ``akanjs/ui`` component mounted on the screen, which publishes its own tools."""
+
+    type: UiComponentType
+    namespace: str | None = Field(default=None, pattern=r"^[A-Z][A-Za-z0-9]*$")
+    type_name_to_remove: bool = Field(default=False, description="Model.SureToRemove's typeNameToRemove.")
+    open: bool = Field(default=False, description="A modal or dropdown that is open when the chat starts.")
+
+
 class Setup(Strict):
     """System configuration for one akan scenario."""
 
@@ -251,23 +267,14 @@ class Setup(Strict):
         "element whose data-agent-zone is this name."
     )
     form: Form | None = Field(default=None, description="A model form on this screen.")
+    components: list[UiComponent] = Field(
+        default_factory=list, description="akanjs/ui components mounted on the screen. A dropdown's menu "
+        "content is the element of `html` whose data-agent-dropdown is the dropdown's namespace."
+    )
     max_turns: int | None = Field(
         default=None, ge=1, description="maxTurns: model requests one loop may post; omitted, the "
         "implementation's default (the documents give none)."
     )
-
-    @model_validator(mode="after")
-    def _unique_tool_names(self) -> Setup:
-        names = [tool.name for tool in self.tools if tool.name and not tool.shared]
-        shared = {tool.name for tool in self.tools if tool.name and tool.shared}
-        duplicates = sorted({name for name in names if names.count(name) > 1 or name in shared})
-        if duplicates:
-            raise ValueError(
-                f"setup.tools: a name may repeat only when every declaration of it is shared; repeated: "
-                f"{duplicates}"
-            )
-        return self
-
 
 def expand_fillers(text: str) -> str:
     """``{filler:N}`` replaced by :func:`filler` (N): how a scenario declares a page too long to write out."""
@@ -287,6 +294,14 @@ class SendStep(Strict):
     op: Literal["send"]
     text: str = ""
     filler_chars: int = Field(default=0, ge=0, description="Generated characters appended to `text`.")
+
+
+class UnmountStep(Strict):
+    """Components leave the screen: the tools they declared and the store keys they read go with them."""
+
+    op: Literal["unmount"]
+    tools: list[str] = Field(default_factory=list, description="Names of the tool declarations removed.")
+    state: list[str] = Field(default_factory=list, description="Keys no mounted component reads any more.")
 
 
 class NoteStep(Strict):
@@ -330,6 +345,6 @@ class AdvanceStep(Strict):
 
 
 Step = Annotated[
-    AttachStep | SendStep | NoteStep | PersistStep | ReloadStep | StopStep | AdvanceStep,
+    AttachStep | SendStep | NoteStep | PersistStep | ReloadStep | StopStep | AdvanceStep | UnmountStep,
     Field(discriminator="op"),
 ]

@@ -37,7 +37,27 @@ class TruncateSpec(Strict):
     preserve: Literal["top", "bottom", "both"] = "top"
 
 
-_BEHAVIOURS = ("returns", "returns_input", "throws", "think_signal", "hangs", "cancels")
+class AppendMessage(Strict):
+    """One input for ``session.append``. Deliberately loose: invalid input must be expressible so that
+    scenarios can check it is rejected (INVALID_MESSAGE / INVALID_EVENT)."""
+
+    role: Any
+    content: Any = None
+    name: Any = None
+    payload: Any = None
+
+
+class SessionProbe(Strict):
+    """The handler uses the session while the run holds it, and resolves with what happened: for
+    ``to_json`` and ``execute`` ``{ok: true}`` or ``{error: <code>}`` (the operation threw that code),
+    for ``status`` the status string, for ``append`` ``{ok: true}`` or ``{error: <code>}`` after
+    appending ``messages``."""
+
+    op: Literal["to_json", "execute", "status", "append"]
+    messages: list[AppendMessage] = Field(default_factory=list, description="For `append`: the batch.")
+
+
+_BEHAVIOURS = ("returns", "returns_input", "throws", "think_signal", "hangs", "cancels", "session_probe")
 
 
 class ToolBehaviour(Strict):
@@ -51,6 +71,9 @@ class ToolBehaviour(Strict):
     hangs: bool | None = Field(default=None, description="Never settle (the execute timeout then aborts).")
     cancels: str | None = Field(
         default=None, description="The host cancels the run (its abort signal fires) with this reason."
+    )
+    session_probe: SessionProbe | None = Field(
+        default=None, description="Use the session from inside the running handler (see SessionProbe)."
     )
     truncate: TruncateSpec | None = Field(
         default=None, description="Display budget for the successful result (or the signal's context)."
@@ -126,14 +149,34 @@ class AfterToolHook(Strict):
         return self
 
 
+class BeforeToolHook(Strict):
+    """``onBeforeTool`` for one tool: the handler receives ``replace_input`` instead of the model's input."""
+
+    tool: str = Field(min_length=1)
+    replace_input: Any = Field(description="The input the hook substitutes.")
+
+
+ObserverBehaviour = Literal["none", "observe", "throw"]
+
+
 class HooksSpec(Strict):
-    """Execution hooks the host installs."""
+    """Execution hooks the host installs. Observers (``on_iteration_start``, ``on_iteration_end``,
+    ``on_trace``) are absent (``none``), record that they ran (``observe``), or throw an ordinary Error
+    every time they are called (``throw``)."""
 
     on_exit: Literal["none", "accept", "reject"] = Field(
         default="none", description="`onExit`: absent, observes and accepts, or rejects the completion."
     )
     after_tool: list[AfterToolHook] = Field(
         default_factory=list, description="`onAfterTool` behaviour per tool; tools not listed are left alone."
+    )
+    before_tool: list[BeforeToolHook] = Field(
+        default_factory=list, description="`onBeforeTool` input replacement per tool."
+    )
+    on_iteration_start: ObserverBehaviour = "none"
+    on_iteration_end: ObserverBehaviour = "none"
+    on_trace: ObserverBehaviour = Field(
+        default="none", description="`onTrace`: called after every tool call and delivery."
     )
 
 
@@ -164,7 +207,18 @@ class ExecuteOptions(Strict):
     )
     require_chat_response: bool | None = None
     max_tokens: int | None = Field(default=None, gt=0, description="`options.maxTokens`: context window cap.")
-    tool_result_max_tokens: int | None = Field(default=None, ge=0, le=2000)
+    tool_result_max_tokens: int | None = Field(
+        default=None,
+        description="Result preview budget. Deliberately unbounded here: values outside 0-2,000 must be "
+        "expressible so scenarios can check they are rejected (INVALID_CONFIG).",
+    )
+
+
+class MemorySpec(Strict):
+    """``new Session({ variables, maxBytes })``: initial named variables and the memory limit."""
+
+    variables: dict[str, Any] = Field(default_factory=dict, description="Initial variables (JSON values).")
+    max_bytes: int | None = Field(default=None, gt=0, description="`maxBytes`; absent means the default.")
 
 
 class Setup(Strict):
@@ -182,16 +236,7 @@ class Setup(Strict):
         default_factory=CompactionSpec, description="Session compaction controls, or false to disable."
     )
     options: ExecuteOptions = Field(default_factory=ExecuteOptions, description="Defaults for every execute.")
-
-
-class AppendMessage(Strict):
-    """One input for ``session.append``. Deliberately loose: invalid input must be expressible so that
-    scenarios can check it is rejected (INVALID_MESSAGE / INVALID_EVENT)."""
-
-    role: Any
-    content: Any = None
-    name: Any = None
-    payload: Any = None
+    memory: MemorySpec = Field(default_factory=MemorySpec, description="Session memory options.")
 
 
 class AppendStep(Strict):
@@ -221,6 +266,9 @@ class SaveAndRestoreStep(Strict):
     op: Literal["save_and_restore"]
     drop_delivery_tracking: bool = Field(
         default=False, description="Remove the delivery-tracking state first, like a snapshot from before it."
+    )
+    unknown_version: bool = Field(
+        default=False, description="Replace the snapshot's format version with one the runtime cannot know."
     )
 
 

@@ -54,13 +54,31 @@ def parameters(args: Sequence[ToolArg]) -> dict[str, Any] | None:
 
 
 def published(tools: Sequence[PageTool]) -> dict[str, PageTool]:
-    """The declarations the model is offered, by name, in declaration order (shared repeats once)."""
+    """The declarations the model is offered, by name, in first-declared order, one per name.
+
+    akan.tool.shared-merges-repeats: shared repeats are one tool. akan.tool.duplicate-name-warns: of
+    unshared repeats only one stays reachable; the documents disagree on which, and the reference keeps
+    the last mounted (the row example's reading).
+    """
     offered: dict[str, PageTool] = {}
     for tool in tools:
-        if not tool.name or tool.name in offered or parameters(tool.args) is None:
-            continue
-        offered[tool.name] = tool
+        if tool.name and parameters(tool.args) is not None:
+            offered[tool.name] = tool if tool.name not in offered or not tool.shared else offered[tool.name]
     return offered
+
+
+def clashes(tools: Sequence[PageTool]) -> dict[str, int]:
+    """Names registered more than once without ``shared`` on every registration, with their count.
+
+    akan.tool.duplicate-name-warns: each is warned about; a shared name repeated is not a clash.
+    """
+    counts: dict[str, list[PageTool]] = {}
+    for tool in tools:
+        if tool.name:
+            counts.setdefault(tool.name, []).append(tool)
+    return {
+        name: len(regs) for name, regs in counts.items() if len(regs) > 1 and not all(t.shared for t in regs)
+    }
 
 
 def declared(tool: PageTool) -> dict[str, Any]:

@@ -68,43 +68,109 @@ def transform(field: FormField, value: Any) -> Any:
 
 
 def controls(form: Form) -> dict[str, FormField]:
-    """Published control tools by name: plain fields drawn, handed the setter by reference, enabled."""
+    """Published control tools by name: fields drawn, handed the setter by reference, enabled."""
     return {
         setter_name(form, field): field
         for field in form.fields
-        if field.kind == "plain" and field.control is not None and field.control.on_change == "reference"
-        and not field.control.disabled and field.flag is None
+        if field.kind in ("plain", "rows") and field.control is not None
+        and field.control.on_change == "reference" and not field.control.disabled and field.flag is None
     }
+
+
+def operations(form: Form) -> dict[str, tuple[str, FormField]]:
+    """Every control tool by name, with what it does: ``set``, ``add``, ``sub`` or ``move``.
+
+    akan.form.embedded-array-add-sub: an array of embedded rows also gets ``add`` and ``sub``; an array of
+    primitives keeps its one setter (akan.form.primitive-arrays-setter-only). The generated ``addOrSub``
+    is never among them (akan.form.add-or-sub-never-published). akan.form.draggable-list-publishes-move:
+    only a DraggableList adds ``move`` (akan.form.move-only-from-sortable-control).
+    """
+    ops: dict[str, tuple[str, FormField]] = {}
+    for name, field in controls(form).items():
+        ops[name] = ("set", field)
+        suffix = f"{_cap(field.name)}On{form.model}"
+        if field.kind == "rows":
+            ops[f"add{suffix}"] = ("add", field)
+            ops[f"sub{suffix}"] = ("sub", field)
+        if field.control is not None and field.control.type == "draggable":
+            ops[f"move{suffix}"] = ("move", field)
+    return ops
 
 
 def fill_fields(form: Form) -> list[FormField]:
     """Fields the patch tool describes (akan.form.fill-excludes-relation-base-hidden-secret)."""
-    return [f for f in form.fields if f.kind in ("plain", "composite") and f.flag is None]
+    return [f for f in form.fields if f.kind in ("plain", "rows", "composite") and f.flag is None]
 
 
 def _schema(field: FormField) -> dict[str, Any]:
-    control_types = {"number": "number", "switch": "boolean"}
-    if field.kind == "composite":
-        return {"type": "array" if isinstance(field.value, list) else "object"}
-    return {"type": control_types.get(field.control.type if field.control else "", "string")}
+    """A field's JSON Schema type: from its control when drawn, else from the value it holds."""
+    control_types = {"number": "number", "switch": "boolean", "list": "array", "draggable": "array"}
+    if field.kind == "rows" or isinstance(field.value, list):
+        return {"type": "array"}
+    if field.control is not None:
+        return {"type": control_types.get(field.control.type, "string")}
+    value = field.value
+    if isinstance(value, bool):
+        return {"type": "boolean"}
+    if isinstance(value, int | float):
+        return {"type": "number"}
+    return {"type": "object" if isinstance(value, dict) or field.kind == "composite" else "string"}
+
+
+def _params(properties: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": list(properties)}
+
+
+_POSITIONS = {"type": "array", "items": {"type": "integer"}}
+_OP_PARAMS = {
+    "add": lambda field: _params({"rows": {"type": "array"}}),  # akan.form.add-appends-only: no position
+    "sub": lambda field: _params({"positions": _POSITIONS}),
+    "move": lambda field: _params({"from": {"type": "integer"}, "to": {"type": "integer"}}),
+    "set": lambda field: _params({"value": _schema(field)}),
+}
 
 
 def tools(form: Form | None) -> list[dict[str, Any]]:
-    """The form's part of a turn's ``tools``: each published control, then the patch tool once."""
+    """The form's part of a turn's ``tools``: each control tool, then the patch tool once."""
     if form is None:
         return []
     entries = [
-        {"name": name, "description": f"Set {field.name} on the {form.model} form.",
-         "parameters": {"type": "object", "properties": {"value": _schema(field)}, "required": ["value"]}}
-        for name, field in controls(form).items()
+        {"name": name, "description": f"{op.capitalize()} {field.name} on the {form.model} form.",
+         "parameters": _OP_PARAMS[op](field)}
+        for name, (op, field) in operations(form).items()
     ]
     if form.subscriptions > 0 and form.agent:
         properties = {field.name: _schema(field) for field in fill_fields(form)}
-        patch = {"type": "object", "properties": properties}
-        parameters = {"type": "object", "properties": {"patch": patch}, "required": ["patch"]}
+        parameters = _params({"patch": {"type": "object", "properties": properties}})
         entries.append({"name": fill_name(form), "description": f"Set several {form.model} fields at once.",
                         "parameters": parameters})
     return entries
+
+
+def apply(op: str, field: FormField, current: Any, arguments: dict[str, Any]) -> tuple[Any, str | None]:
+    """The field's new value after one control tool call, or a refusal.
+
+    akan.form.add-sub-take-lists-atomically: ``sub`` removes every listed position of the array as it was.
+    akan.form.move-is-whole-array-write-without-transform: ``move`` reorders the stored entries as they are.
+    """
+    rows = list(current) if isinstance(current, list) else []
+    if op == "set":
+        return transform(field, arguments.get("value")), None
+    if op == "add":
+        added = arguments.get("rows")
+        return (rows + added, None) if isinstance(added, list) else (None, "rows must be a list")
+    if op == "sub":
+        positions = arguments.get("positions")
+        if not isinstance(positions, list) or any(not isinstance(p, int) or not 0 <= p < len(rows)
+                                                  for p in positions):
+            return None, f"positions must be a list of indexes below {len(rows)}"
+        return [row for index, row in enumerate(rows) if index not in set(positions)], None
+    source, target = arguments.get("from"), arguments.get("to")
+    if not (isinstance(source, int) and isinstance(target, int) and 0 <= source < len(rows)
+            and 0 <= target < len(rows)):
+        return None, f"from and to must be indexes below {len(rows)}"
+    rows.insert(target, rows.pop(source))
+    return rows, None
 
 
 def fill(form: Form, patch: dict[str, Any]) -> tuple[dict[str, Any], str | None]:

@@ -11,7 +11,7 @@ from contextlib import AbstractContextManager, ExitStack, contextmanager
 from typing import Any
 from unittest import mock
 
-from conformance.scenario.akan import Accepts, Form, FormField, StateKey
+from conformance.scenario.akan import Accepts, Form, FormField, StateKey, UiComponent
 from reference.akan import (
     attachments,
     builtins,
@@ -22,6 +22,7 @@ from reference.akan import (
     forms,
     read_screen,
     state_read,
+    ui_components,
 )
 from reference.akan.commands import Command
 from reference.akan.html_tree import Element, parse_html
@@ -683,6 +684,211 @@ MUTANTS += [
         ("akan.form.transform-per-element-and-null",),
         lambda: mock.patch.object(forms, "transform", _transform_whole),
         "a list is transformed as one value and a cleared field is transformed too",
+    ),
+]
+
+_operations = forms.operations
+_apply = forms.apply
+
+
+def _ops_variant(*, primitive_rows: bool = False, any_list_moves: bool = False, add_or_sub: bool = False,
+                 drop: str = "") -> Any:
+    def operations(form: Form) -> dict[str, tuple[str, FormField]]:
+        ops = {name: entry for name, entry in _operations(form).items() if entry[0] != drop}
+        for name, field in forms.controls(form).items():
+            suffix = name.removeprefix("set")
+            if primitive_rows and isinstance(field.value, list):
+                ops.setdefault(f"add{suffix}", ("add", field))
+                ops.setdefault(f"sub{suffix}", ("sub", field))
+            if any_list_moves and isinstance(field.value, list):
+                ops.setdefault(f"move{suffix}", ("move", field))
+            if add_or_sub and field.kind == "rows":
+                ops[f"addOrSub{suffix}"] = ("add", field)
+        return ops
+    return operations
+
+
+def _sub_one_at_a_time(op: str, field: FormField, current: Any, arguments: dict[str, Any]) -> Any:
+    if op != "sub":
+        return _apply(op, field, current, arguments)
+    rows = list(current or [])
+    for position in arguments.get("positions") or []:
+        if 0 <= position < len(rows):
+            rows.pop(position)
+    return rows, None
+
+
+def _move_with_transform(op: str, field: FormField, current: Any, arguments: dict[str, Any]) -> Any:
+    value, refused = _apply(op, field, current, arguments)
+    return (forms.transform(field, value) if op == "move" and refused is None else value), refused
+
+
+MUTANTS += [
+    Mutant(
+        "akan-no-add-sub",
+        ("akan.form.embedded-array-add-sub",),
+        lambda: mock.patch.object(forms, "operations", _ops_variant(drop="add")),
+        "an array of embedded rows publishes only its whole-array setter",
+    ),
+    Mutant(
+        "akan-sub-one-at-a-time",
+        ("akan.form.add-sub-take-lists-atomically",),
+        lambda: mock.patch.object(forms, "apply", _sub_one_at_a_time),
+        "sub removes listed positions one by one, each shifting the next",
+    ),
+    Mutant(
+        "akan-add-takes-position",
+        ("akan.form.add-appends-only",),
+        lambda: mock.patch.dict(forms._OP_PARAMS, {"add": lambda field: forms._params(
+            {"rows": {"type": "array"}, "at": {"type": "integer"}})}),
+        "add publishes an insert position",
+    ),
+    Mutant(
+        "akan-primitive-arrays-add-sub",
+        ("akan.form.primitive-arrays-setter-only",),
+        lambda: mock.patch.object(forms, "operations", _ops_variant(primitive_rows=True)),
+        "an array of primitives gets add and sub too",
+    ),
+    Mutant(
+        "akan-add-or-sub-published",
+        ("akan.form.add-or-sub-never-published",),
+        lambda: mock.patch.object(forms, "operations", _ops_variant(add_or_sub=True)),
+        "the generated addOrSub action is offered to the agent",
+    ),
+    Mutant(
+        "akan-no-move",
+        ("akan.form.draggable-list-publishes-move",),
+        lambda: mock.patch.object(forms, "operations", _ops_variant(drop="move")),
+        "a DraggableList publishes no reorder tool",
+    ),
+    Mutant(
+        "akan-move-transforms",
+        ("akan.form.move-is-whole-array-write-without-transform",),
+        lambda: mock.patch.object(forms, "apply", _move_with_transform),
+        "moving an entry runs the control's transform over the array",
+    ),
+    Mutant(
+        "akan-every-list-moves",
+        ("akan.form.move-only-from-sortable-control",),
+        lambda: mock.patch.object(forms, "operations", _ops_variant(any_list_moves=True)),
+        "any list field publishes a reorder tool",
+    ),
+]
+
+
+def _unmount_keys_only(self: ChatSession, tools: list[str], state: list[str]) -> None:
+    self.page.unmount_readers(state)
+
+
+MUTANTS += [
+    Mutant(
+        "akan-clash-silent",
+        ("akan.tool.duplicate-name-warns",),
+        lambda: mock.patch("reference.akan.session.clashes", lambda tools: {}),
+        "two unshared registrations of one name go unreported",
+    ),
+    Mutant(
+        "akan-keys-outlive-readers",
+        ("akan.surface.key-readable-while-reader-mounted",),
+        lambda: mock.patch.object(Page, "unmount_readers", lambda self, keys: None),
+        "a key stays readable after the last component reading it unmounts",
+    ),
+    Mutant(
+        "akan-tools-outlive-components",
+        ("akan.surface.declaration-is-the-surface",),
+        lambda: mock.patch.object(ChatSession, "unmount", _unmount_keys_only),
+        "a tool stays offered after the component declaring it unmounts",
+    ),
+]
+
+
+# -- akanjs/ui components ------------------------------------------------------------------------------
+
+_component_tools = ui_components.component_tools
+_ui_tools = Page.ui_tools
+
+
+def _component_variant(variant: str) -> Any:
+    def component_tools(component: UiComponent, is_open: bool) -> list[dict[str, Any]]:
+        kind, namespace = component.type, component.namespace
+        if variant == "unnamed-publish" and kind in ("Tab", "Dialog", "Dropdown") and not namespace:
+            return _component_tools(component.model_copy(update={"namespace": "X"}), is_open)
+        if variant == "bare-suffix" and kind in ("Tab", "Dialog", "Dropdown") and namespace:
+            return [{**t, "name": t["name"].replace(f"In{namespace}", namespace)}
+                    for t in _component_tools(component, is_open)]
+        if variant == "sure-always" and kind == "Model.SureToRemove":
+            return _component_tools(component.model_copy(update={"type_name_to_remove": False}), is_open)
+        if variant == "modal-always" and kind.endswith("Modal"):
+            return _component_tools(component, True)
+        if variant == "new-needs-namespace" and kind in ("Model.New", "Model.NewWrapper") and not namespace:
+            return []
+        if variant == "new-ignores-namespace" and kind in ("Model.New", "Model.NewWrapper"):
+            return _component_tools(component.model_copy(update={"namespace": None}), is_open)
+        return _component_tools(component, is_open)
+    return component_tools
+
+
+def _tools_per_row(components: Sequence[UiComponent], open_flags: Sequence[bool]) -> list[dict[str, Any]]:
+    return [t for c, o in zip(components, open_flags, strict=True) for t in _component_tools(c, o)]
+
+
+def _frozen_ui_tools(self: Page) -> list[dict[str, Any]]:
+    """Takes the components' tools once, when first asked, and offers that list for the whole run."""
+    frozen: list[dict[str, Any]] | None = getattr(self, "_frozen_ui", None)
+    if frozen is None:
+        frozen = _ui_tools(self)
+        self._frozen_ui = frozen  # type: ignore[attr-defined]
+    return frozen
+
+
+def _menus_never_hidden(self: Page) -> set[str]:
+    return {c.namespace or "" for c in self.setup.components if c.type == "Dropdown"}
+
+
+def _component_mutant(name: str, rule: str, variant: str, description: str) -> Mutant:
+    return Mutant(
+        name, (rule,),
+        lambda: mock.patch.object(ui_components, "component_tools", _component_variant(variant)),
+        description,
+    )
+
+
+MUTANTS += [
+    _component_mutant("akan-unnamed-repeatables-publish", "akan.ui.repeatable-components-need-namespace",
+                      "unnamed-publish", "a Tab, Dialog or Dropdown without a namespace publishes its tools"),
+    _component_mutant("akan-namespace-without-in", "akan.ui.namespace-suffixes-tool-name", "bare-suffix",
+                      "the namespace is appended without In (switchTabDetail)"),
+    _component_mutant("akan-sure-to-remove-always", "akan.ui.sure-to-remove-type-name-publishes-nothing",
+                      "sure-always", "SureToRemove publishes remove even behind a typed-name gate"),
+    _component_mutant("akan-modal-verbs-always", "akan.ui.modal-verbs-only-while-open", "modal-always",
+                      "a closed modal still offers its verbs"),
+    _component_mutant("akan-new-needs-namespace", "akan.ui.new-wrapper-publishes-new",
+                      "new-needs-namespace", "Model.NewWrapper publishes nothing without a namespace"),
+    _component_mutant("akan-new-ignores-namespace", "akan.ui.new-wrapper-namespace-suffix",
+                      "new-ignores-namespace", "two create triggers both answer to new"),
+    Mutant(
+        "akan-row-verbs-per-row",
+        ("akan.ui.row-wrappers-publish-verbs",),
+        lambda: mock.patch.object(ui_components, "tools", _tools_per_row),
+        "every row's wrapper is offered as its own tool",
+    ),
+    Mutant(
+        "akan-no-dropdown-state",
+        ("akan.ui.dropdown-tools-and-state",),
+        lambda: mock.patch.object(ui_components, "state_keys", lambda components: []),
+        "a named dropdown publishes no dropdownIn state",
+    ),
+    Mutant(
+        "akan-closed-menu-read",
+        ("akan.ui.closed-menu-text-not-read",),
+        lambda: mock.patch.object(Page, "_open_dropdowns", _menus_never_hidden),
+        "readScreen reads a closed dropdown's items",
+    ),
+    Mutant(
+        "akan-catalogue-frozen-per-run",
+        ("akan.ui.catalogue-reread-after-opening-tool",),
+        lambda: mock.patch.object(Page, "ui_tools", _frozen_ui_tools),
+        "tools a call made appear are never offered, the list being taken once",
     ),
 ]
 

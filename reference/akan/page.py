@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.scenario.akan import Setup, expand_fillers
-from reference.akan import builtins, forms
+from reference.akan import builtins, forms, ui_components
 from reference.akan.html_tree import Element, parse_html
 from reference.akan.read_screen import limit, read_screen, refusal, resolve, text_lines
 from reference.akan.state_read import agent_view, readable
@@ -23,6 +23,9 @@ class Page:
         self.setup = setup
         self.route = setup.route
         self.history = [setup.route]
+        #: Keys whose reading components are mounted (akan.surface.key-readable-while-reader-mounted).
+        self.state = dict(setup.state)
+        self.ui_open = [component.open for component in setup.components]
         form = setup.form
         self.form_values: dict[str, Any] = {f.name: f.value for f in form.fields} if form else {}
 
@@ -36,7 +39,8 @@ class Page:
         if self.setup.html is not None:
             scopes = [e.attrs["data-agent-scope"] for e in self.screen_root().elements()
                       if "data-agent-scope" in e.attrs and e.visible()]
-        return {"route": self.route, "scopes": scopes, "keys": list(readable(self.setup.state))}
+        keys = [*readable(self.state), *ui_components.state_keys(self.setup.components)]
+        return {"route": self.route, "scopes": scopes, "keys": keys}
 
     def run_builtin(self, name: str, arguments: dict[str, Any]) -> str:
         if name == "navigate":
@@ -56,6 +60,11 @@ class Page:
             return refusal(root, str(section or ""))
         return json_text({"highlighted": section})
 
+    def unmount_readers(self, keys: list[str]) -> None:
+        """The components reading ``keys`` unmount: the keys leave the agent's surface."""
+        for key in keys:
+            self.state.pop(key, None)
+
     def form_tools(self) -> list[dict[str, Any]]:
         return forms.tools(self.setup.form)
 
@@ -67,17 +76,41 @@ class Page:
         if name == forms.fill_name(form):
             patch = arguments.get("patch")
             writes, refused = forms.fill(form, patch if isinstance(patch, dict) else {})
-            if refused is not None:
-                return json_text({"error": refused})
         else:
-            field = forms.controls(form)[name]
-            writes = {field.name: forms.transform(field, arguments.get("value"))}
+            op, field = forms.operations(form)[name]
+            value, refused = forms.apply(op, field, self.form_values.get(field.name), arguments)
+            writes = {field.name: value}
+        if refused is not None:
+            return json_text({"error": refused})
         self.form_values.update(writes)
         return json_text({"written": writes})
 
+    def ui_tools(self) -> list[dict[str, Any]]:
+        return ui_components.tools(self.setup.components, self.ui_open)
+
+    def run_ui_tool(self, name: str, arguments: dict[str, Any]) -> str | None:
+        """A call to a tool an ``akanjs/ui`` component publishes now, or None when ``name`` is not one."""
+        if name not in {tool["name"] for tool in self.ui_tools()}:
+            return None
+        for index, is_open in ui_components.effects(name, self.setup.components).items():
+            self.ui_open[index] = is_open
+        return json_text({"done": name, **arguments})
+
+    def _open_dropdowns(self) -> set[str]:
+        return {c.namespace or "" for c, is_open in zip(self.setup.components, self.ui_open, strict=True)
+                if c.type == "Dropdown" and is_open}
+
     def screen_root(self) -> Element:
-        """The page, or a zone agent's own container (akan.zone.read-screen-limited-to-container)."""
+        """The page, or a zone agent's own container (akan.zone.read-screen-limited-to-container).
+
+        akan.ui.closed-menu-text-not-read: a dropdown's menu is on the page while closed, but hidden.
+        """
         root = parse_html(expand_fillers(self.setup.html or ""))
+        open_menus = self._open_dropdowns()
+        for element in root.elements():
+            menu = element.attrs.get("data-agent-dropdown")
+            if menu is not None and menu not in open_menus:
+                element.attrs["hidden"] = ""
         if self.setup.zone is None:
             return root
         zone = next((e for e in root.elements() if e.attrs.get("data-agent-zone") == self.setup.zone), None)
@@ -105,7 +138,10 @@ class Page:
         A key no mounted component subscribes for the agent is refused, whatever its siblings
         (akan.state.unread-sibling-key-unreadable).
         """
-        keys = readable(self.setup.state)
+        if key in ui_components.state_keys(self.setup.components):
+            is_open = key.removeprefix("dropdownIn") in self._open_dropdowns()
+            return json_text({"key": key, "value": {"open": is_open}})
+        keys = readable(self.state)
         entry = keys.get(key)
         if entry is None:
             return json_text({"error": f"no readable store key named {key!r}", "keys": list(keys)})

@@ -13,6 +13,7 @@ from conformance.scenario.akan import (
     SendStep,
     Step,
     StopStep,
+    UnmountStep,
     filler,
 )
 from conformance.scenario.model import AkanScenario
@@ -58,5 +59,7 @@ def _step(session: ChatSession, step: Step) -> None:
         session.reload()
     elif isinstance(step, StopStep):
         session.stop()
+    elif isinstance(step, UnmountStep):
+        session.unmount(step.tools, step.state)
     elif isinstance(step, AdvanceStep):
         session.advance(parse_duration_ms(step.by))

@@ -5,6 +5,9 @@ it and runs the client-side loop: before every model request (the relay is state
 its own turn) the estimate of what is about to be posted is checked against ``compact.at`` and, past it,
 the history is summarized first (``reference.akan.compaction`` decides, ``reference.akan.cut`` cuts).
 A model answer with tool calls runs the page's tools and loops; an answer without them ends the turn.
+A call runs the page's own declaration of that name first (``reference.akan.declarations``), then a form
+control's tool, then an ``akanjs/ui`` component's, then a built-in (``reference.akan.page``), so a page
+tool shadows a built-in of its name. The tool list is taken afresh for every request.
 Files wait in the composer from the moment the paperclip admits them (``reference.akan.ceilings``) until
 the message carrying them is sent.
 
@@ -28,7 +31,7 @@ from reference.akan import builtins, ceilings, compaction
 from reference.akan.attachments import Attachment, accepts_of, persisted, provider_message, read_file
 from reference.akan.commands import Command, builtin, fill, menu, parse
 from reference.akan.cut import choose_cut
-from reference.akan.declarations import call_refusal, page_entries, published
+from reference.akan.declarations import call_refusal, clashes, page_entries, published
 from reference.akan.explain import explained
 from reference.akan.page import Page
 from reference.akan.sanitize import cap, sanitize
@@ -76,7 +79,10 @@ class ChatSession:
         self.held_at: int | None = None
         self.clock = VirtualClock()
         self.page = Page(setup)
-        self.published = published(setup.tools)
+        #: Declarations of the mounted components (akan.surface.declaration-is-the-surface).
+        self.declarations = list(setup.tools)
+        for name, count in clashes(self.declarations).items():
+            self.recorder.emit("tool_clash", name=name, registrations=count)
         self.waiting: Waiting | None = None
         self.stored: list[Message] = []
         self._minted_ids = 0
@@ -128,6 +134,11 @@ class ChatSession:
         """The Stop button: a paused turn ends now; its unanswered calls stay for sanitize to answer."""
         if self.is_running:
             self._abort()
+
+    def unmount(self, tools: list[str], state: list[str]) -> None:
+        """Components unmount: the tools they declared and the keys they read leave the surface."""
+        self.declarations = [tool for tool in self.declarations if tool.name not in tools]
+        self.page.unmount_readers(state)
 
     def advance(self, ms: int) -> None:
         self.clock.advance(ms)
@@ -188,7 +199,7 @@ class ChatSession:
         elif name == "help":
             self.note("Commands: " + ", ".join(self.commands()).replace("/new", "/new (/clear)") + ".")
         elif name == "tools":
-            names = ", ".join(self.published) or "none"
+            names = ", ".join(published(self.declarations)) or "none"
             self.note(f"Tools on this screen: {names}.")
         else:
             return self._prompt(command)
@@ -287,7 +298,9 @@ class ChatSession:
         messages = on_wire(self.transcript)
         request: dict[str, Any] = {
             "messages": messages,
-            "tools": builtins.offered([*page_entries(self.setup.tools), *self.page.form_tools()]),
+            "tools": builtins.offered(
+                [*page_entries(self.declarations), *self.page.form_tools(), *self.page.ui_tools()]
+            ),
             "screen": self.setup.screen,
             "context": self.page.context(),
             "provider": self._provider(),
@@ -345,7 +358,7 @@ class ChatSession:
 
     def _tool(self, name: str) -> PageTool | None:
         """Only published declarations can be called by the model."""
-        return self.published.get(name)
+        return published(self.declarations).get(name)
 
     def _run_tool(self, tool: PageTool | None, name: str, arguments: dict[str, Any]) -> str:
         """Page tools first: one named like a built-in shadows it (akan.builtin.hook-tool-shadows-builtin)."""
@@ -354,9 +367,10 @@ class ChatSession:
             if refused is not None:  # akan.tool.enum-of-refuses-off-values: the body never runs
                 return json_text({"error": refused})
             return filler(tool.filler_chars) if tool.filler_chars else json_text(tool.returns)
-        form_result = self.page.run_form_tool(name, arguments)
-        if form_result is not None:
-            return form_result
+        for runner in (self.page.run_form_tool, self.page.run_ui_tool):
+            result = runner(name, arguments)
+            if result is not None:
+                return result
         if name in builtins.BUILTIN_NAMES:
             return self.page.run_builtin(name, arguments)
         return json_text({"error": f"no tool named {name} is published on this screen"})

@@ -2,8 +2,8 @@
 
 Theory of operation. The compactable history is split into *groups*, the smallest pieces that may be
 dropped: all messages of one iteration (its assistant call and the tool results answering it stay
-together, llmz.compaction.retains), a lone message outside any iteration (an earlier turn's user input),
-or an earlier summary event. Compaction always drops a *prefix* of the groups and puts one new summary
+together, llmz.compaction.retains) with the input it answers, any input no iteration answered yet, or an
+earlier summary event. Compaction always drops a *prefix* of the groups and puts one new summary
 event in front of what remains, so chronology is kept and a result is never orphaned from its call.
 
 Choosing the prefix (``choose_cut``) follows the guide's priorities, strongest first:
@@ -70,26 +70,44 @@ def _is_result(message: Message) -> bool:
     return message.get("role") == "tool" or "tool_call_id" in message or "toolResultCallId" in message
 
 
-def group_history(history: Sequence[Message], measure: Callable[[Message], int]) -> list[Group]:
+def group_history(
+    history: Sequence[Message], measure: Callable[[Message], int], *, inputs_join_iteration: bool = False
+) -> list[Group]:
     """llmz.compaction.retains: droppable groups that never separate a call from its result.
 
     Messages sharing an ``iteration`` id form one group; a tool result always joins the group before it,
-    even without an iteration id, because a result without its call is invalid for every provider.
+    even without an iteration id, because a result without its call is invalid for every provider. With
+    ``inputs_join_iteration`` (what automatic compaction uses), input messages outside any iteration (a
+    turn's user input) join the iteration that follows them, since that iteration answers them: keeping
+    an iteration keeps its input, as llmz 1.0.1 as published does. Without it each such input is a group
+    of its own.
     """
     groups: list[list[Message]] = []
+    waiting: list[Message] = []  # input not yet followed by its iteration
     for message in history:
         iteration = message.get("iteration")
-        previous = groups[-1] if groups else None
-        same_iteration = (
-            previous is not None and iteration is not None and previous[0].get("iteration") == iteration
+        previous = groups[-1] if groups and not waiting else None
+        joins = previous is not None and (
+            _is_result(message) or (iteration is not None and _iteration_of(previous) == iteration)
         )
-        if previous is not None and (same_iteration or _is_result(message)):
+        if previous is not None and joins:
             previous.append(message)
+        elif inputs_join_iteration and _is_input(message):
+            waiting.append(message)
         else:
-            groups.append([message])
-    return [
-        Group(tuple(group), group[0].get("iteration"), sum(measure(m) for m in group)) for group in groups
-    ]
+            groups.append([*waiting, message])
+            waiting = []
+    if waiting:
+        groups.append(waiting)
+    return [Group(tuple(group), _iteration_of(group), sum(measure(m) for m in group)) for group in groups]
+
+
+def _is_input(message: Message) -> bool:
+    return message.get("iteration") is None and not _is_result(message) and not is_summary_message(message)
+
+
+def _iteration_of(group: Sequence[Message]) -> str | None:
+    return next((m["iteration"] for m in group if m.get("iteration") is not None), None)
 
 
 def reaches(tokens: int, budget: int, ratio: float) -> bool:

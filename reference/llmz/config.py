@@ -10,7 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from conformance.scenario.llmz import AfterToolHook, ComponentSpec, ExecuteStep, Setup, ToolSpec
+from conformance.scenario.llmz import (
+    AfterToolHook,
+    BeforeToolHook,
+    ComponentSpec,
+    ExecuteStep,
+    Setup,
+    ToolSpec,
+)
 from reference.clock import parse_duration_ms
 from reference.llmz.preview import DEFAULT_RESULT_BUDGET
 
@@ -53,6 +60,10 @@ class RunConfig:
     text_handler: str
     on_exit: str
     after_tool: dict[str, AfterToolHook]
+    before_tool: dict[str, BeforeToolHook]
+    on_iteration_start: str
+    on_iteration_end: str
+    on_trace: str
     loop: int
     timeout_ms: int | None
     require_chat_response: bool
@@ -96,6 +107,10 @@ def resolve(setup: Setup, step: ExecuteStep) -> RunConfig:
         text_handler=setup.chat.text_handler,
         on_exit=setup.hooks.on_exit,
         after_tool={hook.tool: hook for hook in setup.hooks.after_tool},
+        before_tool={hook.tool: hook for hook in setup.hooks.before_tool},
+        on_iteration_start=setup.hooks.on_iteration_start,
+        on_iteration_end=setup.hooks.on_iteration_end,
+        on_trace=setup.hooks.on_trace,
         loop=_pick(options.loop, defaults.loop, default=DEFAULT_LOOP),
         timeout_ms=parse_duration_ms(timeout) if isinstance(timeout, str) else timeout,
         require_chat_response=_pick(

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.scenario.llmz import ModelSpec
-from reference.llmz import fit, prompt
+from reference.llmz import definitions, fit, prompt
 from reference.llmz.errors import CATALOGUE, LlmzError
 from reference.llmz.iteration import IterationContext, IterationEnd, run_iteration
 from reference.llmz.session import render_summary, wire
@@ -112,6 +112,7 @@ def build_request(ctx: IterationContext, runtime: Runtime) -> dict[str, Any]:
             result.summary if result.summary is not None else str(result.new_history[0].get("content", ""))
         )
         session.replace_earlier_history(len(result.new_history) - 1, summary)
+        session.memory.drop_iterations([str(i) for i in result.discarded_iterations])
         ctx.recorder.emit(
             "compaction",
             summary=summary,
@@ -128,7 +129,25 @@ def build_request(ctx: IterationContext, runtime: Runtime) -> dict[str, Any]:
     }
 
 
+def stops_run(status: str) -> bool:
+    """Whether an iteration's ending ends the run: an applied exit, or a critical failure, after which no
+    further model call is made (llmz.errors.critical-stops)."""
+    return status in ("exit_success", "critical_error")
+
+
+def observe(ctx: IterationContext, hook: str, behaviour: str, index: int) -> None:
+    """Call an observer hook. An observer that throws an ordinary error changes nothing
+    (llmz.errors.observers-observational); the record only notes that it ran and threw."""
+    if behaviour == "none":
+        return
+    fields: dict[str, Any] = {"iteration": index, "name": hook}
+    if behaviour == "throw":
+        fields["threw"] = True
+    ctx.recorder.emit("hook", **fields)
+
+
 def _one_call(ctx: IterationContext, runtime: Runtime, index: int) -> IterationEnd:
+    observe(ctx, "onIterationStart", ctx.config.on_iteration_start, index)
     try:
         request = build_request(ctx, runtime)
     except LlmzError as error:
@@ -153,17 +172,24 @@ def _failed_before_dispatch(ctx: IterationContext, index: int, error: LlmzError)
 def execute(ctx: IterationContext, runtime: Runtime) -> None:
     """Run one execute call; its outcome is recorded as a ``result`` event."""
     session, recorder = ctx.session, ctx.recorder
-    if session.active:
-        error = LlmzError("SESSION_STATE", "another execution holds this session")
+    try:
+        session.require_idle("execute")
+    except LlmzError as error:
         recorder.emit("error", **error.as_record())
         recorder.emit("result", execution=ctx.execution, status="error", error_code=error.code)
+        return
+    problem = definitions.configuration_problem(ctx.config)
+    if problem is not None:  # before any iteration exists (llmz.errors.config-before-iteration)
+        recorder.emit("error", **problem.as_record())
+        recorder.emit("result", execution=ctx.execution, status="error", error_code=problem.code)
         return
     session.begin_turn()
     end: IterationEnd | None = None
     try:
         for index in range(1, ctx.config.loop + 1):
             end = _one_call(ctx, runtime, index)
-            if end.status in ("exit_success", "critical_error"):
+            observe(ctx, "onIterationEnd", ctx.config.on_iteration_end, index)
+            if stops_run(end.status):
                 break
         else:
             limit = LlmzError(

@@ -235,7 +235,9 @@ def _compact(
     context: FitContext, window: budget.Window, controls: Controls, request: _Request
 ) -> FitResult | None:
     """llmz.compaction.*: cut, summarize, rebuild; None when no cut can help (the caller then decides)."""
-    groups = compaction.group_history(context.history, lambda m: tokens.count_message(_native(context, m)))
+    groups = compaction.group_history(
+        context.history, lambda m: tokens.count_message(_native(context, m)), inputs_join_iteration=True
+    )
     ceiling = min(controls.max_summary_tokens, window.output_limit)
     frame = tokens.count_message(_native(context, compaction.summary_event("")))
     least = min(ceiling, MIN_SUMMARY_ROOM)

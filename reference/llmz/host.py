@@ -14,6 +14,7 @@ from typing import Any
 
 import jsonschema
 
+from conformance.scenario.llmz import SessionProbe
 from reference.llmz import behaviours, signals
 from reference.llmz.config import RunConfig
 from reference.llmz.errors import LlmzError
@@ -76,6 +77,10 @@ class IterationHost:
     exit_attempt: tuple[str, Any] | None = None
     critical: LlmzError | None = None
     hanging: bool = False
+    delivery_error: LlmzError | None = None
+    """The first failed delivery of the iteration. It is thrown to the program (uncaught, it fails the
+    iteration recoverably); every later send of the iteration is skipped, while earlier acknowledged sends
+    stay delivered (llmz.errors.delivery-failed)."""
 
     def _refuse(self, error: LlmzError) -> str:
         return encode_error(error.code, error.class_name, error.message)
@@ -96,7 +101,7 @@ class IterationHost:
         if issues:
             error = LlmzError("INVALID_TOOL_INPUT", f"{name}: invalid input: " + "; ".join(issues), tool=name)
             return self._finish_call(ToolCallReport(name, _plain(value), error=error))
-        outcome = self._after_tool(name, self._run_handler(spec.name, value))
+        outcome = self._after_tool(name, self._run_handler(spec.name, self._before_tool(name, value)))
         truncate = spec.behaviour.truncate
         display: Display = None if truncate is None else (truncate.max_tokens, truncate.preserve)
         report = ToolCallReport(name, _plain(value), display=display)
@@ -135,8 +140,35 @@ class IterationHost:
             return behaviours.HandlerOutcome("signal", value=hook.replace_output, signal=replaced)
         return behaviours.HandlerOutcome("value", value=hook.replace_output)
 
+    def _before_tool(self, name: str, value: Any) -> Any:
+        """onBeforeTool may substitute the input the handler receives (llmz.hooks.before-tool-replaces-input);
+        it runs after the model's input passed validation."""
+        hook = self.config.before_tool.get(name)
+        if hook is None:
+            return value
+        self.recorder.emit("hook", name="onBeforeTool", tool=name, iteration=self.iteration)
+        return hook.replace_input
+
+    def _probe(self, probe: SessionProbe) -> Any:
+        """A handler using the session while this run holds it (llmz.errors.session-state)."""
+        try:
+            if probe.op == "status":
+                return self.session.status
+            if probe.op == "to_json":
+                self.session.to_json()
+            elif probe.op == "execute":
+                self.session.require_idle("execute")
+            else:
+                self.session.append([m.model_dump(exclude_none=True) for m in probe.messages])
+        except LlmzError as error:
+            return {"error": error.code}
+        return {"ok": True}
+
     def _run_handler(self, name: str, value: Any) -> behaviours.HandlerOutcome:
         spec = self.config.tools[name]
+        if spec.behaviour.session_probe is not None:
+            self.call_counts[name] = self.call_counts.get(name, 0) + 1
+            return behaviours.HandlerOutcome("value", value=self._probe(spec.behaviour.session_probe))
         for attempt in range(spec.retries + 1):
             self.call_counts[name] = self.call_counts.get(name, 0) + 1
             outcome = behaviours.handle(spec, self.call_counts[name], _plain(value))
@@ -173,6 +205,7 @@ class IterationHost:
         if signal is not None:
             event["signal"] = {"reason": signal}
         self.recorder.emit("tool_call", **event)
+        self._trace()
         if report.pending:
             return '{"hang": true}'
         if report.error is not None:
@@ -210,9 +243,12 @@ class IterationHost:
         if issues:
             return self._refuse(LlmzError("INVALID_COMPONENT_INPUT", f"chat.{name}: " + "; ".join(issues)))
         status = {"ok": "delivered", "fail": "failed", "none": "unhandled"}[spec.handler]
+        if self.delivery_error is not None:
+            status = "skipped"
         self.deliver("component", _plain(props), status, component=name)
         if status == "failed":
-            return self._refuse(LlmzError("DELIVERY_FAILED", f"the chat.{name} handler failed"))
+            self.delivery_error = LlmzError("DELIVERY_FAILED", f"the chat.{name} handler failed")
+            return self._refuse(self.delivery_error)
         return encode_value(UNDEFINED)
 
     def deliver(self, kind: str, content: Any, status: str, component: str | None = None) -> None:
@@ -223,7 +259,20 @@ class IterationHost:
         self.deliveries.append(entry)
         self.recorder.emit("delivery", **entry)
         blank = isinstance(content, str) and not content.strip()
-        self.session.note_delivery(status, blank)  # type: ignore[arg-type]
+        if status != "skipped":
+            self.session.note_delivery(status, blank)  # type: ignore[arg-type]
+        self._trace()
+
+    def _trace(self) -> None:
+        """onTrace observes each completed action. It is an observer: if it throws, the action stands and
+        the run goes on (llmz.hooks.trace-exceptions-harmless)."""
+        behaviour = self.config.on_trace
+        if behaviour == "none":
+            return
+        event: dict[str, Any] = {"iteration": self.iteration, "name": "onTrace"}
+        if behaviour == "throw":
+            event["threw"] = True
+        self.recorder.emit("hook", **event)
 
     def inspect(self, value_json: str) -> None:
         self.inspections.append(decode(value_json))

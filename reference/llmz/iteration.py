@@ -13,13 +13,12 @@ from typing import Any
 
 from conformance.scenario.common import ScriptEntry
 from reference.clock import VirtualClock
-from reference.llmz import feedback, guard, settle, signals
+from reference.llmz import feedback, guard, program, settle, signals
 from reference.llmz.config import LISTEN, RunConfig
-from reference.llmz.errors import CATALOGUE, LlmzError
+from reference.llmz.errors import LlmzError
 from reference.llmz.host import IterationHost
 from reference.llmz.preview import UNDEFINED, preview
 from reference.llmz.prompt import TOOL_NAME
-from reference.llmz.sandbox import run_program
 from reference.llmz.session import Session
 from reference.record import Recorder
 
@@ -49,10 +48,20 @@ class IterationEnd:
     exit: tuple[str, Any] | None = None
 
 
+def output_overflow(entry: ScriptEntry) -> LlmzError:
+    """An answer cut off at its output allowance is a critical TOKEN_OVERFLOW in phase ``output``, never
+    run and never taken for a listen request (llmz.budget.overflow.output-phase,
+    llmz.errors.token-overflow)."""
+    details: dict[str, object] = {"phase": "output"}
+    if entry.usage.output_tokens:
+        details["tokens"] = entry.usage.output_tokens
+    return LlmzError("TOKEN_OVERFLOW", "the response was cut off at its output token limit", **details)
+
+
 def _native_problem(entry: ScriptEntry, config: RunConfig) -> LlmzError | None:
     """Protocol checks on the response before anything runs."""
     if entry.effective_stop_reason() == "max_tokens":
-        return LlmzError("GENERATION_FAILED", "the response was cut off at the output limit (incomplete)")
+        return output_overflow(entry)
     calls = entry.tool_calls
     if len(calls) > 1:
         return LlmzError(
@@ -65,33 +74,6 @@ def _native_problem(entry: ScriptEntry, config: RunConfig) -> LlmzError | None:
     if not calls and not config.chat:
         return LlmzError("INVALID_NATIVE_CALL", f"a worker must answer with a {TOOL_NAME} call")
     return None
-
-
-def _run(code: str, host: IterationHost, ctx: IterationContext) -> tuple[Any, LlmzError | None]:
-    config = ctx.config
-    try:
-        outcome = run_program(code, host, list(config.tools), chat=config.chat)
-    except SyntaxError as exc:
-        return UNDEFINED, LlmzError("INVALID_CODE", str(exc))
-    if host.critical is not None:
-        return UNDEFINED, host.critical
-    if not outcome.settled:
-        ctx.clock.advance(config.timeout_ms or 0)
-        limit = "the timeout" if config.timeout_ms is None else f"the {config.timeout_ms} ms timeout"
-        return UNDEFINED, LlmzError(
-            "EXECUTION_ABORTED", f"the program did not finish within {limit}", cause="timeout"
-        )
-    if outcome.error is None:
-        return outcome.value, None
-    if outcome.error["name"] == "ThinkSignal":  # only when a signal is made to interrupt the program
-        return UNDEFINED, None
-    code_name = outcome.error["code"] if outcome.error["code"] in CATALOGUE else "EXECUTION_FAILED"
-    message = (
-        outcome.error["message"]
-        if outcome.error["code"]
-        else f"{outcome.error['name']}: {outcome.error['message']}"
-    )
-    return UNDEFINED, LlmzError(code_name, message)
 
 
 def _store_call(entry: ScriptEntry, session: Session, iteration_id: str) -> list[str]:
@@ -142,9 +124,12 @@ def run_iteration(entry: ScriptEntry, ctx: IterationContext, index: int) -> Iter
     error = _native_problem(entry, ctx.config) or _deliver_text(entry, host)
     returned: Any = UNDEFINED
     if error is None and entry.tool_calls:
-        returned, error = _run(entry.tool_calls[0].code or "", host, ctx)
-    elif error is None:
-        host.exit_attempt = (LISTEN, None)  # a plain chat answer asks to listen
+        ran = program.run(entry.tool_calls[0].code or "", host, ctx, iteration_id)
+        returned, error = ran.returned, ran.error
+    else:
+        session.memory.add_record(iteration_id, False, None, True)  # no program, so no result
+        if error is None:
+            host.exit_attempt = (LISTEN, None)  # a plain chat answer asks to listen
     decision = settle.settle(
         settle.Happenings(
             critical=(error is not None and error.critical) or host.critical is not None,

@@ -16,6 +16,7 @@ from conformance.scenario.llmz import (
     CompactionSpec,
     CompactStep,
     ExecuteStep,
+    MemorySpec,
     SaveAndRestoreStep,
     Setup,
     SummarizeStep,
@@ -23,13 +24,17 @@ from conformance.scenario.llmz import (
 from conformance.scenario.model import LlmzScenario
 from reference.clock import VirtualClock
 from reference.llmz import config as config_module
-from reference.llmz import standalone
+from reference.llmz import memory, standalone
 from reference.llmz.errors import LlmzError
 from reference.llmz.execute import Runtime, execute
 from reference.llmz.iteration import IterationContext
+from reference.llmz.memory import Memory
 from reference.llmz.session import Session
 from reference.providers.scripted import ScriptedProvider
 from reference.record import Recorder
+
+UNKNOWN_FORMAT_VERSION = 999_999
+"""What ``save_and_restore(unknown_version)`` writes: a format version no runtime knows."""
 
 #: Capability flags this reference declares for llmz (scenarios may `require` them).
 CAPABILITIES: tuple[str, ...] = ()
@@ -50,13 +55,22 @@ def compaction_controls(spec: CompactionSpec | bool) -> dict[str, Any] | None:
     return controls
 
 
+def initial_memory(spec: MemorySpec) -> Memory:
+    """``new Session({ variables, maxBytes })`` (llmz.memory.session-options, llmz.memory.default-limit)."""
+    variables = {name: memory.encode_plain(value) for name, value in spec.variables.items()}
+    limit = spec.max_bytes if spec.max_bytes is not None else memory.DEFAULT_MAX_BYTES
+    return Memory(variables=variables, max_bytes=limit)
+
+
 class Player:
     def __init__(self, scenario: LlmzScenario) -> None:
         self.setup: Setup = scenario.setup
         self.recorder = Recorder()
         self.provider = ScriptedProvider(scenario.script, self.recorder)
         self.clock = VirtualClock()
-        self.session = Session(compaction=compaction_controls(self.setup.compaction))
+        self.session = Session(
+            compaction=compaction_controls(self.setup.compaction), memory=initial_memory(self.setup.memory)
+        )
         self.call_counts: dict[str, int] = {}
         self.executions = 0
 
@@ -83,6 +97,8 @@ class Player:
         state = json.loads(json.dumps(self.session.to_json()))
         if step.drop_delivery_tracking:
             state.pop("delivery", None)
+        if step.unknown_version:
+            state["version"] = UNKNOWN_FORMAT_VERSION
         try:
             self.session = Session.from_json(state)
         except LlmzError as error:
@@ -105,6 +121,7 @@ class Player:
             "transcript": self.session.transcript,
             "messages": self.session.messages,
             "pending": len(self.session.pending),
+            "variables": sorted(self.session.memory.variables),
         }
 
 

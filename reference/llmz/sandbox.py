@@ -17,17 +17,28 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import quickjs
 
+from reference.llmz import memory
 from reference.llmz.preview import UNDEFINED
 
 _LINE = re.compile(r":(\d+)\)?\s*$")
 
 _PRELUDE = r"""
-globalThis.__enc = (v) => v === undefined ? '{"undefined":true}' : JSON.stringify({ value: v });
+globalThis.__enc = (v) => {
+  if (v === undefined) return '{"undefined":true}';
+  try { return JSON.stringify({ value: v }); } catch (e) {
+    const seen = new Set();
+    return JSON.stringify({ value: v }, (key, x) => {
+      if (typeof x === 'bigint') return String(x);
+      if (x && typeof x === 'object') { if (seen.has(x)) return '[Circular]'; seen.add(x); }
+      return x;
+    });
+  }
+};
 globalThis.__dec = (text) => {
   const answer = JSON.parse(text);
   if (answer.hang) return new Promise(() => {});
@@ -39,6 +50,19 @@ globalThis.__dec = (text) => {
   }
   return answer.undefined ? undefined : answer.value;
 };
+globalThis.__pending = [];
+globalThis.__track = (name, promise) => {
+  const entry = { name, awaited: false };
+  __pending.push(entry);
+  promise.catch(() => {});
+  const mark = () => { entry.awaited = true; };
+  return {
+    then(onValue, onError) { mark(); return promise.then(onValue, onError); },
+    catch(onError) { mark(); return promise.catch(onError); },
+    finally(onDone) { mark(); return promise.finally(onDone); },
+  };
+};
+globalThis.__none = { none: true };
 globalThis.inspect = (value) => { __host_inspect(__enc(value)); return value; };
 globalThis.exit = (name, payload) => __dec(__host_exit(String(name), __enc(payload)));
 """
@@ -68,6 +92,16 @@ class ProgramOutcome:
     value: Any = UNDEFINED
     error: dict[str, Any] | None = None
     """``{code, name, message}`` when the program threw (code is None for plain JavaScript errors)."""
+    has_result: bool = False
+    """Whether the program returned (``return undefined`` included) rather than running off its end."""
+    result: Any = None
+    """The returned value in memory's tagged encoding, or None when it cannot be kept."""
+    result_problem: str | None = None
+    """Why the returned value cannot be kept in memory, when it cannot."""
+    captured: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Variables at the end of the program: name -> ``{ok: tagged}`` or ``{error: message}``."""
+    unawaited: list[str] = field(default_factory=list)
+    """Tools whose calls the program never awaited."""
 
 
 def decode(text: str) -> Any:
@@ -93,40 +127,72 @@ def caller_line(stack: str) -> int | None:
 
 
 def _tool_source(name: str) -> str:
-    call = f"__host_tool({json.dumps(name)}, __enc(input), new Error().stack)"
-    return f"globalThis.{name} = async (input) => __dec({call});"
+    """A tool call starts at once (the handler runs even if nobody awaits it) and returns a tracked
+    thenable, so the host can tell which calls were left unawaited (llmz.errors.host-operation-failed)."""
+    quoted = json.dumps(name)
+    call = f"__host_tool({quoted}, __enc(input), stack)"
+    return (
+        f"globalThis.{name} = (input) => {{ const stack = new Error().stack; "
+        f"return __track({quoted}, (async () => __dec({call}))()); }};"
+    )
 
 
 def _install(
-    context: Any, bridge: Bridge, tools: list[str], chat: bool, settle: Callable[[str], None]
+    context: Any, bridge: Bridge, tools: list[str], chat: bool, answers: list[str], memory_state: str
 ) -> None:
     context.add_callable("__host_tool", lambda n, i, s: bridge.tool(n, i, caller_line(s)))
     context.add_callable("__host_exit", bridge.exit)
     context.add_callable("__host_component", bridge.component)
     context.add_callable("__host_inspect", bridge.inspect)
-    context.add_callable("__host_settle", settle)
+    context.add_callable("__host_settle", answers.append)
+    context.add_callable("__host_capture", lambda text: answers.append("capture:" + text))
     context.eval(_PRELUDE)
+    context.eval(memory.GUEST_CODEC)
+    context.eval(f"__mem_install({json.dumps(memory_state)})")
     if chat:
         context.eval(_CHAT)
     for name in tools:
         context.eval(_tool_source(name))
 
 
-def run_program(code: str, bridge: Bridge, tools: list[str], *, chat: bool) -> ProgramOutcome:
+_SETTLE = (
+    "(v) => { const unawaited = __pending.filter((e) => !e.awaited).map((e) => e.name);"
+    " if (v === __none) return __host_settle(JSON.stringify({ ok: true, none: true, unawaited }));"
+    " let kept = null, problem = null;"
+    " try { kept = __mem_encode(v); } catch (e) { problem = String(e.message); }"
+    " __host_settle(JSON.stringify({ ok: true, result: __enc(v), kept, problem, unawaited })); },"
+    "(e) => __host_settle(JSON.stringify({ ok: false, code: (e && e.code) || null,"
+    " name: (e && e.name) || 'Error', message: String(e && e.message !== undefined ? e.message : e) }))"
+)
+
+
+def program_source(code: str, known: list[str]) -> str:
+    """The evaluated source: the program as an async function body (line 2 onwards), a sentinel return
+    for running off the end (no result, llmz.memory.has-result), and the variable capture."""
+    capture = memory.capture_source(memory.declared_names(code), known)
+    return (
+        "(async function () { try {\n"
+        + memory.hoist_declarations(code)
+        + "\n;return __none;\n} finally { __host_capture("
+        + capture
+        + ") } })().then("
+        + _SETTLE
+        + ");"
+    )
+
+
+def run_program(
+    code: str, bridge: Bridge, tools: list[str], *, chat: bool, memory_state: str = "", known: list[str] | None = None
+) -> ProgramOutcome:
     """Evaluate ``code`` and drive its promise to completion. Raises SyntaxError for code that does not
     compile. (QuickJS cannot combine a CPU time limit with Python callbacks, so a busy loop in generated
     code is not interrupted here; the harness's per-case timeout catches it.)"""
     answers: list[str] = []
     context = quickjs.Context()
-    _install(context, bridge, tools, chat, answers.append)
-    source = (
-        "(async function () {\n" + code + "\n})().then("
-        "(v) => __host_settle(JSON.stringify({ ok: true, result: __enc(v) })),"
-        "(e) => __host_settle(JSON.stringify({ ok: false, code: (e && e.code) || null,"
-        " name: (e && e.name) || 'Error', message: String(e && e.message !== undefined ? e.message : e) })));"
-    )
+    state = memory_state or json.dumps({"variables": {}, "iterations": [], "hasReturn": False, "returned": None})
+    _install(context, bridge, tools, chat, answers, state)
     try:
-        context.eval(source)
+        context.eval(program_source(code, known or []))
         while context.execute_pending_job():
             pass
     except quickjs.JSException as exc:
@@ -134,9 +200,29 @@ def run_program(code: str, bridge: Bridge, tools: list[str], *, chat: bool) -> P
         if text.startswith("SyntaxError"):
             raise SyntaxError(text.splitlines()[0]) from exc
         raise
-    if not answers:
-        return ProgramOutcome(settled=False)
-    answer = json.loads(answers[0])
-    if answer["ok"]:
-        return ProgramOutcome(settled=True, value=decode(answer["result"]))
-    return ProgramOutcome(settled=True, error={k: answer[k] for k in ("code", "name", "message")})
+    return _outcome(answers)
+
+
+def _outcome(answers: list[str]) -> ProgramOutcome:
+    captured: dict[str, dict[str, Any]] = {}
+    for text in answers:
+        if text.startswith("capture:"):
+            captured = json.loads(text[len("capture:") :])
+    settled = [json.loads(text) for text in answers if not text.startswith("capture:")]
+    if not settled:
+        return ProgramOutcome(settled=False, captured=captured)
+    answer = settled[0]
+    if not answer["ok"]:
+        error = {k: answer[k] for k in ("code", "name", "message")}
+        return ProgramOutcome(settled=True, error=error, captured=captured)
+    if answer.get("none"):
+        return ProgramOutcome(settled=True, captured=captured, unawaited=answer["unawaited"])
+    return ProgramOutcome(
+        settled=True,
+        value=decode(answer["result"]),
+        has_result=True,
+        result=answer["kept"],
+        result_problem=answer["problem"],
+        captured=captured,
+        unawaited=answer["unawaited"],
+    )

@@ -21,6 +21,7 @@ from typing import Any, Final
 from reference.llmz import guard
 from reference.llmz.errors import LlmzError
 from reference.llmz.guard import Speaker
+from reference.llmz.memory import Memory
 from reference.llmz.preview import preview
 
 Message = dict[str, Any]
@@ -98,7 +99,10 @@ def transcript_entry(message: Message) -> dict[str, Any] | None:
 
 
 class Session:
-    def __init__(self, compaction: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, compaction: dict[str, Any] | None = None, memory: Memory | None = None
+    ) -> None:
+        self.memory = memory if memory is not None else Memory()
         self.history: list[Message] = []
         self.pending: list[Message] = []
         self.last_speaker: Speaker = "none"
@@ -182,9 +186,15 @@ class Session:
         return f"iteration_{self._iterations}"
 
     # -- persistence -------------------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
+    def require_idle(self, operation: str) -> None:
+        """Operations that need the session to themselves fail while a run holds it: a second execute
+        (llmz.sessions.concurrent-execute-rejected) and serialization (llmz.persistence.serialize-only-settled),
+        both with SESSION_STATE (llmz.errors.session-state)."""
         if self.active:
-            raise LlmzError("SESSION_STATE", "cannot serialize a session while an execution holds it")
+            raise LlmzError("SESSION_STATE", f"cannot {operation} while an execution holds the session")
+
+    def to_json(self) -> dict[str, Any]:
+        self.require_idle("serialize the session")
         return {
             "format": FORMAT,
             "version": FORMAT_VERSION,
@@ -194,6 +204,7 @@ class Session:
             "delivery": {"lastSpeaker": self.last_speaker},
             "counters": {"calls": self._calls, "iterations": self._iterations},
             "compaction": copy.deepcopy(self.compaction) if self.compaction is not None else False,
+            "memory": self.memory.to_json(),
         }
 
     @classmethod
@@ -205,7 +216,10 @@ class Session:
         if state.get("version") != FORMAT_VERSION:
             raise LlmzError("INVALID_SESSION", f"unsupported session format version {state.get('version')!r}")
         compaction = state.get("compaction")
-        session = cls(compaction=compaction if isinstance(compaction, dict) else None)
+        session = cls(
+            compaction=compaction if isinstance(compaction, dict) else None,
+            memory=Memory.from_json(state.get("memory")),
+        )
         session.history = copy.deepcopy(state.get("history", []))
         session.pending = copy.deepcopy(state.get("pending", []))
         session.turn_start = state.get("turnStart")

@@ -64,6 +64,7 @@ def compact(session: Session, runtime: Runtime, recorder: Recorder, keep_recent:
     retained = sum(len(group.messages) for group in groups[cut:])
     session.replace_earlier_history(retained, text)
     discarded = [g.iteration for g in groups[:cut] if g.iteration is not None]
+    session.memory.drop_iterations([str(i) for i in discarded])
     recorder.emit("compaction", summary=text, retained=retained, discarded_iterations=discarded)
 
 

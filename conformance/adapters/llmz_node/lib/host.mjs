@@ -9,12 +9,13 @@ import { Chat, Component, Exit, ThinkSignal, Tool, truncate } from 'llmz'
 import { CannotExpress } from './errors.mjs'
 import { toZui } from './schema.mjs'
 
-const BEHAVIOURS = ['returns', 'returns_input', 'throws', 'think_signal', 'hangs', 'cancels']
+const BEHAVIOURS = ['returns', 'returns_input', 'throws', 'think_signal', 'hangs', 'cancels', 'session_probe']
 
 /**
  * Builds the tools of `setup.tools`. `host.cancel(reason)` aborts the execute that is running (the
  * `cancels` behaviour is the host pressing Stop from inside a handler); `host.pending(name, input)` records
- * a call that will never settle (llmz never traces those).
+ * a call that will never settle (llmz never traces those); `host.probe(spec)` uses the session from inside
+ * the handler while the run holds it.
  */
 export function buildTools(specs, host) {
   return specs.map((spec) => {
@@ -29,6 +30,7 @@ export function buildTools(specs, host) {
       if (calls <= failFirst) throw new Error(behaviour.fail_message ?? 'temporary failure')
       if (main[0] === 'hangs') host.pending(spec.name, input)
       if (main[0] === 'think_signal') host.signalling(spec.name, behaviour.think_signal)
+      if (main[0] === 'session_probe') return host.probe(behaviour.session_probe)
       return perform(spec.name, main[0], behaviour, input, host.cancel)
     }
     return new Tool({

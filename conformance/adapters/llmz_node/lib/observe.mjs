@@ -40,7 +40,11 @@ export function errorFields(error) {
     recoverable: isLLMzError(error) ? !error.critical : false,
     message: String(error?.message ?? error),
   }
-  for (const key of ['phase', 'tokens', 'limit']) if (error?.[key] !== undefined && error?.[key] !== null) out[key] = error[key]
+  for (const key of ['phase', 'tokens', 'limit', 'identifier']) {
+    if (error?.[key] !== undefined && error?.[key] !== null) out[key] = error[key]
+  }
+  if (typeof error?.toolName === 'string') out.tool = error.toolName
+  if (typeof error?.cause?.status === 'number') out.status = error.cause.status // a provider's HTTP status
   return out
 }
 
@@ -233,6 +237,7 @@ export function sessionState(session) {
     transcript: session.transcript.map(transcriptEntry),
     messages: session.messages.map(nativeMessage),
     pending: session.pendingMessages.length,
+    variables: Object.keys(session.memory?.variables ?? {}).sort(),
   }
 }
 

@@ -19,7 +19,6 @@ import { ExecutionObserver, IterationNames, completeCompaction, errorFields, ses
 /** Capability flags the bridge declares (scenarios may `require` them); the reference declares none for llmz yet. */
 export const CAPABILITIES = []
 
-
 export async function playScenario(scenario) {
   if (scenario.system !== 'llmz') throw new CannotExpress(`scenarios of system ${JSON.stringify(scenario.system)}`)
   checkScenario(scenario)
@@ -42,6 +41,7 @@ export async function playScenario(scenario) {
     pending: (name, input) => state.observer?.pending(name, input),
     signalling: (name, spec) => state.observer?.signalling(name, spec),
     iteration: () => state.observer?.index ?? 0,
+    probe: (spec) => probeSession(state, spec),
   }
   state.tools = buildTools(setup.tools ?? [], host)
   state.exits = buildExits(setup.exits ?? [])
@@ -80,14 +80,18 @@ async function playStep(state, step, index) {
   }
 }
 
-function append(state, step) {
-  const messages = step.messages.map((message) => {
+/** Append inputs as llmz takes them: the scenario's absent fields (null) are left out. */
+function appendable(messages) {
+  return messages.map((message) => {
     const out = {}
     for (const [key, value] of Object.entries(message)) if (value !== undefined && value !== null) out[key] = value
     return out
   })
+}
+
+function append(state, step) {
   try {
-    state.session.append(messages)
+    state.session.append(appendable(step.messages))
   } catch (error) {
     state.recorder.emit('error', { step: 'append', ...errorFields(error) })
   }
@@ -115,9 +119,9 @@ async function run(state, step, index) {
       model: modelIds(state.setup),
       signal: controller.signal,
       options: executeOptions(options),
-      ...observer.hooks(),
+      ...observerHooks(state.setup.hooks ?? {}, observer),
       ...exitHook(state.setup.hooks ?? {}, observer),
-      ...afterToolHook(state.setup.hooks ?? {}),
+      ...toolHooks(state.setup.hooks ?? {}, observer),
     }))
   } catch (error) {
     if (error instanceof NotSettled) throw error
@@ -174,19 +178,89 @@ function selectExits(state, step, index) {
 }
 
 /**
- * `onAfterTool` per tool: substitute the successful output, or reject it (the hook throws, which llmz
- * reports as a hook failure of that call).
+ * `onBeforeTool` and `onAfterTool` per tool: substitute the input the handler gets; substitute the
+ * successful output, or reject it (the hook throws, which llmz reports as a hook failure of that call).
  */
-function afterToolHook(spec) {
-  const byTool = new Map((spec.after_tool ?? []).map((hook) => [hook.tool, hook]))
-  if (!byTool.size) return {}
-  return {
-    onAfterTool: async ({ tool }) => {
-      const hook = byTool.get(tool.name)
+function toolHooks(spec, observer) {
+  const before = new Map((spec.before_tool ?? []).map((hook) => [hook.tool, hook]))
+  const after = new Map((spec.after_tool ?? []).map((hook) => [hook.tool, hook]))
+  const ran = (name, tool) => observer.recorder.emit('hook', { iteration: observer.index, name, tool })
+  const hooks = {}
+  if (before.size) {
+    hooks.onBeforeTool = async ({ tool }) => {
+      const hook = before.get(tool.name)
       if (!hook) return undefined
+      ran('onBeforeTool', tool.name)
+      return { input: structuredClone(hook.replace_input ?? null) }
+    }
+  }
+  if (after.size) {
+    hooks.onAfterTool = async ({ tool }) => {
+      const hook = after.get(tool.name)
+      if (!hook) return undefined
+      ran('onAfterTool', tool.name)
       if (Object.hasOwn(hook, 'reject')) throw new Error(hook.reject)
       return { output: structuredClone(hook.replace_output ?? null) }
-    },
+    }
+  }
+  return hooks
+}
+
+/**
+ * The observer hooks llmz calls (`onIterationStart`, `onIterationEnd`, `onTrace`): the bridge's own
+ * observer always listens; a scenario may add one that records that it ran or throws an ordinary Error.
+ * llmz calls `onTrace` for every trace it records (model calls, code execution, tool calls, ...), so each
+ * such `hook` event also names the trace type.
+ */
+function observerHooks(spec, observer) {
+  const base = observer.hooks()
+  const wrap = (name, key, inner) => (event, ...rest) => {
+    const result = inner(event, ...rest)
+    const mode = spec[key] ?? 'none'
+    if (mode === 'none') return result
+    const fields = { iteration: observer.index, name }
+    if (key === 'on_trace') fields.trace = event?.trace?.type ?? null
+    if (mode === 'throw') fields.threw = true
+    observer.recorder.emit('hook', fields)
+    if (mode === 'throw') throw new Error(`the ${name} observer failed (scripted)`)
+    return result
+  }
+  return {
+    ...base,
+    onIterationStart: wrap('onIterationStart', 'on_iteration_start', base.onIterationStart),
+    onIterationEnd: wrap('onIterationEnd', 'on_iteration_end', base.onIterationEnd),
+    onTrace: wrap('onTrace', 'on_trace', base.onTrace),
+  }
+}
+
+/**
+ * A handler using the session while its own run holds it; the answer says what happened, as the
+ * scenario vocabulary defines it (`{ok: true}`, `{error: <code>}`, or the status string).
+ */
+async function probeSession(state, spec) {
+  const outcome = async (operation) => {
+    try {
+      await operation()
+      return { ok: true }
+    } catch (error) {
+      return { error: errorFields(error).code }
+    }
+  }
+  switch (spec.op) {
+    case 'status':
+      return state.session.status
+    case 'to_json':
+      return outcome(() => state.session.toJSON())
+    case 'append':
+      return outcome(() => state.session.append(appendable(spec.messages ?? [])))
+    case 'execute':
+      return outcome(async () => {
+        // execute() reports most failures in its result rather than throwing.
+        const result = await execute({ client: state.client, session: state.session, instructions: '', model: modelIds(state.setup) })
+        if (result.status === 'error') throw result.error
+      })
+    default:
+      throw new CannotExpress(`session_probe op ${JSON.stringify(spec.op)}`)
   }
 }
 
@@ -220,12 +294,16 @@ async function saveAndRestore(state, step, index) {
   try {
     const encoded = JSON.parse(JSON.stringify(state.session.toJSON()))
     if (step.drop_delivery_tracking) dropDeliveryTracking(encoded, index)
+    if (step.unknown_version) encoded.version = UNKNOWN_SESSION_VERSION
     state.session = Session.fromJSON(encoded, compactionOption(state.setup))
   } catch (error) {
     if (error instanceof CannotExpress) throw error
     state.recorder.emit('error', { step: 'save_and_restore', ...errorFields(error) })
   }
 }
+
+/** A session format version no llmz release has used (1.0.1 writes version 3). */
+const UNKNOWN_SESSION_VERSION = 999
 
 /** llmz 1.0.1 snapshots carry no delivery tracking (it arrives in 1.0.2): dropping it is a no-op. */
 function dropDeliveryTracking(encoded, index) {
@@ -277,12 +355,17 @@ function compactionOption(setup) {
   if (spec.target_ratio !== undefined) compaction.targetRatio = spec.target_ratio
   if (spec.keep_recent_iterations !== undefined) compaction.keepRecentIterations = spec.keep_recent_iterations
   if (spec.max_summary_tokens !== undefined) compaction.maxSummaryTokens = spec.max_summary_tokens
-  if (spec.model !== undefined && spec.model !== null) compaction.model = spec.model
+  if (spec.model !== undefined && spec.model !== null) compaction.model = llmzModelRef(spec.model)
   return Object.keys(compaction).length ? { compaction } : {}
 }
 
 function sessionOptions(setup) {
-  return compactionOption(setup)
+  const memory = setup.memory ?? {}
+  return {
+    ...compactionOption(setup),
+    ...(memory.variables && Object.keys(memory.variables).length ? { variables: structuredClone(memory.variables) } : {}),
+    ...(memory.max_bytes != null ? { maxBytes: memory.max_bytes } : {}),
+  }
 }
 
 function executeOptions(options) {

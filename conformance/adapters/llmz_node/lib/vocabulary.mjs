@@ -13,25 +13,29 @@ export const VOCABULARY = {
   ScriptedToolCall: ['name', 'code', 'arguments', 'id'],
   Usage: ['input_tokens', 'output_tokens'],
   ScriptedFailure: ['status', 'message', 'retry_after'],
-  Setup: ['tools', 'exits', 'chat', 'hooks', 'models', 'compaction', 'options'],
+  Setup: ['tools', 'exits', 'chat', 'hooks', 'models', 'compaction', 'options', 'memory'],
+  MemorySpec: ['variables', 'max_bytes'],
   ToolSpec: ['name', 'description', 'input', 'output', 'behaviour', 'retries'],
   ToolBehaviour: [
-    'returns', 'returns_input', 'throws', 'think_signal', 'hangs', 'cancels', 'truncate', 'fail_first', 'fail_message',
+    'returns', 'returns_input', 'throws', 'think_signal', 'hangs', 'cancels', 'session_probe', 'truncate',
+    'fail_first', 'fail_message',
   ],
+  SessionProbe: ['op', 'messages'],
   ThinkSignalSpec: ['reason', 'context', 'via'],
   TruncateSpec: ['max_tokens', 'preserve'],
   ExitSpec: ['name', 'description', 'schema'],
   ChatSpec: ['text_handler', 'components'],
   ComponentSpec: ['name', 'description', 'props', 'handler'],
-  HooksSpec: ['on_exit', 'after_tool'],
+  HooksSpec: ['on_exit', 'after_tool', 'before_tool', 'on_iteration_start', 'on_iteration_end', 'on_trace'],
   AfterToolHook: ['tool', 'replace_output', 'reject'],
+  BeforeToolHook: ['tool', 'replace_input'],
   ModelSpec: ['id', 'input_tokens', 'output_tokens'],
   CompactionSpec: ['trigger_ratio', 'target_ratio', 'keep_recent_iterations', 'max_summary_tokens', 'model'],
   ExecuteOptions: ['loop', 'timeout', 'require_chat_response', 'max_tokens', 'tool_result_max_tokens'],
   AppendStep: ['op', 'messages'],
   AppendMessage: ['role', 'content', 'name', 'payload'],
   ExecuteStep: ['op', 'mode', 'instructions', 'exits', 'options'],
-  SaveAndRestoreStep: ['op', 'drop_delivery_tracking'],
+  SaveAndRestoreStep: ['op', 'drop_delivery_tracking', 'unknown_version'],
   CompactStep: ['op', 'keep_recent_iterations'],
   SummarizeStep: ['op'],
 }
@@ -90,13 +94,17 @@ function checkSetup(setup) {
     check(tool.behaviour, 'ToolBehaviour', `${where}.behaviour`)
     check(tool.behaviour?.think_signal, 'ThinkSignalSpec', `${where}.behaviour.think_signal`)
     check(tool.behaviour?.truncate, 'TruncateSpec', `${where}.behaviour.truncate`)
+    check(tool.behaviour?.session_probe, 'SessionProbe', `${where}.behaviour.session_probe`)
+    each(tool.behaviour?.session_probe?.messages, 'AppendMessage', `${where}.behaviour.session_probe.messages`)
   }
   each(setup.exits, 'ExitSpec', 'setup.exits')
   check(setup.chat, 'ChatSpec', 'setup.chat')
   each(setup.chat?.components, 'ComponentSpec', 'setup.chat.components')
   check(setup.hooks, 'HooksSpec', 'setup.hooks')
   each(setup.hooks?.after_tool, 'AfterToolHook', 'setup.hooks.after_tool')
+  each(setup.hooks?.before_tool, 'BeforeToolHook', 'setup.hooks.before_tool')
   each(setup.models, 'ModelSpec', 'setup.models')
   if (setup.compaction !== false) check(setup.compaction, 'CompactionSpec', 'setup.compaction')
   check(setup.options, 'ExecuteOptions', 'setup.options')
+  check(setup.memory, 'MemorySpec', 'setup.memory')
 }

@@ -1,0 +1,90 @@
+"""What the ``akanjs/ui`` components publish, as a table, and what calling their tools changes.
+
+The components publish their own tools so an app writes none. Names follow three patterns: a fixed verb
+(``new``, ``edit``, ``view``, ``remove``, and a modal's ``submit`` / ``cancelEditOf`` / ``closeViewOf``); a
+base name plus ``In`` plus the namespace for components that can appear twice on a screen, which publish
+nothing without one (akan.ui.repeatable-components-need-namespace, akan.ui.namespace-suffixes-tool-name);
+and ``Model.NewWrapper``, which publishes without a namespace and takes the suffix when given one
+(akan.ui.new-wrapper-publishes-new, akan.ui.new-wrapper-namespace-suffix). Modals publish only while
+open (akan.ui.modal-verbs-only-while-open); the tools are taken afresh for every request, so a verb a call
+opened is offered on the very next one (akan.ui.catalogue-reread-after-opening-tool).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from conformance.scenario.akan import UiComponent
+
+_ID = {"modelId": {"type": "string"}}
+_FIXED: dict[str, tuple[str, dict[str, Any]]] = {
+    "Model.EditWrapper": ("edit", _ID),
+    "Model.ViewWrapper": ("view", _ID),
+    "Model.RemoveWrapper": ("remove", _ID),
+    "Model.Remove": ("remove", _ID),
+    "Model.SureToRemove": ("remove", _ID),
+}
+#: akan.ui.repeatable-components-need-namespace: base names, suffixed ``In<namespace>``.
+_REPEATABLE: dict[str, tuple[tuple[str, dict[str, Any]], ...]] = {
+    "Tab": (("switchTab", {"tab": {"type": "string"}}),),
+    "Dialog": (("closeDialog", {}),),
+    "Dropdown": (("openDropdown", {}), ("closeDropdown", {})),  # akan.ui.dropdown-tools-and-state
+}
+_MODAL_VERBS: dict[str, tuple[str, ...]] = {
+    "Model.EditModal": ("submit", "cancelEditOf"),
+    "Model.ViewModal": ("closeViewOf",),
+    "Model.ViewEditModal": ("edit", "submit", "closeViewOf"),
+}
+
+
+def _entry(name: str, properties: dict[str, Any]) -> dict[str, Any]:
+    parameters = {"type": "object", "properties": properties, "required": list(properties)}
+    return {"name": name, "description": f"The screen's {name} control.", "parameters": parameters}
+
+
+def component_tools(component: UiComponent, is_open: bool) -> list[dict[str, Any]]:
+    """The tools one mounted component publishes right now."""
+    kind, namespace = component.type, component.namespace
+    if kind in ("Model.NewWrapper", "Model.New"):
+        return [_entry(f"newIn{namespace}" if namespace else "new", {})]
+    if kind == "Model.SureToRemove" and component.type_name_to_remove:
+        return []  # akan.ui.sure-to-remove-type-name-publishes-nothing
+    if kind in _FIXED:
+        return [_entry(*_FIXED[kind])]  # akan.ui.row-wrappers-publish-verbs
+    if kind in _REPEATABLE:
+        suffix = f"In{namespace}"
+        return [_entry(base + suffix, props) for base, props in _REPEATABLE[kind]] if namespace else []
+    return [_entry(verb, _ID if verb == "edit" else {}) for verb in _MODAL_VERBS[kind]] if is_open else []
+
+
+def tools(components: Sequence[UiComponent], open_flags: Sequence[bool]) -> list[dict[str, Any]]:
+    """Every component's tools, one entry per name (rows repeat the same verb)."""
+    seen: dict[str, dict[str, Any]] = {}
+    for component, is_open in zip(components, open_flags, strict=True):
+        for entry in component_tools(component, is_open):
+            seen.setdefault(entry["name"], entry)
+    return list(seen.values())
+
+
+def state_keys(components: Sequence[UiComponent]) -> list[str]:
+    """akan.ui.dropdown-tools-and-state: a named dropdown publishes ``dropdownIn<namespace>``."""
+    return [f"dropdownIn{c.namespace}" for c in components if c.type == "Dropdown" and c.namespace]
+
+
+#: Which modal a row verb opens.
+_OPENS = {"edit": ("Model.EditModal", "Model.ViewEditModal"), "view": ("Model.ViewModal",)}
+
+
+def effects(name: str, components: Sequence[UiComponent]) -> dict[int, bool]:
+    """Which components a call opens (True) or closes (False), by index."""
+    changes: dict[int, bool] = {}
+    for index, component in enumerate(components):
+        kind, namespace = component.type, component.namespace
+        if kind == "Dropdown" and namespace and name.endswith(f"DropdownIn{namespace}"):
+            changes[index] = name.startswith("open")
+        elif kind in _OPENS.get(name, ()):
+            changes[index] = True
+        elif kind in _MODAL_VERBS and name in ("submit", "cancelEditOf", "closeViewOf"):
+            changes[index] = False
+    return changes

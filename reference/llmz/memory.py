@@ -1,0 +1,279 @@
+"""Exact session memory: named variables, ``$return`` and ``$iterations`` (spec/llmz/memory.yaml).
+
+Theory of operation. Values live in the session in a *tagged* JSON encoding made by the guest-side codec
+(``GUEST_CODEC``): objects become ``{"$": "object", "v": {...}}``, and the two values JSON cannot spell,
+``undefined`` and negative zero, become ``{"$": "undefined"}`` and ``{"$": "-0"}``. That makes the stored
+form plain JSON that survives ``toJSON``/``fromJSON`` unchanged (llmz.memory.codec-round-trip). The codec
+refuses what memory cannot hold (llmz.memory.supported-values, llmz.memory.unsupported-values).
+
+Which names are variables: declarations at the top level of a program (``const``/``let``/``var`` at the
+start of a line, plain names and simple destructuring), plus every variable already in memory that the
+program reassigns. Top-level ``const``/``let`` are rewritten to ``var`` so that their values are still
+reachable when the program ends (the capture runs in a ``finally`` around the program body).
+
+Each iteration leaves a record ``{id, hasResult, result}``; ``$iterations`` lists them newest first and
+``$return`` is the newest record that has a result (``current_return``). The byte limit covers variables
+and records, never the conversation (llmz.memory.limit-scope).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+DEFAULT_MAX_BYTES: Final = 16 * 1024 * 1024
+"""llmz.memory.default-limit: 16 MiB of encoded memory unless ``maxBytes`` is given."""
+
+RESERVED_IDENTIFIERS: Final = frozenset({"exit", "inspect", "chat", "$return", "$iterations"})
+"""Names the runtime itself gives generated code (llmz.errors.reserved-identifier; the catalogue does not
+list them, so this set is our choice — see that rule's open question)."""
+
+Tagged = Any
+"""A value in the tagged encoding described in the module docstring."""
+
+_DECLARATION = re.compile(r"^(const|let|var)(\s+)([A-Za-z_$][\w$]*|\{[^}]*\}|\[[^\]]*\])", re.MULTILINE)
+_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
+
+#: The guest side of the codec: encode with checks, decode, and read-only views for $return/$iterations.
+GUEST_CODEC = r"""
+globalThis.__mem_fail = (message) => {
+  const error = new Error(message); error.code = 'INVALID_MEMORY_VALUE'; error.name = 'MemoryValueError';
+  throw error;
+};
+globalThis.__mem_encode = (value) => {
+  const ancestors = [];
+  const walk = (v, where) => {
+    if (v === undefined) return { $: 'undefined' };
+    if (v === null || typeof v === 'boolean' || typeof v === 'string') return v;
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) __mem_fail(where + ': only finite numbers can be kept');
+      return Object.is(v, -0) ? { $: '-0' } : v;
+    }
+    if (typeof v !== 'object') __mem_fail(where + ': a ' + typeof v + ' cannot be kept in memory');
+    if (ancestors.includes(v)) __mem_fail(where + ': a cyclic structure cannot be kept in memory');
+    ancestors.push(v);
+    let out;
+    if (Array.isArray(v)) {
+      out = [];
+      for (let i = 0; i < v.length; i++) {
+        if (!(i in v)) __mem_fail(where + ': sparse arrays cannot be kept in memory');
+        out.push(walk(v[i], where + '[' + i + ']'));
+      }
+    } else {
+      const proto = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) __mem_fail(where + ': class instances cannot be kept in memory');
+      if (Object.getOwnPropertySymbols(v).length) __mem_fail(where + ': symbol keys cannot be kept in memory');
+      const fields = {};
+      for (const key of Object.getOwnPropertyNames(v)) {
+        const d = Object.getOwnPropertyDescriptor(v, key);
+        if (d.get || d.set) __mem_fail(where + '.' + key + ': accessor properties cannot be kept in memory');
+        fields[key] = walk(d.value, where + '.' + key);
+      }
+      out = { $: 'object', v: fields };
+    }
+    ancestors.pop();
+    return out;
+  };
+  return walk(value, 'value');
+};
+globalThis.__mem_decode = (node) => {
+  if (Array.isArray(node)) return node.map(__mem_decode);
+  if (node === null || typeof node !== 'object') return node;
+  if (node.$ === 'undefined') return undefined;
+  if (node.$ === '-0') return -0;
+  const out = {};
+  for (const key of Object.keys(node.v)) out[key] = __mem_decode(node.v[key]);
+  return out;
+};
+globalThis.__mem_readonly = (value, what) => {
+  if (value === null || typeof value !== 'object') return value;
+  const refuse = () => {
+    const error = new Error(what + ' is read-only'); error.code = 'INVALID_ASSIGNMENT'; error.name = 'AssignmentError';
+    throw error;
+  };
+  return new Proxy(value, {
+    get: (target, key) => __mem_readonly(target[key], what),
+    set: refuse, defineProperty: refuse, deleteProperty: refuse, setPrototypeOf: refuse,
+  });
+};
+globalThis.__mem_install = (text) => {
+  const state = JSON.parse(text);
+  for (const name of Object.keys(state.variables)) globalThis[name] = __mem_decode(state.variables[name]);
+  const records = state.iterations.map((r) => ({ id: r.id, hasResult: r.hasResult, result: __mem_decode(r.result) }));
+  const returned = state.hasReturn ? __mem_decode(state.returned) : undefined;
+  const refuse = (what) => () => {
+    const error = new Error(what + ' is read-only'); error.code = 'INVALID_ASSIGNMENT'; error.name = 'AssignmentError';
+    throw error;
+  };
+  Object.defineProperty(globalThis, '$return', {
+    get: () => __mem_readonly(returned, '$return'), set: refuse('$return'), configurable: false });
+  Object.defineProperty(globalThis, '$iterations', {
+    get: () => __mem_readonly(records, '$iterations'), set: refuse('$iterations'), configurable: false });
+};
+globalThis.__mem_capture = (getters, known) => {
+  const out = {};
+  const take = (name, read) => {
+    try { out[name] = { ok: __mem_encode(read()) }; } catch (e) { out[name] = { error: String(e.message) }; }
+  };
+  for (const name of Object.keys(getters)) take(name, getters[name]);
+  for (const name of known) if (!(name in getters)) take(name, () => globalThis[name]);
+  return JSON.stringify(out);
+};
+"""
+
+
+def _pattern_names(pattern: str) -> list[str]:
+    """Names bound by ``x``, ``{ a, b: c, d = 1 }`` or ``[a, b]``."""
+    if not pattern.startswith(("{", "[")):
+        return [pattern]
+    names = []
+    for part in pattern[1:-1].split(","):
+        target = part.split("=")[0]
+        target = target.split(":")[-1].strip().lstrip(".")
+        match = _IDENTIFIER.fullmatch(target)
+        if match:
+            names.append(target)
+    return names
+
+
+def declared_names(code: str) -> list[str]:
+    """Top-level declarations of a program, in order (see the module docstring for what counts)."""
+    names: list[str] = []
+    for match in _DECLARATION.finditer(code):
+        names += [name for name in _pattern_names(match.group(3)) if name not in names]
+    return names
+
+
+def hoist_declarations(code: str) -> str:
+    """Rewrite top-level ``const``/``let`` to ``var`` so the capture can still read them."""
+    return _DECLARATION.sub(lambda m: f"var{m.group(2)}{m.group(3)}", code)
+
+
+def capture_source(declared: list[str], known: list[str]) -> str:
+    """The expression the program's ``finally`` evaluates to hand its variables to the host."""
+    getters = ", ".join(f"{json.dumps(name)}: () => {name}" for name in declared)
+    return f"__mem_capture({{{getters}}}, {json.dumps(known)})"
+
+
+def encode_plain(value: Any) -> Tagged:
+    """Tag a JSON value from the host (initial variables) the way the guest codec would."""
+    if isinstance(value, dict):
+        return {"$": "object", "v": {key: encode_plain(item) for key, item in value.items()}}
+    if isinstance(value, list):
+        return [encode_plain(item) for item in value]
+    return value
+
+
+def to_plain(value: Tagged) -> Any:
+    """The JSON a record shows: ``undefined`` as null and negative zero as 0."""
+    if isinstance(value, list):
+        return [to_plain(item) for item in value]
+    if isinstance(value, dict):
+        if value.get("$") == "object":
+            return {key: to_plain(item) for key, item in value["v"].items()}
+        return None if value.get("$") == "undefined" else 0
+    return value
+
+
+def size_of(value: Any) -> int:
+    """Encoded size in bytes: compact UTF-8 JSON of the tagged form (llmz.memory.limit-scope)."""
+    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+
+
+def current_return(records: list[dict[str, Any]]) -> tuple[bool, Tagged]:
+    """``$return``: the newest record that has a result. A record without a result (a failed iteration)
+    is skipped, so the previous value stays (llmz.memory.failed-iteration-keeps-return); a newest result
+    that could not be retained empties it rather than exposing an older one
+    (llmz.memory.unretainable-result-clears-return). Returns (present, value)."""
+    for record in reversed(records):
+        if record["hasResult"]:
+            return (True, record["result"]) if record.get("retained", True) else (False, None)
+    return False, None
+
+
+def _visible_result(record: dict[str, Any]) -> Tagged:
+    """A record's result as generated code sees it: undefined when there is none or it was not kept."""
+    if record["hasResult"] and record.get("retained", True):
+        return record["result"]
+    return {"$": "undefined"}
+
+
+@dataclass
+class Capture:
+    """What storing one program's variables produced."""
+
+    stored: list[str] = field(default_factory=list)
+    unsupported: dict[str, str] = field(default_factory=dict)
+    unavailable: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Memory:
+    variables: dict[str, Tagged] = field(default_factory=dict)
+    records: list[dict[str, Any]] = field(default_factory=list)
+    max_bytes: int = DEFAULT_MAX_BYTES
+
+    def size(self) -> int:
+        return sum(size_of(v) for v in self.variables.values()) + sum(size_of(r) for r in self.records)
+
+    def guest_state(self) -> str:
+        """What ``__mem_install`` receives: variables, ``$iterations`` newest first, ``$return``."""
+        present, value = current_return(self.records)
+        records = [
+            {"id": r["id"], "hasResult": r["hasResult"], "result": _visible_result(r)}
+            for r in reversed(self.records)
+        ]
+        state = {"variables": self.variables, "iterations": records, "hasReturn": present, "returned": value}
+        return json.dumps(state)
+
+    def store(self, captured: dict[str, dict[str, Any]]) -> Capture:
+        """Keep each captured value that is supported and fits. Earlier writes stay when a later one does
+        not fit (llmz.memory.partial-retention-reported)."""
+        outcome = Capture()
+        for name, answer in captured.items():
+            if "error" in answer:
+                outcome.unsupported[name] = answer["error"]
+                continue
+            previous = self.variables.get(name)
+            self.variables[name] = answer["ok"]
+            if self.size() > self.max_bytes:
+                if previous is None:
+                    del self.variables[name]
+                else:
+                    self.variables[name] = previous
+                outcome.unavailable.append(name)
+            else:
+                outcome.stored.append(name)
+        return outcome
+
+    def add_record(self, iteration_id: str, has_result: bool, result: Tagged, retained: bool) -> bool:
+        """Add an iteration record; False (and the record kept without its value) when it does not fit."""
+        record = {"id": iteration_id, "hasResult": has_result, "result": result if retained else None}
+        record["retained"] = retained
+        self.records.append(record)
+        if self.size() <= self.max_bytes:
+            return True
+        record["result"], record["retained"] = None, False
+        return False
+
+    def drop_iterations(self, iteration_ids: list[str]) -> None:
+        """Compaction discarded these iterations: their results go too (llmz.memory.compaction-no-stale-return)."""
+        gone = set(iteration_ids)
+        self.records = [r for r in self.records if r["id"] not in gone]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"variables": copy.deepcopy(self.variables), "iterations": copy.deepcopy(self.records),
+                "maxBytes": self.max_bytes}
+
+    @classmethod
+    def from_json(cls, state: Any) -> Memory:
+        if not isinstance(state, dict):
+            return cls()
+        return cls(
+            variables=copy.deepcopy(state.get("variables", {})),
+            records=copy.deepcopy(state.get("iterations", [])),
+            max_bytes=int(state.get("maxBytes", DEFAULT_MAX_BYTES)),
+        )

@@ -1,0 +1,37 @@
+"""The mutation score tool tells a caught mutant from one the suite misses."""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+
+import reference.mutants
+from conformance.mutation import judge_mutant, report_lines
+from conformance.runner import select
+from conformance.scenario.load import LoadedScenario
+from reference.mutants import Mutant
+
+
+def test_a_harmless_mutant_survives_and_an_unpinned_one_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    items = select()
+    loaded = next((i for i in items if isinstance(i, LoadedScenario)), None)
+    if loaded is None:
+        pytest.skip("no scenarios yet")
+    harmless = Mutant("harmless", (loaded.scenario.rules[0],), contextlib.nullcontext)
+    unpinned = Mutant("unpinned", ("llmz.no.such-rule",), contextlib.nullcontext)
+    known = {m.name: m for m in (harmless, unpinned)}
+    monkeypatch.setattr(reference.mutants, "all_mutants", lambda: known)
+    results = [judge_mutant(harmless, [loaded]), judge_mutant(unpinned, [loaded])]
+    assert [(r.name, r.status) for r in results] == [("harmless", "survived"), ("unpinned", "unpinned")]
+    assert report_lines(results)[-1] == "mutation score: 0/2 killed"
+
+
+def test_every_registered_mutant_is_killed_by_its_cases() -> None:
+    mutants = reference.mutants.all_mutants()
+    if not mutants:
+        pytest.skip("no mutants yet")
+    items = select()
+    results = [judge_mutant(mutant, items) for mutant in mutants.values()]
+    missed = [f"{r.name}: {r.status} {list(r.cases)}" for r in results if r.status != "killed"]
+    assert not missed, "mutants the suite does not catch:\n" + "\n".join(missed)
