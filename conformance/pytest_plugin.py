@@ -87,7 +87,10 @@ class ConformanceSession:
         systems = config.getoption("conformance_system")
         self.selection = Selection(set(systems) if systems else None)
         path = config.getoption("conformance_expected_failures")
-        self.expected = {e.id: e.reason for e in baseline.load(path)} if path else {}
+        try:
+            self.expected = {e.id: e.reason for e in baseline.load(path)} if path else {}
+        except baseline.BaselineError as exc:
+            raise pytest.UsageError(str(exc)) from exc
         self._adapter: Adapter | None = None
         self._info: ImplementationInfo | None = None
         self._broken: str | None = None

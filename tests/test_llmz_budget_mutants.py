@@ -37,6 +37,7 @@ KILLERS: dict[str, tuple[str, ...]] = {
         "llmz/budget/current-input-never-truncated",
         "llmz/compaction/disabled-overflow-fails-intact",
     ),
+    "llmz-budget-output-overflow-hidden": ("llmz/budget/output-max-tokens-is-overflow",),
     "llmz-budget-tools-not-measured": ("llmz/budget/measure-counts-tool-declarations",),
     "llmz-budget-instructions-not-measured": ("llmz/budget/measure-counts-instructions",),
     "llmz-compaction-trigger-late": ("llmz/compaction/at-trigger-summarizes",),
@@ -49,6 +50,7 @@ KILLERS: dict[str, tuple[str, ...]] = {
         "llmz/compaction/keeps-two-newest-iterations",
         "llmz/compaction/keep-one-survives-restore",
     ),
+    "llmz-compaction-results-kept": ("llmz/compaction/memory-exact-after-compaction",),
     "llmz-compaction-summary-uncapped": (
         "llmz/compaction/at-trigger-summarizes",
         "llmz/compaction/configured-summary-model",

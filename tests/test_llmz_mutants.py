@@ -55,6 +55,20 @@ def test_every_headline_rule_has_a_mutant() -> None:
         "llmz.think-signal.code-continues",
         "llmz.think-signal.return-or-throw",
         "llmz.think-signal.all-signals-together",
+        "llmz.errors.invalid-tool-input",
+        "llmz.errors.critical-stops",
+        "llmz.errors.host-operation-failed",
+        "llmz.errors.delivery-failed",
+        "llmz.errors.session-state",
+        "llmz.memory.failed-iteration-keeps-return",
+        "llmz.memory.unretainable-result-clears-return",
+        "llmz.memory.codec-round-trip",
+        "llmz.memory.unsupported-values",
+        "llmz.errors.memory-capacity",
+        "llmz.sessions.event-preview-budget",
+        "llmz.sessions.input-during-turn-queued",
+        "llmz.persistence.restore-checks-version",
+        "llmz.inspection.tool-result-range",
     }
     assert headline <= covered, f"headline rules without a mutant: {sorted(headline - covered)}"
 

@@ -1,4 +1,4 @@
-"""The llmz runtime scenarios (think-signal, chat-guard, basics) against the in-process reference.
+"""The llmz runtime scenarios (everything but the budget's own areas) against the in-process reference.
 
 Every rule of the two headline catalogue files must be pinned by at least one scenario unless it is
 listed in ``UNPINNED`` with the reason no scenario can express it yet; records must be plain JSON.
@@ -17,7 +17,18 @@ from conformance.paths import REPO_ROOT
 from conformance.scenario.load import LoadedScenario, load_all
 from reference.harness import play
 
-AREAS = ("llmz/think-signal/", "llmz/chat-guard/", "llmz/basics/")
+AREAS = (
+    "llmz/think-signal/",
+    "llmz/chat-guard/",
+    "llmz/basics/",
+    "llmz/errors/",
+    "llmz/memory/",
+    "llmz/sessions/",
+    "llmz/inspection/",
+    "llmz/tools/",
+    "llmz/hooks/",
+    "llmz/components/",
+)
 HEADLINE_FILES = ("think-signal.yaml", "chat-guard.yaml")
 UNPINNED = {
     "llmz.think-signal.handler-only": "what llmz does with a ThinkSignal from a tool hook is unstated",

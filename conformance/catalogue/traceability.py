@@ -137,4 +137,8 @@ def to_markdown(trace: Traceability) -> str:
             for r in (r for r in rules if r.area == area):
                 detail = ", ".join(f"`{s}`" for s in r.scenarios) or (r.excluded or "")
                 lines.append(f"| `{r.id}` | {r.status} | {detail.replace('|', '/')} |")
+    questions = [r for r in trace.rules if r.open_question]
+    if questions:
+        lines += ["", f"## Open questions ({len(questions)})", ""]
+        lines += [f"- `{r.id}`: {r.open_question}" for r in questions]
     return "\n".join(lines) + "\n"

@@ -91,6 +91,7 @@ class PageTool(Strict):
     )
     description: str = ""
     args: list[ToolArg] = Field(default_factory=list, description="The declaration's `.arg` steps, in order.")
+    zone: str | None = Field(default=None, description="The zone it is mounted inside; omitted, outside any.")
     shared: bool = Field(default=False, description="Declared with `shared: true`: repeats are one tool.")
     returns: Any = Field(default=None, description="The JSON value each call returns.")
     filler_chars: int = Field(
@@ -183,6 +184,7 @@ class StateKey(Strict):
         "field, are masked. Omitted: no mask model."
     )
     visual: list[str] = Field(default_factory=list, description="Fields declared with `field.visual`.")
+    zone: str | None = Field(default=None, description="The zone its reader is mounted inside.")
 
 
 class FormControl(Strict):
@@ -242,6 +244,14 @@ class UiComponent(Strict):
     open: bool = Field(default=False, description="A modal or dropdown that is open when the chat starts.")
 
 
+class Guide(Strict):
+    """An ``Agent.Guide`` rendered by a layout (or page) for the routes under ``layout``, or inside a zone."""
+
+    text: str = Field(min_length=1)
+    layout: str = Field(default="/", pattern=r"^/", description="The route prefix whose layout renders it.")
+    zone: str | None = Field(default=None, description="The zone it is mounted inside; omitted, outside any.")
+
+
 class Setup(Strict):
     """System configuration for one akan scenario."""
 
@@ -262,9 +272,10 @@ class Setup(Strict):
         default_factory=dict, description="The store keys a mounted component subscribes: readState reads "
         "these and no others."
     )
+    guides: list[Guide] = Field(default_factory=list, description="Guides rendered on the page.")
     zone: str | None = Field(
-        default=None, description="The chat is the agent of this zone: readScreen and highlight see only the "
-        "element whose data-agent-zone is this name."
+        default=None, description="The chat is the agent of this zone: its surface is what is mounted inside "
+        "the zone, and readScreen and highlight see only the element whose data-agent-zone is this name."
     )
     form: Form | None = Field(default=None, description="A model form on this screen.")
     components: list[UiComponent] = Field(

@@ -67,6 +67,11 @@ def note_for(attachment: Attachment) -> str:
 
 
 def _part(attachment: Attachment, accepts: Accepts) -> dict[str, Any]:
+    if "kind" not in attachment:
+        # Restored from storage, where only the name is kept (akan.attachments.persist-names-only): the
+        # model is told a file was there whose content this conversation no longer has.
+        return {"type": "text", "text": f'[The user attached "{attachment["name"]}" earlier; its content was '
+                "not kept when the conversation was saved.]"}
     if not _can_read(attachment["kind"], accepts):
         return {"type": "text", "text": note_for(attachment)}
     if attachment["kind"] == "text":

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.scenario.akan import Setup, expand_fillers
-from reference.akan import builtins, forms, ui_components
+from reference.akan import builtins, forms, placement, ui_components
 from reference.akan.html_tree import Element, parse_html
 from reference.akan.read_screen import limit, read_screen, refusal, resolve, text_lines
 from reference.akan.state_read import agent_view, readable
@@ -24,7 +24,7 @@ class Page:
         self.route = setup.route
         self.history = [setup.route]
         #: Keys whose reading components are mounted (akan.surface.key-readable-while-reader-mounted).
-        self.state = dict(setup.state)
+        self.state = {k: v for k, v in setup.state.items() if placement.in_view(v.zone, setup.zone)}
         self.ui_open = [component.open for component in setup.components]
         form = setup.form
         self.form_values: dict[str, Any] = {f.name: f.value for f in form.fields} if form else {}
@@ -84,6 +84,9 @@ class Page:
             return json_text({"error": refused})
         self.form_values.update(writes)
         return json_text({"written": writes})
+
+    def guides(self) -> list[str]:
+        return placement.guides(self.setup.guides, self.route, self.setup.zone)
 
     def ui_tools(self) -> list[dict[str, Any]]:
         return ui_components.tools(self.setup.components, self.ui_open)

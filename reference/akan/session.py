@@ -27,7 +27,7 @@ from typing import Any
 
 from conformance.scenario.akan import File, PageTool, Setup, filler
 from conformance.scenario.common import ScriptEntry
-from reference.akan import builtins, ceilings, compaction
+from reference.akan import builtins, ceilings, compaction, placement
 from reference.akan.attachments import Attachment, accepts_of, persisted, provider_message, read_file
 from reference.akan.commands import Command, builtin, fill, menu, parse
 from reference.akan.cut import choose_cut
@@ -80,7 +80,7 @@ class ChatSession:
         self.clock = VirtualClock()
         self.page = Page(setup)
         #: Declarations of the mounted components (akan.surface.declaration-is-the-surface).
-        self.declarations = list(setup.tools)
+        self.declarations = [t for t in setup.tools if placement.in_view(t.zone, setup.zone)]
         for name, count in clashes(self.declarations).items():
             self.recorder.emit("tool_clash", name=name, registrations=count)
         self.waiting: Waiting | None = None
@@ -303,6 +303,7 @@ class ChatSession:
             ),
             "screen": self.setup.screen,
             "context": self.page.context(),
+            "guides": self.page.guides(),
             "provider": self._provider(),
             "provider_messages": [provider_message(explained(m), self.accepts) for m in messages],
         }

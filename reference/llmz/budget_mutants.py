@@ -16,6 +16,7 @@ from unittest import mock
 
 from reference.llmz import budget, compaction, fit
 from reference.llmz.compaction import Controls, Cut, Group
+from reference.llmz.errors import LlmzError
 from reference.mutants import Mutant
 
 _ORIGINAL_CHOOSE_CUT = compaction.choose_cut
@@ -72,6 +73,10 @@ def _cut_without_target(groups: Sequence[Group], **kwargs: Any) -> Cut | None:
 def _reserve_may_fill_window(limit: int, output_limit: int) -> int:
     tenth = limit // budget.RESERVE_DIVISOR
     return min(max(tenth, budget.RESERVE_FLOOR), budget.RESERVE_CEILING, output_limit)
+
+
+def _output_overflow_as_generation_failure(entry: Any) -> LlmzError:
+    return LlmzError("GENERATION_FAILED", "the response was incomplete")
 
 
 def _summary_last(groups: Sequence[Group], cut: Cut, summary: str) -> list[dict[str, Any]]:
@@ -135,6 +140,12 @@ MUTANTS: list[Mutant] = [
         description="requests that cannot fit are dispatched anyway",
     ),
     Mutant(
+        "llmz-budget-output-overflow-hidden",
+        rules=("llmz.budget.overflow.output-phase",),
+        patch=_patch("reference.llmz.iteration.output_overflow", _output_overflow_as_generation_failure),
+        description="an answer cut off at max_tokens is reported as a generic generation failure",
+    ),
+    Mutant(
         "llmz-budget-tools-not-measured",
         rules=("llmz.budget.measure.includes",),
         patch=_patch("reference.llmz.tokens.count_tools", lambda tools: 0),
@@ -181,6 +192,12 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.compaction.summary-event.first",),
         patch=_patch("reference.llmz.compaction.retained_history", _summary_last),
         description="the summary event is put after the retained history",
+    ),
+    Mutant(
+        "llmz-compaction-results-kept",
+        rules=("llmz.compaction.discarded-results-removed",),
+        patch=_patch("reference.llmz.compaction.discarded_iterations", lambda groups, cut: []),
+        description="results of summarized iterations stay in $iterations and $return",
     ),
     Mutant(
         "llmz-compaction-summary-uncapped",

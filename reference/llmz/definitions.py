@@ -55,7 +55,9 @@ def component_name_problem(config: RunConfig) -> LlmzError | None:
     """``text`` and ``message`` belong to native assistant output (llmz.components.reserved-text-names)."""
     for name in config.components:
         if name in TEXT_NAMES:
-            return LlmzError("INVALID_COMPONENT", f"{name!r} is reserved for assistant text and cannot name a component")
+            return LlmzError(
+                "INVALID_COMPONENT", f"{name!r} is reserved for assistant text and cannot name a component"
+            )
     return None
 
 

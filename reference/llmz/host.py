@@ -40,6 +40,14 @@ def _plain(value: Any) -> Any:
     return None if value is UNDEFINED else value
 
 
+def send_status(handler: str, earlier_failure: bool) -> str:
+    """What happens to a send: once a delivery of the iteration failed, later sends are skipped while
+    earlier ones stay delivered (llmz.errors.delivery-failed)."""
+    if earlier_failure:
+        return "skipped"
+    return {"ok": "delivered", "fail": "failed", "none": "unhandled"}[handler]
+
+
 Display = tuple[int, Preserve] | None
 """A ``truncate()`` policy on a result: (maxTokens, preserve), or None for the run's result budget."""
 
@@ -242,9 +250,7 @@ class IterationHost:
         issues = schema_issues(spec.props, props)
         if issues:
             return self._refuse(LlmzError("INVALID_COMPONENT_INPUT", f"chat.{name}: " + "; ".join(issues)))
-        status = {"ok": "delivered", "fail": "failed", "none": "unhandled"}[spec.handler]
-        if self.delivery_error is not None:
-            status = "skipped"
+        status = send_status(spec.handler, self.delivery_error is not None)
         self.deliver("component", _plain(props), status, component=name)
         if status == "failed":
             self.delivery_error = LlmzError("DELIVERY_FAILED", f"the chat.{name} handler failed")

@@ -52,10 +52,10 @@ def output_overflow(entry: ScriptEntry) -> LlmzError:
     """An answer cut off at its output allowance is a critical TOKEN_OVERFLOW in phase ``output``, never
     run and never taken for a listen request (llmz.budget.overflow.output-phase,
     llmz.errors.token-overflow)."""
-    details: dict[str, object] = {"phase": "output"}
+    message = "the response was cut off at its output token limit"
     if entry.usage.output_tokens:
-        details["tokens"] = entry.usage.output_tokens
-    return LlmzError("TOKEN_OVERFLOW", "the response was cut off at its output token limit", **details)
+        return LlmzError("TOKEN_OVERFLOW", message, phase="output", tokens=entry.usage.output_tokens)
+    return LlmzError("TOKEN_OVERFLOW", message, phase="output")
 
 
 def _native_problem(entry: ScriptEntry, config: RunConfig) -> LlmzError | None:

@@ -64,8 +64,12 @@ globalThis.__mem_encode = (value) => {
       }
     } else {
       const proto = Object.getPrototypeOf(v);
-      if (proto !== Object.prototype && proto !== null) __mem_fail(where + ': class instances cannot be kept in memory');
-      if (Object.getOwnPropertySymbols(v).length) __mem_fail(where + ': symbol keys cannot be kept in memory');
+      if (proto !== Object.prototype && proto !== null) {
+        __mem_fail(where + ': class instances cannot be kept in memory');
+      }
+      if (Object.getOwnPropertySymbols(v).length) {
+        __mem_fail(where + ': symbol keys cannot be kept in memory');
+      }
       const fields = {};
       for (const key of Object.getOwnPropertyNames(v)) {
         const d = Object.getOwnPropertyDescriptor(v, key);
@@ -88,12 +92,15 @@ globalThis.__mem_decode = (node) => {
   for (const key of Object.keys(node.v)) out[key] = __mem_decode(node.v[key]);
   return out;
 };
+globalThis.__mem_refuse = (what) => () => {
+  const error = new Error(what + ' is read-only');
+  error.code = 'INVALID_ASSIGNMENT';
+  error.name = 'AssignmentError';
+  throw error;
+};
 globalThis.__mem_readonly = (value, what) => {
   if (value === null || typeof value !== 'object') return value;
-  const refuse = () => {
-    const error = new Error(what + ' is read-only'); error.code = 'INVALID_ASSIGNMENT'; error.name = 'AssignmentError';
-    throw error;
-  };
+  const refuse = __mem_refuse(what);
   return new Proxy(value, {
     get: (target, key) => __mem_readonly(target[key], what),
     set: refuse, defineProperty: refuse, deleteProperty: refuse, setPrototypeOf: refuse,
@@ -102,12 +109,10 @@ globalThis.__mem_readonly = (value, what) => {
 globalThis.__mem_install = (text) => {
   const state = JSON.parse(text);
   for (const name of Object.keys(state.variables)) globalThis[name] = __mem_decode(state.variables[name]);
-  const records = state.iterations.map((r) => ({ id: r.id, hasResult: r.hasResult, result: __mem_decode(r.result) }));
+  const records = state.iterations.map(
+    (r) => ({ id: r.id, hasResult: r.hasResult, result: __mem_decode(r.result) }));
   const returned = state.hasReturn ? __mem_decode(state.returned) : undefined;
-  const refuse = (what) => () => {
-    const error = new Error(what + ' is read-only'); error.code = 'INVALID_ASSIGNMENT'; error.name = 'AssignmentError';
-    throw error;
-  };
+  const refuse = __mem_refuse;
   Object.defineProperty(globalThis, '$return', {
     get: () => __mem_readonly(returned, '$return'), set: refuse('$return'), configurable: false });
   Object.defineProperty(globalThis, '$iterations', {
@@ -194,6 +199,11 @@ def current_return(records: list[dict[str, Any]]) -> tuple[bool, Tagged]:
     return False, None
 
 
+def fits(size: int, limit: int) -> bool:
+    """Whether encoded memory of ``size`` bytes is within ``maxBytes`` (llmz.errors.memory-capacity)."""
+    return size <= limit
+
+
 def _visible_result(record: dict[str, Any]) -> Tagged:
     """A record's result as generated code sees it: undefined when there is none or it was not kept."""
     if record["hasResult"] and record.get("retained", True):
@@ -239,7 +249,7 @@ class Memory:
                 continue
             previous = self.variables.get(name)
             self.variables[name] = answer["ok"]
-            if self.size() > self.max_bytes:
+            if not fits(self.size(), self.max_bytes):
                 if previous is None:
                     del self.variables[name]
                 else:
@@ -254,19 +264,23 @@ class Memory:
         record = {"id": iteration_id, "hasResult": has_result, "result": result if retained else None}
         record["retained"] = retained
         self.records.append(record)
-        if self.size() <= self.max_bytes:
+        if fits(self.size(), self.max_bytes):
             return True
         record["result"], record["retained"] = None, False
         return False
 
     def drop_iterations(self, iteration_ids: list[str]) -> None:
-        """Compaction discarded these iterations: their results go too (llmz.memory.compaction-no-stale-return)."""
+        """Compaction discarded these iterations: their results go too
+        (llmz.memory.compaction-no-stale-return)."""
         gone = set(iteration_ids)
         self.records = [r for r in self.records if r["id"] not in gone]
 
     def to_json(self) -> dict[str, Any]:
-        return {"variables": copy.deepcopy(self.variables), "iterations": copy.deepcopy(self.records),
-                "maxBytes": self.max_bytes}
+        return {
+            "variables": copy.deepcopy(self.variables),
+            "iterations": copy.deepcopy(self.records),
+            "maxBytes": self.max_bytes,
+        }
 
     @classmethod
     def from_json(cls, state: Any) -> Memory:

@@ -14,6 +14,7 @@ from unittest import mock
 
 from reference.llmz import settle
 from reference.llmz.budget_mutants import MUTANTS as BUDGET_MUTANTS
+from reference.llmz.contract_mutants import MUTANTS as CONTRACT_MUTANTS
 from reference.mutants import Mutant
 
 
@@ -160,6 +161,7 @@ RUNTIME_MUTANTS: list[Mutant] = [
         patch=_patch("reference.llmz.signals.reported", lambda raised: list(raised)[:1]),
         description="only the first signalling tool is reported",
     ),
+    *CONTRACT_MUTANTS,
 ]
 
 #: Everything the harness can run: the runtime mutants above and the token budget's

@@ -52,9 +52,8 @@ def classify_failure(error: dict[str, Any], code: str, tools: list[str]) -> Llmz
     other JavaScript failure is EXECUTION_FAILED (llmz.errors.execution-failed)."""
     if error["code"] in CATALOGUE:
         return LlmzError(error["code"], error["message"])
-    missing = _NOT_DEFINED.match(error["message"]) if error["name"] == "ReferenceError" else None
-    if missing and re.search(rf"(?<![\w$.]){re.escape(missing.group(1))}\s*\(", code):
-        name = missing.group(1)
+    name = missing_callable(error, code)
+    if name is not None:
         return LlmzError(
             "UNKNOWN_TOOL",
             f"there is no tool named {name!r}; available tools: {sorted(tools)}",
@@ -62,6 +61,14 @@ def classify_failure(error: dict[str, Any], code: str, tools: list[str]) -> Llmz
             available=sorted(tools),
         )
     return LlmzError("EXECUTION_FAILED", f"{error['name']}: {error['message']}")
+
+
+def missing_callable(error: dict[str, Any], code: str) -> str | None:
+    """The name the program tried to call when it failed because that name does not exist."""
+    missing = _NOT_DEFINED.match(error["message"]) if error["name"] == "ReferenceError" else None
+    if missing and re.search(rf"(?<![\w$.]){re.escape(missing.group(1))}\s*\(", code):
+        return missing.group(1)
+    return None
 
 
 def unawaited_problem(unawaited: list[str]) -> LlmzError | None:
@@ -90,9 +97,13 @@ def _store_memory(outcome: ProgramOutcome, ctx: IterationContext, iteration_id: 
     problems = [f"{name}: {message}" for name, message in captured.unsupported.items()]
     if outcome.result_problem is not None:
         problems.append(f"returned {outcome.result_problem}")
-    if problems:
-        return LlmzError("INVALID_MEMORY_VALUE", "; ".join(problems))
-    return None
+    return memory_value_problem(problems)
+
+
+def memory_value_problem(problems: list[str]) -> LlmzError | None:
+    """Values memory cannot keep fail the iteration recoverably (llmz.memory.unsupported-values,
+    llmz.errors.invalid-memory-value); the values that could be kept stay kept."""
+    return LlmzError("INVALID_MEMORY_VALUE", "; ".join(problems)) if problems else None
 
 
 def _timeout(ctx: IterationContext) -> LlmzError:
@@ -111,8 +122,12 @@ def run(code: str, host: IterationHost, ctx: IterationContext, iteration_id: str
     tools = list(ctx.config.tools)
     try:
         outcome = run_program(
-            code, host, tools, chat=ctx.config.chat,
-            memory_state=ctx.session.memory.guest_state(), known=list(ctx.session.memory.variables),
+            code,
+            host,
+            tools,
+            chat=ctx.config.chat,
+            memory_state=ctx.session.memory.guest_state(),
+            known=list(ctx.session.memory.variables),
         )
     except SyntaxError as exc:
         ctx.session.memory.add_record(iteration_id, False, None, True)

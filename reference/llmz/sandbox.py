@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -182,14 +181,22 @@ def program_source(code: str, known: list[str]) -> str:
 
 
 def run_program(
-    code: str, bridge: Bridge, tools: list[str], *, chat: bool, memory_state: str = "", known: list[str] | None = None
+    code: str,
+    bridge: Bridge,
+    tools: list[str],
+    *,
+    chat: bool,
+    memory_state: str = "",
+    known: list[str] | None = None,
 ) -> ProgramOutcome:
     """Evaluate ``code`` and drive its promise to completion. Raises SyntaxError for code that does not
     compile. (QuickJS cannot combine a CPU time limit with Python callbacks, so a busy loop in generated
     code is not interrupted here; the harness's per-case timeout catches it.)"""
     answers: list[str] = []
     context = quickjs.Context()
-    state = memory_state or json.dumps({"variables": {}, "iterations": [], "hasReturn": False, "returned": None})
+    state = memory_state or json.dumps(
+        {"variables": {}, "iterations": [], "hasReturn": False, "returned": None}
+    )
     _install(context, bridge, tools, chat, answers, state)
     try:
         context.eval(program_source(code, known or []))

@@ -99,9 +99,7 @@ def transcript_entry(message: Message) -> dict[str, Any] | None:
 
 
 class Session:
-    def __init__(
-        self, compaction: dict[str, Any] | None = None, memory: Memory | None = None
-    ) -> None:
+    def __init__(self, compaction: dict[str, Any] | None = None, memory: Memory | None = None) -> None:
         self.memory = memory if memory is not None else Memory()
         self.history: list[Message] = []
         self.pending: list[Message] = []
@@ -188,8 +186,8 @@ class Session:
     # -- persistence -------------------------------------------------------------------------------
     def require_idle(self, operation: str) -> None:
         """Operations that need the session to themselves fail while a run holds it: a second execute
-        (llmz.sessions.concurrent-execute-rejected) and serialization (llmz.persistence.serialize-only-settled),
-        both with SESSION_STATE (llmz.errors.session-state)."""
+        (llmz.sessions.concurrent-execute-rejected) and serialization
+        (llmz.persistence.serialize-only-settled), both with SESSION_STATE (llmz.errors.session-state)."""
         if self.active:
             raise LlmzError("SESSION_STATE", f"cannot {operation} while an execution holds the session")
 
@@ -213,7 +211,7 @@ class Session:
         (llmz.chat-guard.legacy-snapshot-unknown)."""
         if not isinstance(state, dict) or state.get("format") != FORMAT:
             raise LlmzError("INVALID_SESSION", "not a serialized llmz session")
-        if state.get("version") != FORMAT_VERSION:
+        if not known_format_version(state.get("version")):
             raise LlmzError("INVALID_SESSION", f"unsupported session format version {state.get('version')!r}")
         compaction = state.get("compaction")
         session = cls(
@@ -231,6 +229,12 @@ class Session:
         session._calls = int(counters.get("calls", 0))
         session._iterations = int(counters.get("iterations", 0))
         return session
+
+
+def known_format_version(version: object) -> bool:
+    """Only versions this runtime wrote can be restored; nothing is upgraded silently
+    (llmz.persistence.restore-checks-version, llmz.migration.no-automatic-upgrade)."""
+    return version == FORMAT_VERSION
 
 
 def _check_pairing(history: list[Message]) -> None:

@@ -43,15 +43,17 @@ export async function playScenario(scenario) {
     iteration: () => state.observer?.index ?? 0,
     probe: (spec) => probeSession(state, spec),
   }
-  state.tools = buildTools(setup.tools ?? [], host)
-  state.exits = buildExits(setup.exits ?? [])
-  state.chat = buildChat(setup.chat ?? {}, host)
   try {
+    state.tools = buildTools(setup.tools ?? [], host)
+    state.exits = buildExits(setup.exits ?? [])
+    state.chat = buildChat(setup.chat ?? {}, host)
     state.session = new Session(sessionOptions(setup))
   } catch (error) {
-    // llmz validates session options (compaction ratios, ...) in the constructor, which throws to its
-    // caller: there is then no session for any step to drive, so the record ends with that failure.
-    recorder.emit('error', { step: 'session', ...errorFields(error) })
+    // llmz validates definitions in their constructors (reserved component names, compaction ratios,
+    // ...), which throw to the host: there is then nothing for the steps to drive, so the record ends
+    // with that failure.
+    if (error instanceof CannotExpress) throw error
+    recorder.emit('error', { step: 'setup', ...errorFields(error) })
     return recorder.toJSON()
   }
   for (const [index, step] of (scenario.steps ?? []).entries()) {
