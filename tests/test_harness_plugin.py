@@ -120,3 +120,12 @@ def test_without_the_option_the_plugin_stays_out_of_the_way(pytester: pytest.Pyt
     pytester.makepyfile(test_plain="def test_plain():\n    assert True\n")
     result = pytester.runpytest_inprocess("-q")
     result.assert_outcomes(passed=1)
+
+
+def test_a_scenario_that_does_not_load_is_a_failing_item_naming_the_field(
+    scenario_tree: Any, pytester: pytest.Pytester
+) -> None:
+    root = scenario_tree({"area/typo": {**minimal_scenario(), "stepz": []}, "area/fine": minimal_scenario()})
+    result = pytester.runpytest_inprocess(*base_args(root))
+    result.assert_outcomes(passed=1, failed=1)
+    assert any("typo.yaml" in line and "stepz" in line for line in result.outlines)

@@ -9,7 +9,10 @@ Sections, each present only when it has content, in this order:
                          .all-signals-together, .reuse-instruction)
 ``<inspect>``            explicit inspect() previews (llmz.think-signal.explicit-inspect-kept)
 ``<return>``             the returned value, when nothing was inspected explicitly
-``<error>``, ``<recovery>``  the failure (code and message) and how to continue
+``<memory>``             named variables the program set
+``<error>``, ``<recovery>``  the failure (code and message; a program that did not compile with its
+                         numbered source) and how to continue, then the ``<memory_usage>`` and
+                         ``<iterations>`` footers (llmz.error-recovery.footers)
 
 Previews come from the native inspector (``reference.llmz.preview``) under the display budget; nothing
 is escaped (llmz.inspection.no-escaping).
@@ -33,12 +36,23 @@ REUSE_INSTRUCTION = (
 
 
 @dataclass(frozen=True)
+class Footer:
+    """Where the run stands, for the footers of recovery feedback (llmz.error-recovery.footers)."""
+
+    iteration: int
+    loop: int
+    memory_bytes: int
+    memory_limit: int
+
+
+@dataclass(frozen=True)
 class Report:
     host: IterationHost | None
     returned: Any
     error: LlmzError | None
     forced: bool
     budget: int
+    footer: Footer | None = None
 
 
 def shown(value: Any, display: Display, budget: int) -> str:
@@ -87,11 +101,47 @@ def forced_inspection(host: IterationHost, budget: int) -> str:
     return _section("forced_inspection", "\n".join(parts))
 
 
-def _recovery(error: LlmzError) -> str:
-    return _section(
-        "recovery",
+def _recovery(error: LlmzError, host: IterationHost | None) -> str:
+    """How to go on: acknowledged effects stand and must not be repeated blindly; failed calls may or may
+    not have taken effect (llmz.errors.feedback-effects-accounting)."""
+    lines = [
         "Correct the problem and try again. Actions reported above as ok have already happened; do not "
-        "repeat them unless you mean to.",
+        "repeat them unless you mean to."
+    ]
+    failed = [call.name for call in (host.tool_calls if host else []) if call.error is not None]
+    if failed:
+        lines.append(
+            f"Effects of the failed calls ({', '.join(failed)}) are uncertain: check before calling again."
+        )
+    return _section("recovery", "\n".join(lines))
+
+
+def _error(error: LlmzError) -> str:
+    """The failure; a program that did not compile is shown with line numbers
+    (llmz.error-recovery.compiler-error-source)."""
+    body = f"{error.code} ({error.class_name}): {error.message}"
+    source = error.details.get("source")
+    if error.code == "INVALID_CODE" and isinstance(source, str):
+        numbered = "\n".join(f"{n:>3} | {line}" for n, line in enumerate(source.splitlines(), start=1))
+        body += "\n" + _section("source", numbered)
+    return _section("error", body)
+
+
+def _memory(host: IterationHost) -> str | None:
+    """Changes the program made to named variables, in their own section
+    (llmz.error-recovery.activity-sections)."""
+    if not host.memory_changes:
+        return None
+    return _section("memory", "Variables set: " + ", ".join(host.memory_changes))
+
+
+def _footers(footer: Footer) -> str:
+    left = footer.loop - footer.iteration
+    return "\n".join(
+        [
+            _section("memory_usage", f"{footer.memory_bytes} of {footer.memory_limit} bytes of memory used"),
+            _section("iterations", f"iteration {footer.iteration} of {footer.loop}; {left} left"),
+        ]
     )
 
 
@@ -100,7 +150,7 @@ def render(report: Report) -> str:
     sections: list[str | None] = []
     host = report.host
     if host is not None:
-        sections += [_tool_calls(host, report.budget), _messages_sent(host)]
+        sections += [_tool_calls(host, report.budget), _messages_sent(host), _memory(host)]
         if report.forced:
             sections.append(forced_inspection(host, report.budget))
         if host.inspections:
@@ -110,8 +160,9 @@ def render(report: Report) -> str:
         elif report.returned is not UNDEFINED:
             sections.append(_section("return", preview(report.returned, report.budget)))
     if report.error is not None:
-        error = report.error
-        sections.append(_section("error", f"{error.code} ({error.class_name}): {error.message}"))
-        sections.append(_recovery(error))
+        sections.append(_error(report.error))
+        sections.append(_recovery(report.error, host))
+        if report.footer is not None:
+            sections.append(_footers(report.footer))
     text = "\n".join(section for section in sections if section)
     return text or "The program finished without returning a value or calling an exit."

@@ -21,17 +21,18 @@ from reference.llmz.errors import LlmzError
 from reference.llmz.preview import UNDEFINED, Preserve
 from reference.llmz.sandbox import decode, encode_error, encode_value
 from reference.llmz.session import Session
+from reference.llmz.typescript import validation_error
 from reference.record import Recorder
 
 
-def schema_issues(schema: dict[str, Any] | None, value: Any) -> list[str]:
-    """Validation issues as ``path: message`` lines; ``undefined`` validates as null."""
+def schema_issues(schema: dict[str, Any] | None, value: Any) -> list[tuple[str, str]]:
+    """Validation issues as (path, message); ``undefined`` validates as null."""
     if schema is None:
         return []
     data = None if value is UNDEFINED else value
     validator = jsonschema.Draft202012Validator(schema)
     return [
-        f"{'/'.join(str(p) for p in error.absolute_path) or '(root)'}: {error.message}"
+        ("/".join(str(p) for p in error.absolute_path) or "(root)", error.message)
         for error in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     ]
 
@@ -85,6 +86,8 @@ class IterationHost:
     exit_attempt: tuple[str, Any] | None = None
     critical: LlmzError | None = None
     hanging: bool = False
+    memory_changes: list[str] = field(default_factory=list)
+    """Named variables whose value the program set or changed."""
     delivery_error: LlmzError | None = None
     """The first failed delivery of the iteration. It is thrown to the program (uncaught, it fails the
     iteration recoverably); every later send of the iteration is skipped, while earlier acknowledged sends
@@ -107,7 +110,8 @@ class IterationHost:
         value = decode(input_json)
         issues = schema_issues(spec.input, value)
         if issues:
-            error = LlmzError("INVALID_TOOL_INPUT", f"{name}: invalid input: " + "; ".join(issues), tool=name)
+            error = validation_error("INVALID_TOOL_INPUT", name, spec.input, issues)
+            error.details["tool"] = name
             return self._finish_call(ToolCallReport(name, _plain(value), error=error))
         outcome = self._after_tool(name, self._run_handler(spec.name, self._before_tool(name, value)))
         truncate = spec.behaviour.truncate
@@ -232,7 +236,7 @@ class IterationHost:
             return self._refuse(LlmzError("UNKNOWN_EXIT", f"no exit named {name!r}; available: {available}"))
         issues = schema_issues(definition.schema, payload)
         if issues:
-            return self._refuse(LlmzError("INVALID_EXIT_INPUT", f"exit {name!r}: " + "; ".join(issues)))
+            return self._refuse(validation_error("INVALID_EXIT_INPUT", f"exit {name!r}", definition.schema, issues))
         self.exit_attempt = (name, _plain(payload))
         return encode_value(UNDEFINED)
 
@@ -249,7 +253,7 @@ class IterationHost:
         props = decode(props_json)
         issues = schema_issues(spec.props, props)
         if issues:
-            return self._refuse(LlmzError("INVALID_COMPONENT_INPUT", f"chat.{name}: " + "; ".join(issues)))
+            return self._refuse(validation_error("INVALID_COMPONENT_INPUT", f"chat.{name}", spec.props, issues))
         status = send_status(spec.handler, self.delivery_error is not None)
         self.deliver("component", _plain(props), status, component=name)
         if status == "failed":

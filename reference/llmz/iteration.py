@@ -170,7 +170,11 @@ def _close(
     if end.status == "exit_success":
         text = f"Completed through exit {end.exit[0]!r}." if end.exit else "Completed."
     else:
-        text = feedback.render(feedback.Report(host, returned, end.error, forced, budget))
+        footer = None
+        if end.error is not None:
+            memory = ctx.session.memory
+            footer = feedback.Footer(host.iteration, ctx.config.loop, memory.size(), memory.max_bytes)
+        text = feedback.render(feedback.Report(host, returned, end.error, forced, budget, footer))
     for call_id in call_ids:
         ctx.session.add(
             {

@@ -216,6 +216,7 @@ class Capture:
     """What storing one program's variables produced."""
 
     stored: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
     unsupported: dict[str, str] = field(default_factory=dict)
     unavailable: list[str] = field(default_factory=list)
 
@@ -257,6 +258,8 @@ class Memory:
                 outcome.unavailable.append(name)
             else:
                 outcome.stored.append(name)
+                if previous != answer["ok"]:
+                    outcome.changed.append(name)
         return outcome
 
     def add_record(self, iteration_id: str, has_result: bool, result: Tagged, retained: bool) -> bool:

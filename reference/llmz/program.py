@@ -82,9 +82,12 @@ def unawaited_problem(unawaited: list[str]) -> LlmzError | None:
     )
 
 
-def _store_memory(outcome: ProgramOutcome, ctx: IterationContext, iteration_id: str) -> LlmzError | None:
+def _store_memory(
+    outcome: ProgramOutcome, ctx: IterationContext, host: IterationHost, iteration_id: str
+) -> LlmzError | None:
     mem = ctx.session.memory
     captured = mem.store(outcome.captured)
+    host.memory_changes = captured.changed
     kept = outcome.has_result and outcome.result_problem is None
     fits = mem.add_record(iteration_id, outcome.has_result, outcome.result if kept else None, kept)
     unavailable = captured.unavailable + ([] if fits else ["$return"])
@@ -132,7 +135,7 @@ def run(code: str, host: IterationHost, ctx: IterationContext, iteration_id: str
     except SyntaxError as exc:
         ctx.session.memory.add_record(iteration_id, False, None, True)
         return ProgramResult(UNDEFINED, LlmzError("INVALID_CODE", str(exc), source=code))
-    memory_error = _store_memory(outcome, ctx, iteration_id) if outcome.settled else None
+    memory_error = _store_memory(outcome, ctx, host, iteration_id) if outcome.settled else None
     if host.critical is not None:
         return ProgramResult(UNDEFINED, host.critical)
     if not outcome.settled:

@@ -1,0 +1,58 @@
+"""The expected input shape of a validation error, written as a TypeScript type.
+
+Validation errors tell the model what was wrong (path and message per issue) and what would have been
+accepted, as the TypeScript type of the schema's input side (llmz.errors.validation-details). Constraints
+TypeScript cannot say (lengths, bounds, patterns) are left to the issues (llmz.errors.constraints-in-issues).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from reference.llmz.errors import LlmzError
+
+_SCALARS = {"string": "string", "number": "number", "integer": "number", "boolean": "boolean", "null": "null"}
+
+
+def ts_type(schema: Any) -> str:
+    """A TypeScript rendering of a JSON Schema; anything it cannot express becomes ``unknown``."""
+    if not isinstance(schema, dict):
+        return "unknown"
+    if "const" in schema:
+        return json.dumps(schema["const"])
+    if "enum" in schema:
+        return " | ".join(json.dumps(value) for value in schema["enum"])
+    for key in ("oneOf", "anyOf"):
+        if key in schema:
+            return " | ".join(ts_type(option) for option in schema[key])
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        return " | ".join(ts_type({**schema, "type": item}) for item in kind)
+    if kind == "array":
+        return f"Array<{ts_type(schema.get('items', {}))}>"
+    if kind == "object" or "properties" in schema:
+        return _object(schema)
+    return _SCALARS.get(str(kind), "unknown")
+
+
+def _object(schema: dict[str, Any]) -> str:
+    required = set(schema.get("required", []))
+    fields = [
+        f"{name}{'' if name in required else '?'}: {ts_type(field)}"
+        for name, field in schema.get("properties", {}).items()
+    ]
+    return "{ " + "; ".join(fields) + " }" if fields else "{ [key: string]: unknown }"
+
+
+def validation_error(code: str, subject: str, schema: Any, issues: list[tuple[str, str]]) -> LlmzError:
+    """A typed validation failure: one line per issue, then the expected shape. The lines stay separate
+    in feedback (llmz.error-recovery.validation-message-format)."""
+    expected = ts_type(schema)
+    lines = "\n".join(f"- {path}: {message}" for path, message in issues)
+    return LlmzError(
+        code,
+        f"{subject}: invalid input\n{lines}\nExpected: {expected}",
+        issues=[{"path": path, "message": message} for path, message in issues],
+        expected=expected,
+    )
