@@ -17,9 +17,9 @@ from reference.harness import play
 
 #: One scenario per system that reads well as a conversation; override with --scenario.
 DEFAULT_SCENARIOS = (
-    "llmz/think-signal/returned-signal-forces-inspection",
+    "llmz/think-signal/returned-signal-beats-exit",
     "falai/routing/new-flow-at-40-starts",
-    "akan/compaction/cut-on-assistant-when-tail-is-tools",
+    "akan/compaction/cut-opens-on-assistant",
 )
 
 
@@ -49,14 +49,47 @@ def _generic(event: dict[str, Any]) -> list[str]:
     return [f"  {event['type']:<6} {_short(fields)}"]
 
 
+def _turn(event: dict[str, Any]) -> list[str]:
+    lines = [f"  start  {s.get('runId')}" for s in event.get("started", [])]
+    for message in event.get("messages", []):
+        lines.append(f"  agent  {_short(message.get('text', ''))}  [{message.get('kind', '')}]")
+    lines += [f"  code   {_short(o)}" for o in event.get("outcomes", [])]
+    return lines or [f"  turn   {_short({k: v for k, v in event.items() if k != 'type'})}"]
+
+
+def _tool_call(event: dict[str, Any]) -> list[str]:
+    args = event.get("input", event.get("arguments"))
+    shown = f"  tool   {event.get('name')}({_short(args, 60)})"
+    if "output" in event:
+        shown += f" → {_short(event['output'], 60)}"
+    if "error" in event:
+        shown += f" ✗ {_short(event['error'], 60)}"
+    return [shown]
+
+
 PRINTERS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "model_request": lambda e: [f"  ·····  model call {e.get('call')} ({e.get('purpose', 'turn')})"],
     "model_response": _model_response,
+    "turn": _turn,
+    "tool_call": _tool_call,
+    "tool_result": lambda e: [f"         ↳ {_short(e.get('content'), 80)}"],
+    "delivery": lambda e: [f"  agent  {_short(e.get('content') or e.get('text') or e.get('props'))}"],
+    "exit": lambda e: [f"  exit   {e.get('name')} {_short(e.get('payload'), 80)}"],
+    "error": lambda e: [f"  error  {e.get('code')}: {_short(e.get('message', ''), 80)}"],
 }
 
 
+def _steps(loaded: LoadedScenario) -> list[str]:
+    lines = []
+    for step in loaded.document.get("steps", []):
+        text = step.get("text") or step.get("messages") or step.get("event") or step.get("op")
+        lines.append(f"  step   {step.get('op')}: {_short(text, 90)}")
+    return lines
+
+
 def render(loaded: LoadedScenario, record: dict[str, Any]) -> str:
-    lines = [f"── {loaded.id}", *textwrap.wrap(loaded.scenario.title, 100, initial_indent="   ")]
+    title = textwrap.wrap(loaded.scenario.title, 100, initial_indent="   ")
+    lines = [f"── {loaded.id}", *title, *_steps(loaded)]
     for event in record["events"]:
         lines.extend(PRINTERS.get(event["type"], _generic)(event))
     if record.get("final"):
@@ -72,9 +105,10 @@ def main(argv: list[str] | None = None) -> int:
     loaded = {item.id: item for item in load_all()}
     status = 0
     for sid in wanted:
-        item = loaded.get(sid) or next((v for k, v in sorted(loaded.items()) if k.startswith(sid.split("/")[0])), None)
+        item = loaded.get(sid)
         if item is None or isinstance(item, LoadError):
-            print(f"── {sid}: not available ({item.message if isinstance(item, LoadError) else 'no such scenario'})")
+            reason = item.message if isinstance(item, LoadError) else "no such scenario"
+            print(f"── {sid}: not available ({reason})")
             status = 1
             continue
         print(render(item, play(item.payload)))

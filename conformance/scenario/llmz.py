@@ -138,13 +138,17 @@ class AfterToolHook(Strict):
     tool: str = Field(min_length=1)
     replace_output: Any = Field(default=None, description="The output the hook substitutes.")
     reject: str | None = Field(default=None, description="Reject the output with this message (HOOK_FAILED).")
+    abort: str | None = Field(
+        default=None, description="Abort the run through the hook's abort controller, with this reason."
+    )
 
     @model_validator(mode="after")
     def _one_action(self) -> AfterToolHook:
-        given = [name for name in ("replace_output", "reject") if name in self.model_fields_set]
+        given = [name for name in ("replace_output", "reject", "abort") if name in self.model_fields_set]
         if len(given) != 1:
             raise ValueError(
-                f"an after_tool hook needs exactly one of replace_output, reject; got {given or 'none'}"
+                "an after_tool hook needs exactly one of replace_output, reject, abort; "
+                f"got {given or 'none'}"
             )
         return self
 
@@ -172,6 +176,9 @@ class HooksSpec(Strict):
     )
     before_tool: list[BeforeToolHook] = Field(
         default_factory=list, description="`onBeforeTool` input replacement per tool."
+    )
+    before_execution: str | None = Field(
+        default=None, description="`onBeforeExecution` returns this code, which runs instead of the model's."
     )
     on_iteration_start: ObserverBehaviour = "none"
     on_iteration_end: ObserverBehaviour = "none"

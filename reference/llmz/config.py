@@ -61,6 +61,7 @@ class RunConfig:
     on_exit: str
     after_tool: dict[str, AfterToolHook]
     before_tool: dict[str, BeforeToolHook]
+    before_execution: str | None
     on_iteration_start: str
     on_iteration_end: str
     on_trace: str
@@ -108,6 +109,7 @@ def resolve(setup: Setup, step: ExecuteStep) -> RunConfig:
         on_exit=setup.hooks.on_exit,
         after_tool={hook.tool: hook for hook in setup.hooks.after_tool},
         before_tool={hook.tool: hook for hook in setup.hooks.before_tool},
+        before_execution=setup.hooks.before_execution,
         on_iteration_start=setup.hooks.on_iteration_start,
         on_iteration_end=setup.hooks.on_iteration_end,
         on_trace=setup.hooks.on_trace,

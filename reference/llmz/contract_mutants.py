@@ -169,9 +169,7 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "llmz-before-tool-ignored",
         rules=("llmz.hooks.before-tool-replaces-input",),
-        patch=_patch(
-            "reference.llmz.host.IterationHost._before_tool", lambda self, name, value: value
-        ),
+        patch=_patch("reference.llmz.host.IterationHost._before_tool", lambda self, name, value: value),
         description="onBeforeTool's replacement input never reaches the handler",
     ),
 ]

@@ -147,6 +147,8 @@ class IterationHost:
         self.recorder.emit("hook", name="onAfterTool", tool=name, iteration=self.iteration)
         if hook.reject is not None:
             return behaviours.HandlerOutcome("rejected", message=hook.reject)
+        if hook.abort is not None:  # a hook that aborts stops the run (llmz.errors.hook-stop-critical)
+            return behaviours.HandlerOutcome("cancel", message=hook.abort)
         if outcome.signal is not None:
             replaced = outcome.signal.model_copy(update={"context": hook.replace_output})
             return behaviours.HandlerOutcome("signal", value=hook.replace_output, signal=replaced)
@@ -236,7 +238,9 @@ class IterationHost:
             return self._refuse(LlmzError("UNKNOWN_EXIT", f"no exit named {name!r}; available: {available}"))
         issues = schema_issues(definition.schema, payload)
         if issues:
-            return self._refuse(validation_error("INVALID_EXIT_INPUT", f"exit {name!r}", definition.schema, issues))
+            return self._refuse(
+                validation_error("INVALID_EXIT_INPUT", f"exit {name!r}", definition.schema, issues)
+            )
         self.exit_attempt = (name, _plain(payload))
         return encode_value(UNDEFINED)
 
@@ -253,7 +257,9 @@ class IterationHost:
         props = decode(props_json)
         issues = schema_issues(spec.props, props)
         if issues:
-            return self._refuse(validation_error("INVALID_COMPONENT_INPUT", f"chat.{name}", spec.props, issues))
+            return self._refuse(
+                validation_error("INVALID_COMPONENT_INPUT", f"chat.{name}", spec.props, issues)
+            )
         status = send_status(spec.handler, self.delivery_error is not None)
         self.deliver("component", _plain(props), status, component=name)
         if status == "failed":

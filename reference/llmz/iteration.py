@@ -116,6 +116,16 @@ def _apply_exit(host: IterationHost, ctx: IterationContext) -> LlmzError | None:
     return None
 
 
+def _code_to_run(entry: ScriptEntry, ctx: IterationContext, index: int) -> str:
+    """onBeforeExecution may return code that runs instead of the model's program
+    (llmz.hooks.before-execution-replaces-code); the stored call keeps the model's code."""
+    replacement = ctx.config.before_execution
+    if replacement is None:
+        return entry.tool_calls[0].code or ""
+    ctx.recorder.emit("hook", name="onBeforeExecution", iteration=index)
+    return replacement
+
+
 def run_iteration(entry: ScriptEntry, ctx: IterationContext, index: int) -> IterationEnd:
     session = ctx.session
     iteration_id = session.mint_iteration_id()
@@ -124,7 +134,7 @@ def run_iteration(entry: ScriptEntry, ctx: IterationContext, index: int) -> Iter
     error = _native_problem(entry, ctx.config) or _deliver_text(entry, host)
     returned: Any = UNDEFINED
     if error is None and entry.tool_calls:
-        ran = program.run(entry.tool_calls[0].code or "", host, ctx, iteration_id)
+        ran = program.run(_code_to_run(entry, ctx, index), host, ctx, iteration_id)
         returned, error = ran.returned, ran.error
     else:
         session.memory.add_record(iteration_id, False, None, True)  # no program, so no result

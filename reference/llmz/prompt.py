@@ -15,8 +15,10 @@ TOOL_NAME = "run_javascript"
 
 _WORKER = (
     "You are running as a worker. Reply to every turn with exactly one run_javascript call and no "
-    "assistant text at all, including when recovering from errors and when finishing. Finish only by "
-    "calling exit(name, payload) with one of the exits listed in the run_javascript declaration."
+    "assistant text at all, including when recovering from errors and when finishing. Never write an "
+    'introduction, a status remark or a confirmation (not even "Done."): show values with inspect() '
+    "and finish only by calling exit(name, payload) with one of the exits listed in the run_javascript "
+    "declaration."
 )
 _CHAT = (
     "You are talking with a user. Say things to the user as plain assistant text, or send rich messages "
