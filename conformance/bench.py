@@ -11,6 +11,7 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from conformance.adapters.base import Adapter
 from conformance.adapters.reference import ReferenceAdapter
@@ -40,9 +41,10 @@ def timed_run(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m conformance.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per adapter; the best is reported")
+    parser.add_argument("--scenarios", type=Path, default=SCENARIO_ROOT, help="scenario root")
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    items = select(SCENARIO_ROOT)
+    items = select(args.scenarios)
     print(f"loaded {len(items)} scenarios in {time.perf_counter() - started:.2f}s")
     if not items:
         print("no scenarios to run")

@@ -86,3 +86,21 @@ def test_chat_is_only_defined_in_chat_mode() -> None:
 def test_caller_line_reads_the_second_frame() -> None:
     assert caller_line("    at tool (<input>)\n    at <anonymous> (<input>:5)\n") == 4
     assert caller_line("    at tool (<input>)\n") is None
+
+
+def test_a_guest_failure_reports_the_program_line_it_started_on() -> None:
+    outcome = run_program("const a = 1\nconst b = null\nreturn b.total", Recording({}), [], chat=False)
+    assert outcome.error is not None and outcome.error["line"] == 3
+
+
+def test_an_unawaited_tool_call_runs_and_is_reported() -> None:
+    host = Recording({"mark": json.dumps({"value": 1})})
+    outcome = run_program("mark({})\nreturn 2", host, ["mark"], chat=False)
+    assert outcome.unawaited == ["mark"] and outcome.value == 2
+
+
+def test_variables_declared_at_the_top_level_are_captured_with_their_values() -> None:
+    outcome = run_program("const kept = { n: -0 }\nlet gone\n", Recording({}), [], chat=False)
+    assert outcome.captured["kept"] == {"ok": {"$": "object", "v": {"n": {"$": "-0"}}}}
+    assert outcome.captured["gone"] == {"ok": {"$": "undefined"}}
+    assert outcome.has_result is False

@@ -28,6 +28,7 @@ AREAS = (
     "llmz/tools/",
     "llmz/hooks/",
     "llmz/components/",
+    "llmz/streaming/",
 )
 HEADLINE_FILES = ("think-signal.yaml", "chat-guard.yaml")
 UNPINNED = {

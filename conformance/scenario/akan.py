@@ -44,11 +44,33 @@ class Compact(Strict):
     )
 
 
+Scalar = str | int | float
+
+
 class Accepts(Strict):
     """Attachment kinds the LLM adaptor declares it can read (text is always readable)."""
 
     image: bool = False
     document: bool = False
+
+
+class AdaptorAnswer(Strict):
+    """What the adaptor's ``chat`` does on one turn request instead of answering with the script."""
+
+    turn: int = Field(ge=1, description="The turn request it answers (1-based; summaries not counted).")
+    returns: Literal["null", "err"] = Field(
+        description="`null`: the adaptor returns null (no model configured); `err`: it throws an `Err`."
+    )
+    key: str | None = Field(default=None, description="The thrown Err's dictionary key (for `err`).")
+    values: dict[str, Scalar] = Field(
+        default_factory=dict, description="The values that key interpolates (`{name}` in its text)."
+    )
+
+    @model_validator(mode="after")
+    def _key_for_err(self) -> AdaptorAnswer:
+        if (self.returns == "err") != (self.key is not None):
+            raise ValueError(f"adaptor answer for turn {self.turn}: give `key` exactly when returns is err")
+        return self
 
 
 class Provider(Strict):
@@ -58,9 +80,17 @@ class Provider(Strict):
     accepts: Accepts | None = Field(
         default=None, description="Omitted means whatever the named provider declares by default."
     )
+    api_key: bool = Field(
+        default=True, description="false: `setLlm` was given no apiKey (the app still boots)."
+    )
+    on_delta: bool = Field(
+        default=True, description="false: the adaptor ignores `onDelta` and only returns the finished reply."
+    )
+    answers: list[AdaptorAnswer] = Field(
+        default_factory=list, description="Turns the adaptor answers with null or a thrown Err; the model "
+        "(the script) is not called for them."
+    )
 
-
-Scalar = str | int | float
 
 
 class ToolArg(Strict):
@@ -252,6 +282,53 @@ class Guide(Strict):
     zone: str | None = Field(default=None, description="The zone it is mounted inside; omitted, outside any.")
 
 
+GuardSpec = str | list[str] | None
+
+
+class Caller(Strict):
+    """Who is calling the relay: what the app's guards test."""
+
+    signed_in: bool = False
+    roles: list[str] = Field(
+        default_factory=list, description="Role guards (e.g. `Admin`) this caller passes."
+    )
+
+
+class Relay(Strict):
+    """``runAgentTurn`` and ``option.setAgentAccess``.
+
+    A guard is a class name: `Public` passes everyone, `None` no one, `SignedIn` a signed-in caller, and any
+    other name a caller holding that role. A list means every guard in it must pass.
+    """
+
+    access: GuardSpec = Field(
+        default=None, description="The app's `setAgentAccess` argument. Omitted: the app never calls it; "
+        "null: it calls `setAgentAccess(null)`."
+    )
+    library_access: GuardSpec = Field(
+        default=None, description="A guard a library set with `setAgentAccess` before the app's option.ts "
+        "ran; omitted or null, none."
+    )
+    served: bool = Field(default=True, description="false: the server runs with AKAN_AGENT=false.")
+    caller: Caller = Field(default_factory=Caller)
+    accept: str | None = Field(
+        default=None, description="The accept header the runner sends; omitted, the default runner's."
+    )
+
+    @property
+    def app_called(self) -> bool:
+        return "access" in self.model_fields_set
+
+
+class Voice(Strict):
+    """The scripted ``VoiceEngine``: what it recognises comes from `mic` steps; speaking takes time."""
+
+    available: bool = Field(default=True, description="What `available()` answers.")
+    sentence_ms: int = Field(
+        default=1000, ge=1, description="Virtual time the engine takes to speak one sentence."
+    )
+
+
 class Setup(Strict):
     """System configuration for one akan scenario."""
 
@@ -282,6 +359,15 @@ class Setup(Strict):
         default_factory=list, description="akanjs/ui components mounted on the screen. A dropdown's menu "
         "content is the element of `html` whose data-agent-dropdown is the dropdown's namespace."
     )
+    relay: Relay | None = Field(
+        default=None, description="The relay endpoint and its guard as the app configures them; omitted, "
+        "the app has named a guard this caller passes and the endpoint is served."
+    )
+    dictionary: dict[str, str] = Field(
+        default_factory=dict, description="The browser's dictionary entries (`{name}` interpolates a "
+        "value), over the chat's own; an error key is resolved against it."
+    )
+    voice: Voice | None = Field(default=None, description="The chat's `voice` engine; omitted, none.")
     max_turns: int | None = Field(
         default=None, ge=1, description="maxTurns: model requests one loop may post; omitted, the "
         "implementation's default (the documents give none)."
@@ -343,6 +429,20 @@ class StopStep(Strict):
     op: Literal["stop"]
 
 
+class MicStep(Strict):
+    """Press the microphone: the engine reports what it heard, one result after another, in this press."""
+
+    op: Literal["mic"]
+    heard: list[str] = Field(min_length=1, description="Recognition results the engine reports.")
+
+
+class SendDraftStep(Strict):
+    """Press Enter on what is in the composer, after correcting it to `edit` if given."""
+
+    op: Literal["send_draft"]
+    edit: str | None = Field(default=None, description="The text the user changed the draft to.")
+
+
 Duration = Annotated[
     str, Field(pattern=r"^\s*\d+(\.\d+)?\s*(ms|s|m|h|d|w)\s*$", description="e.g. '90s', '5m', '24h'.")
 ]
@@ -356,6 +456,7 @@ class AdvanceStep(Strict):
 
 
 Step = Annotated[
-    AttachStep | SendStep | NoteStep | PersistStep | ReloadStep | StopStep | AdvanceStep | UnmountStep,
+    AttachStep | SendStep | NoteStep | PersistStep | ReloadStep | StopStep | AdvanceStep | UnmountStep
+    | MicStep | SendDraftStep,
     Field(discriminator="op"),
 ]

@@ -51,9 +51,10 @@ class SessionProbe(Strict):
     """The handler uses the session while the run holds it, and resolves with what happened: for
     ``to_json`` and ``execute`` ``{ok: true}`` or ``{error: <code>}`` (the operation threw that code),
     for ``status`` the status string, for ``append`` ``{ok: true}`` or ``{error: <code>}`` after
-    appending ``messages``."""
+    appending ``messages``; ``compact`` and ``summarize`` call ``session.compact()`` /
+    ``session.summarize()`` and resolve like ``to_json``."""
 
-    op: Literal["to_json", "execute", "status", "append"]
+    op: Literal["to_json", "execute", "status", "append", "compact", "summarize"]
     messages: list[AppendMessage] = Field(default_factory=list, description="For `append`: the batch.")
 
 
@@ -130,6 +131,10 @@ class ChatSpec(Strict):
         default="ok", description="`response.handler` for assistant text: acknowledges, throws, or is absent."
     )
     components: list[ComponentSpec] = Field(default_factory=list)
+    on_delta: Literal["none", "observe", "throw"] = Field(
+        default="none",
+        description="`response.onDelta`: absent, gets the script's `chunks` as previews, or throws on each.",
+    )
 
 
 class AfterToolHook(Strict):
@@ -160,6 +165,26 @@ class BeforeToolHook(Strict):
     replace_input: Any = Field(description="The input the hook substitutes.")
 
 
+class RequestMessage(Strict):
+    role: Literal["user", "assistant"]
+    content: str
+
+
+class BeforeRequestHook(Strict):
+    """``onBeforeRequest`` returns the request's messages with ``append`` added at the end."""
+
+    append: list[RequestMessage] = Field(min_length=1)
+
+
+class OnInspectHook(Strict):
+    """``onInspect`` for every preview: ``default`` returns undefined, ``replace`` returns ``text``,
+    ``throw`` throws an Error (message ``text``), ``mutate`` changes the object it was given (clears it
+    and sets ``mutated: true``) and returns undefined."""
+
+    action: Literal["default", "replace", "throw", "mutate"]
+    text: str = ""
+
+
 ObserverBehaviour = Literal["none", "observe", "throw"]
 
 
@@ -176,6 +201,10 @@ class HooksSpec(Strict):
     )
     before_tool: list[BeforeToolHook] = Field(
         default_factory=list, description="`onBeforeTool` input replacement per tool."
+    )
+    on_inspect: OnInspectHook | None = Field(default=None, description="`onInspect` for every preview.")
+    before_request: BeforeRequestHook | None = Field(
+        default=None, description="`onBeforeRequest`: messages added to every request (not to history)."
     )
     before_execution: str | None = Field(
         default=None, description="`onBeforeExecution` returns this code, which runs instead of the model's."

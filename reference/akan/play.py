@@ -7,9 +7,11 @@ from typing import Any
 from conformance.scenario.akan import (
     AdvanceStep,
     AttachStep,
+    MicStep,
     NoteStep,
     PersistStep,
     ReloadStep,
+    SendDraftStep,
     SendStep,
     Step,
     StopStep,
@@ -25,6 +27,7 @@ from reference.record import Recorder
 #: Capability flags this reference declares for akan (scenarios may `require` them).
 CAPABILITIES: tuple[str, ...] = (
     "akan.compaction", "akan.attachments", "akan.local-notes", "akan.stop", "akan.storage", "akan.commands",
+    "akan.relay", "akan.voice",
 )
 
 
@@ -61,5 +64,9 @@ def _step(session: ChatSession, step: Step) -> None:
         session.stop()
     elif isinstance(step, UnmountStep):
         session.unmount(step.tools, step.state)
+    elif isinstance(step, MicStep):
+        session.mic(step.heard)
+    elif isinstance(step, SendDraftStep):
+        session.send_draft(step.edit)
     elif isinstance(step, AdvanceStep):
         session.advance(parse_duration_ms(step.by))

@@ -27,7 +27,7 @@ from typing import Any
 
 from conformance.scenario.akan import File, PageTool, Setup, filler
 from conformance.scenario.common import ScriptEntry
-from reference.akan import builtins, ceilings, compaction, placement
+from reference.akan import builtins, ceilings, compaction, llm, placement, relay, speech
 from reference.akan.attachments import Attachment, accepts_of, persisted, provider_message, read_file
 from reference.akan.commands import Command, builtin, fill, menu, parse
 from reference.akan.cut import choose_cut
@@ -86,6 +86,11 @@ class ChatSession:
         self.waiting: Waiting | None = None
         self.stored: list[Message] = []
         self._minted_ids = 0
+        self._turns = 0
+        #: The composer's text and whether it came from the microphone (akan.speech.no-wire-field-for-voice:
+        #: this flag stays here and never reaches a message).
+        self.draft, self.draft_voiced, self.turn_voiced = "", False, False
+        self.speaker = speech.Speaker(setup.voice, self.clock, recorder) if setup.voice else None
 
     # -- the composer -------------------------------------------------------------------------------
 
@@ -102,8 +107,10 @@ class ChatSession:
         self.composer.append((candidate, attachment))
         self.recorder.emit("attachment_added", name=file.name, kind=attachment["kind"], size=file.byte_size)
 
-    def send(self, text: str) -> None:
+    def send(self, text: str, *, voiced: bool = False) -> None:
         """Enter in the composer: a slash command, the answer to a question card, or a new message.
+
+        ``voiced`` says the text came from the microphone; it decides only whether the answer is read aloud.
 
         akan.slash.new-and-copy-dispatch-first: ``/new`` and ``/copy`` are looked at before anything else,
         so a running turn cannot refuse them and a question card cannot take them as the user's answer.
@@ -112,6 +119,7 @@ class ChatSession:
         if command is not None and self._dispatch_first(command):
             return
         if self.waiting is not None and self.waiting.question is not None:
+            self.turn_voiced = voiced
             self._answer_question(text)
             return
         if self.is_running:
@@ -124,6 +132,7 @@ class ChatSession:
             message["attachments"] = [attachment for _, attachment in self.composer]
             self.composer = []
         self.transcript.append(message)
+        self.turn_voiced = voiced
         self._run()
 
     def note(self, text: str) -> None:
@@ -131,9 +140,39 @@ class ChatSession:
         self.transcript.append({"role": "local", "content": text})
 
     def stop(self) -> None:
-        """The Stop button: a paused turn ends now; its unanswered calls stay for sanitize to answer."""
+        """The Stop button: a paused turn ends now; its unanswered calls stay for sanitize to answer.
+
+        It also cuts off speech in progress (akan.speech.barge-in).
+        """
+        if self.speaker is not None:
+            self.speaker.cancel("stop")
         if self.is_running:
             self._abort()
+
+    # -- the microphone -----------------------------------------------------------------------------
+
+    def microphone(self) -> bool:
+        """akan.speech.unavailable-renders-no-mic: no engine, or one not available, draws no microphone."""
+        return self.setup.voice is not None and self.setup.voice.available
+
+    def mic(self, heard: list[str]) -> None:
+        """One press: speech stops, and the first utterance heard lands in the composer, unsent.
+
+        akan.speech.press-to-talk-into-composer: one utterance per press; the user corrects, then sends.
+        """
+        if not self.microphone():
+            self.recorder.emit("input_refused", text=heard[0], reason="no-microphone")
+            return
+        assert self.speaker is not None
+        self.speaker.cancel("mic")
+        self.draft, self.draft_voiced = heard[0], True
+        self.recorder.emit("draft", text=self.draft, voiced=True)
+
+    def send_draft(self, edit: str | None) -> None:
+        """Enter on the composer's text; a corrected voice draft still counts as a voiced ask."""
+        text, voiced = (self.draft if edit is None else edit), self.draft_voiced
+        self.draft, self.draft_voiced = "", False
+        self.send(text, voiced=voiced)
 
     def unmount(self, tools: list[str], state: list[str]) -> None:
         """Components unmount: the tools they declared and the keys they read leave the surface."""
@@ -142,6 +181,13 @@ class ChatSession:
 
     def advance(self, ms: int) -> None:
         self.clock.advance(ms)
+        if self.speaker is not None:
+            self.speaker.tick()
+
+    def _read_aloud(self, text: str) -> None:
+        """akan.speech.read-aloud-only-after-voice-ask, akan.speech.parked-card-read-aloud."""
+        if self.speaker is not None and speech.reads_aloud(self.turn_voiced):
+            self.speaker.say(text)
 
     # -- storage ------------------------------------------------------------------------------------
 
@@ -296,7 +342,7 @@ class ChatSession:
         if compaction.should_compact(estimate, self.settings.at, self.held_at):
             self._compact(keep=self.settings.keep, trigger="auto")
         messages = on_wire(self.transcript)
-        request: dict[str, Any] = {
+        return self._relay_turn({
             "messages": messages,
             "tools": builtins.offered(
                 [*page_entries(self.declarations), *self.page.form_tools(), *self.page.ui_tools()]
@@ -306,14 +352,44 @@ class ChatSession:
             "guides": self.page.guides(),
             "provider": self._provider(),
             "provider_messages": [provider_message(explained(m), self.accepts) for m in messages],
-        }
-        try:
-            return self.provider.complete(request, purpose="turn")
-        except ProviderFailure as failure:
-            # akan.transcript.error-folded-into-text: the failed turn stays in the transcript, saying so.
-            self.transcript.append({"role": "assistant", "content": "", "error": str(failure)})
-            self.recorder.emit("turn_failed", status=failure.status, message=str(failure))
+        })
+
+    def _relay_turn(self, request: dict[str, Any]) -> ScriptEntry | None:
+        """One post to ``runAgentTurn``: its guard, the adaptor, then the model (``reference.akan.relay``).
+
+        The model is asked (a ``model_request``) only when the guard admits the caller and the adaptor has
+        a model to ask; an error comes back as a key and values and is resolved here, as fetchRunner does.
+        """
+        self._turns += 1
+        accept = relay.accept_header(self.setup.relay)
+        post = {"turn": self._turns, "accept": accept, "path": relay.response_path(accept)}
+        admission = relay.admit(self.setup.relay)
+        if admission.outcome != "relayed":
+            refused = {"refused_by": admission.refused_by} if admission.refused_by else {}
+            self.recorder.emit("relay", **post, outcome=admission.outcome, **refused)
+            self._fail_turn(403 if refused else 404, f"the relay answered {admission.outcome}")
             return None
+        error = llm.adaptor_error(self.setup.provider, self._turns)
+        if error is not None:
+            self.recorder.emit("relay", **post, outcome="error", error=error.wire())
+            self._fail_turn(None, llm.resolve(error, self.setup.dictionary), key=error.key)
+            return None
+        try:
+            entry = relay.forwarded(self.provider.complete(request, purpose="turn"))
+        except ProviderFailure as failure:
+            self.recorder.emit("relay", **post, outcome="failed", status=failure.status)
+            self._fail_turn(failure.status, str(failure))
+            return None
+        self.recorder.emit(
+            "relay", **post, outcome="relayed", tool_calls=[call.name for call in entry.tool_calls],
+            deltas=relay.deltas(entry, str(post["path"]), self.setup.provider.on_delta),
+        )
+        return entry
+
+    def _fail_turn(self, status: int | None, message: str, key: str | None = None) -> None:
+        """akan.transcript.error-folded-into-text: the failed turn stays in the transcript, saying so."""
+        self.transcript.append({"role": "assistant", "content": "", "error": message})
+        self.recorder.emit("turn_failed", status=status, message=message, **({"key": key} if key else {}))
 
     def _provider(self) -> dict[str, str]:
         name = self.setup.provider.name
@@ -323,6 +399,7 @@ class ChatSession:
         """Append the model's answer; run its tool calls. True when the loop must post again."""
         if not entry.tool_calls:
             self.transcript.append({"role": "assistant", "content": entry.text})
+            self._read_aloud(entry.text)
             return False
         calls: list[dict[str, Any]] = []
         for call in entry.tool_calls:
@@ -341,6 +418,7 @@ class ChatSession:
                 self.waiting = Waiting(calls[index:], tool.asks)
                 if tool.asks is not None:
                     self.recorder.emit("question", id=call_info["id"], text=tool.asks)
+                    self._read_aloud(tool.asks)
                 return False
             self._result(call_info, self._run_tool(tool, call_info["name"], call_info["arguments"]))
         return True
@@ -415,4 +493,5 @@ class ChatSession:
             "route": self.page.route,
             "commands": self.commands(),
             **({"form": self.page.form_values} if self.setup.form is not None else {}),
+            **({"draft": self.draft, "microphone": self.microphone()} if self.setup.voice else {}),
         }

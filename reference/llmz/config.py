@@ -12,9 +12,11 @@ from typing import Any, Final
 
 from conformance.scenario.llmz import (
     AfterToolHook,
+    BeforeRequestHook,
     BeforeToolHook,
     ComponentSpec,
     ExecuteStep,
+    OnInspectHook,
     Setup,
     ToolSpec,
 )
@@ -58,13 +60,18 @@ class RunConfig:
     exits: dict[str, ExitDef]
     components: dict[str, ComponentSpec]
     text_handler: str
+    on_delta: str
     on_exit: str
     after_tool: dict[str, AfterToolHook]
     before_tool: dict[str, BeforeToolHook]
     before_execution: str | None
+    before_request: BeforeRequestHook | None
+    on_inspect: OnInspectHook | None
     on_iteration_start: str
     on_iteration_end: str
     on_trace: str
+    duplicates: dict[str, list[str]]
+    """Names registered more than once, per kind (tool, exit, component)."""
     loop: int
     timeout_ms: int | None
     require_chat_response: bool
@@ -96,6 +103,19 @@ def _exits(setup: Setup, step: ExecuteStep) -> dict[str, ExitDef]:
     return {e.name: e for e in chosen}
 
 
+def _repeated(names: list[str]) -> list[str]:
+    return sorted({name for name in names if names.count(name) > 1})
+
+
+def _duplicates(setup: Setup) -> dict[str, list[str]]:
+    found = {
+        "tool": _repeated([t.name for t in setup.tools]),
+        "exit": _repeated([e.name for e in setup.exits]),
+        "component": _repeated([c.name for c in setup.chat.components]),
+    }
+    return {kind: names for kind, names in found.items() if names}
+
+
 def resolve(setup: Setup, step: ExecuteStep) -> RunConfig:
     options, defaults = step.options, setup.options
     timeout = _pick(options.timeout, defaults.timeout, default=None)
@@ -106,13 +126,17 @@ def resolve(setup: Setup, step: ExecuteStep) -> RunConfig:
         exits=_exits(setup, step),
         components={c.name: c for c in setup.chat.components} if step.mode == "chat" else {},
         text_handler=setup.chat.text_handler,
+        on_delta=setup.chat.on_delta,
         on_exit=setup.hooks.on_exit,
         after_tool={hook.tool: hook for hook in setup.hooks.after_tool},
         before_tool={hook.tool: hook for hook in setup.hooks.before_tool},
         before_execution=setup.hooks.before_execution,
+        before_request=setup.hooks.before_request,
+        on_inspect=setup.hooks.on_inspect,
         on_iteration_start=setup.hooks.on_iteration_start,
         on_iteration_end=setup.hooks.on_iteration_end,
         on_trace=setup.hooks.on_trace,
+        duplicates=_duplicates(setup),
         loop=_pick(options.loop, defaults.loop, default=DEFAULT_LOOP),
         timeout_ms=parse_duration_ms(timeout) if isinstance(timeout, str) else timeout,
         require_chat_response=_pick(

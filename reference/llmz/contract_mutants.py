@@ -167,6 +167,45 @@ MUTANTS: list[Mutant] = [
         description="calling a missing tool is reported as a generic execution failure",
     ),
     Mutant(
+        "llmz-compaction-keeps-old-results",
+        rules=("llmz.memory.compaction-no-stale-return", "llmz.compaction.discarded-results-removed"),
+        patch=_patch("reference.llmz.memory.Memory.drop_iterations", lambda self, ids: None),
+        description="results of compacted iterations stay in $iterations and $return",
+    ),
+    Mutant(
+        "llmz-validation-without-shape",
+        rules=("llmz.errors.validation-details",),
+        patch=_patch("reference.llmz.typescript.ts_type", lambda schema: "unknown"),
+        description="validation errors do not say which input shape was expected",
+    ),
+    Mutant(
+        "llmz-before-request-unmeasured",
+        rules=("llmz.hooks.before-request-must-fit",),
+        patch=_patch("reference.llmz.request_hook.check_fits", lambda *args: None),
+        description="a request replaced by onBeforeRequest is sent without being measured",
+    ),
+    Mutant(
+        "llmz-on-inspect-sees-original",
+        rules=("llmz.inspection.on-inspect-snapshot",),
+        patch=_patch("reference.llmz.inspector.snapshot", lambda value: value),
+        description="onInspect receives the value itself, so its changes leak into the preview",
+    ),
+    Mutant(
+        "llmz-trace-shows-whole-program",
+        rules=("llmz.error-recovery.bounded-trace",),
+        patch=_patch("reference.llmz.feedback.TRACE_CONTEXT_LINES", 10_000),
+        description="the stack trace in feedback reproduces the whole program",
+    ),
+    Mutant(
+        "llmz-fallback-last-first",
+        rules=("llmz.configuration.fallback-order",),
+        patch=_patch(
+            "reference.llmz.execute.fallback_sequence",
+            lambda models: [list(reversed(models))[i:] for i in range(len(models))],
+        ),
+        description="a fallback list is tried from its last model",
+    ),
+    Mutant(
         "llmz-before-tool-ignored",
         rules=("llmz.hooks.before-tool-replaces-input",),
         patch=_patch("reference.llmz.host.IterationHost._before_tool", lambda self, name, value: value),

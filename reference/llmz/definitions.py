@@ -61,10 +61,22 @@ def component_name_problem(config: RunConfig) -> LlmzError | None:
     return None
 
 
+DUPLICATE_CODES: Final = {"tool": "INVALID_TOOL", "exit": "INVALID_EXIT", "component": "INVALID_COMPONENT"}
+"""A name registered twice is a bad definition of that kind (llmz.errors.invalid-tool,
+llmz.errors.invalid-exit, llmz.errors.invalid-component)."""
+
+
+def duplicate_problem(config: RunConfig) -> LlmzError | None:
+    for kind, names in config.duplicates.items():
+        return LlmzError(DUPLICATE_CODES[kind], f"the {kind} name {names[0]!r} is registered more than once")
+    return None
+
+
 def configuration_problem(config: RunConfig) -> LlmzError | None:
     """The first configuration failure of this execute call, if any."""
     return (
         result_budget_problem(config.result_budget)
         or reserved_registration(config)
         or component_name_problem(config)
+        or duplicate_problem(config)
     )

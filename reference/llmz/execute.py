@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.scenario.llmz import ModelSpec
-from reference.llmz import definitions, fit, prompt
+from reference.llmz import definitions, fit, prompt, request_hook
 from reference.llmz.errors import CATALOGUE, LlmzError
 from reference.llmz.iteration import IterationContext, IterationEnd, run_iteration
 from reference.llmz.session import render_summary, wire
@@ -85,7 +85,7 @@ def _as_llmz_error(exc: Exception) -> LlmzError:
     return LlmzError(code, str(exc), critical=True, **extra)
 
 
-def build_request(ctx: IterationContext, runtime: Runtime) -> dict[str, Any]:
+def build_request(ctx: IterationContext, runtime: Runtime, index: int = 1) -> dict[str, Any]:
     """The request for the next model call, after the budget has had its say."""
     config, session = ctx.config, ctx.session
     earlier, current = session.split()
@@ -107,6 +107,14 @@ def build_request(ctx: IterationContext, runtime: Runtime) -> dict[str, Any]:
         raise
     except Exception as exc:
         raise _as_llmz_error(exc) from exc
+    messages = [{k: v for k, v in m.items() if k != "iteration"} for m in result.messages]
+    hook = config.before_request
+    if hook is not None:
+        ctx.recorder.emit("hook", name="onBeforeRequest", iteration=index)
+        messages = request_hook.replaced_messages(hook, messages)
+        request_hook.check_fits(
+            fit_context.instructions, fit_context.tools, messages, config.max_tokens, runtime.models
+        )
     if result.new_history is not None:
         summary = (
             result.summary if result.summary is not None else str(result.new_history[0].get("content", ""))
@@ -121,8 +129,7 @@ def build_request(ctx: IterationContext, runtime: Runtime) -> dict[str, Any]:
         )
     return {
         "model": _model_field(runtime.models),
-        "messages": [{"role": "system", "content": fit_context.instructions}]
-        + [{k: v for k, v in m.items() if k != "iteration"} for m in result.messages],
+        "messages": [{"role": "system", "content": fit_context.instructions}, *messages],
         "tools": fit_context.tools,
         "tool_choice": prompt.tool_choice(config),
         "max_tokens": result.max_output_tokens,
@@ -149,16 +156,29 @@ def observe(ctx: IterationContext, hook: str, behaviour: str, index: int) -> Non
 def _one_call(ctx: IterationContext, runtime: Runtime, index: int) -> IterationEnd:
     observe(ctx, "onIterationStart", ctx.config.on_iteration_start, index)
     try:
-        request = build_request(ctx, runtime)
+        request = build_request(ctx, runtime, index)
     except LlmzError as error:
         return _failed_before_dispatch(ctx, index, error)
-    try:
-        entry = runtime.provider.complete(request)
-    except ProviderFailure as exc:
-        return _failed_before_dispatch(
-            ctx, index, LlmzError("GENERATION_FAILED", str(exc), status=exc.status)
-        )
-    return run_iteration(entry, ctx, index)
+    failure: ProviderFailure | None = None
+    for candidates in fallback_sequence(runtime.models):
+        request["model"] = _model_field(candidates)
+        try:
+            entry = runtime.provider.complete(request)
+        except ProviderFailure as exc:
+            failure = exc
+            continue
+        return run_iteration(entry, ctx, index)
+    assert failure is not None
+    return _failed_before_dispatch(
+        ctx, index, LlmzError("GENERATION_FAILED", str(failure), status=failure.status)
+    )
+
+
+def fallback_sequence(models: list[ModelSpec]) -> list[list[ModelSpec]]:
+    """The candidates still to try after each failed call: the whole list first, then without its head,
+    so models are tried in list order (llmz.configuration.fallback-order). Only when every candidate
+    failed is the generation failure critical (llmz.errors.generation-failed)."""
+    return [models[start:] for start in range(len(models))]
 
 
 def _failed_before_dispatch(ctx: IterationContext, index: int, error: LlmzError) -> IterationEnd:

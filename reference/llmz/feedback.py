@@ -24,10 +24,12 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from conformance.scenario.llmz import OnInspectHook
 from reference.llmz import signals
 from reference.llmz.errors import LlmzError
 from reference.llmz.host import Display, IterationHost
-from reference.llmz.preview import UNDEFINED, preview
+from reference.llmz.inspector import present
+from reference.llmz.preview import UNDEFINED
 
 REUSE_INSTRUCTION = (
     "These tools asked you to look at their results before finishing. The calls already succeeded: "
@@ -55,10 +57,12 @@ class Report:
     footer: Footer | None = None
 
 
-def shown(value: Any, display: Display, budget: int) -> str:
+def shown(value: Any, display: Display, budget: int, hook: OnInspectHook | None = None) -> str:
     """A result's preview: its own truncate() policy when it has one, else the run's result budget
     (llmz.inspection.truncate-overrides-budget)."""
-    return preview(value, budget) if display is None else preview(value, display[0], display[1])
+    if display is None:
+        return present(value, budget, hook=hook)
+    return present(value, display[0], display[1], hook)
 
 
 def _section(tag: str, body: str) -> str:
@@ -74,7 +78,7 @@ def _tool_calls(host: IterationHost, budget: int) -> str | None:
         elif call.error is not None:
             lines.append(f"{head} -> error {call.error.code}: {call.error.message}")
         else:
-            lines.append(f"{head} -> ok\n{shown(call.output, call.display, budget)}")
+            lines.append(f"{head} -> ok\n{shown(call.output, call.display, budget, host.config.on_inspect)}")
     return _section("tool_calls", "\n".join(lines)) if lines else None
 
 
@@ -95,7 +99,7 @@ def forced_inspection(host: IterationHost, budget: int) -> str:
             f'<signal tool="{signal.tool}"{line}>\n'
             + _section("reason", signal.reason)
             + "\n"
-            + _section("result", shown(signal.result, signal.display, budget))
+            + _section("result", shown(signal.result, signal.display, budget, host.config.on_inspect))
             + "\n</signal>"
         )
     return _section("forced_inspection", "\n".join(parts))
@@ -124,7 +128,31 @@ def _error(error: LlmzError) -> str:
     if error.code == "INVALID_CODE" and isinstance(source, str):
         numbered = "\n".join(f"{n:>3} | {line}" for n, line in enumerate(source.splitlines(), start=1))
         body += "\n" + _section("source", numbered)
+    line = error.details.get("line")
+    if isinstance(source, str) and isinstance(line, int):
+        body += "\n" + stack_trace(source, line)
     return _section("error", body)
+
+
+TRACE_CONTEXT_LINES = 2
+"""Lines shown on each side of the failing line: the trace is an excerpt, never the whole program
+(llmz.error-recovery.bounded-trace)."""
+
+
+def stack_trace(source: str, line: int) -> str:
+    """The guest code around the failure, with line numbers, the failing line marked and carets under it
+    (llmz.error-recovery.stack-trace-section). Only guest failures have one: host failures outside the
+    program get none (llmz.error-recovery.host-failure-no-guest-stack)."""
+    lines = source.splitlines()
+    first, last = max(1, line - TRACE_CONTEXT_LINES), min(len(lines), line + TRACE_CONTEXT_LINES)
+    shown = []
+    for number in range(first, last + 1):
+        text = lines[number - 1]
+        shown.append(f"{'>' if number == line else ' '} {number:>3} | {text}")
+        if number == line:
+            indent = len(text) - len(text.lstrip())
+            shown.append(f"      | {' ' * indent}{'^' * max(1, len(text.strip()))}")
+    return _section("stack_trace", "\n".join(shown))
 
 
 def _memory(host: IterationHost) -> str | None:
@@ -150,15 +178,16 @@ def render(report: Report) -> str:
     sections: list[str | None] = []
     host = report.host
     if host is not None:
+        hook = host.config.on_inspect
         sections += [_tool_calls(host, report.budget), _messages_sent(host), _memory(host)]
         if report.forced:
             sections.append(forced_inspection(host, report.budget))
         if host.inspections:
             sections.append(
-                _section("inspect", "\n".join(preview(v, report.budget) for v in host.inspections))
+                _section("inspect", "\n".join(present(v, report.budget, hook=hook) for v in host.inspections))
             )
         elif report.returned is not UNDEFINED:
-            sections.append(_section("return", preview(report.returned, report.budget)))
+            sections.append(_section("return", present(report.returned, report.budget, hook=hook)))
     if report.error is not None:
         sections.append(_error(report.error))
         sections.append(_recovery(report.error, host))

@@ -87,6 +87,8 @@ class IterationHost:
     critical: LlmzError | None = None
     hanging: bool = False
     memory_changes: list[str] = field(default_factory=list)
+    seen_errors: list[LlmzError] = field(default_factory=list)
+    """Every failure handed to the program, caught or not (llmz.errors.iteration-errors-list)."""
     """Named variables whose value the program set or changed."""
     delivery_error: LlmzError | None = None
     """The first failed delivery of the iteration. It is thrown to the program (uncaught, it fails the
@@ -94,6 +96,7 @@ class IterationHost:
     stay delivered (llmz.errors.delivery-failed)."""
 
     def _refuse(self, error: LlmzError) -> str:
+        self.seen_errors.append(error)
         return encode_error(error.code, error.class_name, error.message)
 
     def _closed(self) -> str | None:
@@ -170,8 +173,8 @@ class IterationHost:
                 return self.session.status
             if probe.op == "to_json":
                 self.session.to_json()
-            elif probe.op == "execute":
-                self.session.require_idle("execute")
+            elif probe.op in ("execute", "compact", "summarize"):
+                self.session.require_idle(probe.op)  # what execute/compact/summarize check first
             else:
                 self.session.append([m.model_dump(exclude_none=True) for m in probe.messages])
         except LlmzError as error:

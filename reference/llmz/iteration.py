@@ -17,7 +17,8 @@ from reference.llmz import feedback, guard, program, settle, signals
 from reference.llmz.config import LISTEN, RunConfig
 from reference.llmz.errors import LlmzError
 from reference.llmz.host import IterationHost
-from reference.llmz.preview import UNDEFINED, preview
+from reference.llmz.inspector import present
+from reference.llmz.preview import UNDEFINED
 from reference.llmz.prompt import TOOL_NAME
 from reference.llmz.session import Session
 from reference.record import Recorder
@@ -92,7 +93,24 @@ def _store_call(entry: ScriptEntry, session: Session, iteration_id: str) -> list
     return ids
 
 
+def stream_previews(entry: ScriptEntry, host: IterationHost) -> None:
+    """Hand each streamed chunk to ``onDelta`` with the text accumulated so far
+    (llmz.streaming.content-accumulates). A preview callback that throws is ignored
+    (llmz.streaming.preview-callback-errors-ignored); previews are not deliveries."""
+    behaviour = host.config.on_delta
+    if not host.config.chat or behaviour == "none" or not entry.chunks:
+        return
+    content = ""
+    for chunk in entry.chunks:
+        content += chunk
+        event: dict[str, Any] = {"iteration": host.iteration, "delta": chunk, "content": content}
+        if behaviour == "throw":
+            event["threw"] = True
+        host.recorder.emit("delta", **event)
+
+
 def _deliver_text(entry: ScriptEntry, host: IterationHost) -> LlmzError | None:
+    stream_previews(entry, host)
     if not host.config.chat or guard.is_blank(entry.text):
         return None
     status = {"ok": "delivered", "fail": "failed", "none": "unhandled"}[host.config.text_handler]
@@ -202,9 +220,22 @@ def _close(
     event: dict[str, Any] = {"execution": ctx.execution, "index": host.iteration, "status": end.status}
     if end.error is not None:
         event["error_code"] = end.error.code
+    seen = iteration_errors(host.seen_errors, end.error)
+    if seen:
+        event["errors"] = seen
     recorder.emit("iteration", **event)
     if end.exit is not None:
         recorder.emit("exit", name=end.exit[0], payload=end.exit[1])
+
+
+def iteration_errors(seen: list[LlmzError], ending: LlmzError | None) -> list[str]:
+    """The codes of every failure of the iteration, including ones the program caught, so an iteration
+    can succeed and still list errors (llmz.errors.iteration-errors-list, llmz.errors.success-with-errors).
+    ThinkSignals are not failures and never appear (llmz.errors.think-signal-not-error)."""
+    codes = [error.code for error in seen]
+    if ending is not None and ending.code not in codes:  # an uncaught host error is already listed
+        codes.append(ending.code)
+    return codes
 
 
 def _record_inspections(host: IterationHost, recorder: Recorder, forced: bool, budget: int) -> None:
@@ -217,7 +248,8 @@ def _record_inspections(host: IterationHost, recorder: Recorder, forced: bool, b
                 tool=signal.tool,
                 line=signal.line,
                 reason=signal.reason,
-                preview=feedback.shown(signal.result, signal.display, budget),
+                preview=feedback.shown(signal.result, signal.display, budget, host.config.on_inspect),
             )
     for value in host.inspections:
-        recorder.emit("inspection", iteration=host.iteration, kind="explicit", preview=preview(value, budget))
+        shown = present(value, budget, hook=host.config.on_inspect)
+        recorder.emit("inspection", iteration=host.iteration, kind="explicit", preview=shown)

@@ -60,7 +60,10 @@ def classify_failure(error: dict[str, Any], code: str, tools: list[str]) -> Llmz
             tool=name,
             available=sorted(tools),
         )
-    return LlmzError("EXECUTION_FAILED", f"{error['name']}: {error['message']}")
+    details: dict[str, Any] = {"source": code}
+    if isinstance(error.get("line"), int) and 1 <= error["line"] <= len(code.splitlines()):
+        details["line"] = error["line"]
+    return LlmzError("EXECUTION_FAILED", f"{error['name']}: {error['message']}", **details)
 
 
 def missing_callable(error: dict[str, Any], code: str) -> str | None:

@@ -125,6 +125,14 @@ def caller_line(stack: str) -> int | None:
     return int(match.group(1)) - 1 if match else None
 
 
+def failure_line(stack: str) -> int | None:
+    """Line of generated code where a thrown error started: the first stack frame, minus the wrapper
+    line (None when the stack does not say)."""
+    frames = [line for line in stack.splitlines() if line.strip()]
+    match = _LINE.search(frames[0]) if frames else None
+    return int(match.group(1)) - 1 if match else None
+
+
 def _tool_source(name: str) -> str:
     """A tool call starts at once (the handler runs even if nobody awaits it) and returns a tracked
     thenable, so the host can tell which calls were left unawaited (llmz.errors.host-operation-failed)."""
@@ -161,7 +169,8 @@ _SETTLE = (
     " try { kept = __mem_encode(v); } catch (e) { problem = String(e.message); }"
     " __host_settle(JSON.stringify({ ok: true, result: __enc(v), kept, problem, unawaited })); },"
     "(e) => __host_settle(JSON.stringify({ ok: false, code: (e && e.code) || null,"
-    " name: (e && e.name) || 'Error', message: String(e && e.message !== undefined ? e.message : e) }))"
+    " name: (e && e.name) || 'Error', message: String(e && e.message !== undefined ? e.message : e),"
+    " stack: String((e && e.stack) || '') }))"
 )
 
 
@@ -221,6 +230,8 @@ def _outcome(answers: list[str]) -> ProgramOutcome:
     answer = settled[0]
     if not answer["ok"]:
         error = {k: answer[k] for k in ("code", "name", "message")}
+        if answer["code"] is None:  # a guest failure; host errors start in the prelude, not the program
+            error["line"] = failure_line(answer.get("stack", ""))
         return ProgramOutcome(settled=True, error=error, captured=captured)
     if answer.get("none"):
         return ProgramOutcome(settled=True, captured=captured, unawaited=answer["unawaited"])

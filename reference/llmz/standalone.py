@@ -41,6 +41,7 @@ def _summarize(session: Session, runtime: Runtime, messages: list[dict[str, Any]
 
 def summarize(session: Session, runtime: Runtime, recorder: Recorder) -> None:
     """Record a summary of the processed history; the conversation does not change."""
+    session.require_idle("summarize")  # llmz.compaction.explicit-lock
     messages = [for_fit(m, earlier=True) for m in session.history]
     text = _summarize(
         session, runtime, compaction.summary_input(compaction.group_history(messages, _size), None)
@@ -50,6 +51,7 @@ def summarize(session: Session, runtime: Runtime, recorder: Recorder) -> None:
 
 def compact(session: Session, runtime: Runtime, recorder: Recorder, keep_recent: int | None) -> None:
     """Replace the history before the newest iterations with one summary event."""
+    session.require_idle("compact")  # llmz.compaction.explicit-lock
     earlier, _ = session.split()
     groups = compaction.group_history([for_fit(m, earlier=True) for m in earlier], _size)
     keep = (

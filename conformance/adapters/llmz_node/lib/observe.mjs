@@ -40,7 +40,7 @@ export function errorFields(error) {
     recoverable: isLLMzError(error) ? !error.critical : false,
     message: String(error?.message ?? error),
   }
-  for (const key of ['phase', 'tokens', 'limit', 'identifier']) {
+  for (const key of ['phase', 'tokens', 'limit', 'identifier', 'source']) {
     if (error?.[key] !== undefined && error?.[key] !== null) out[key] = error[key]
   }
   if (typeof error?.toolName === 'string') out.tool = error.toolName
@@ -54,11 +54,13 @@ export function errorFields(error) {
  */
 export class ExecutionObserver {
   /** @param {() => import('llmz').Session} session the session being executed (for its last message) */
-  constructor(recorder, execution, session, names = null) {
+  constructor(recorder, execution, session, names = null, onInspect = undefined) {
     this.recorder = recorder
     this.execution = execution
     this.session = session
     this.names = names
+    this.onInspect = onInspect // the scenario's own onInspect hook, if any
+    this.inspector = onInspect ? createInspector(onInspect) : defaultInspector
     this.index = 0
     this.signals = []
     this.#resetIteration()
@@ -68,6 +70,7 @@ export class ExecutionObserver {
     this.result = null // the last value llmz previewed as an iteration result, with its options
     this.signalLine = null // the guest line of a ThinkSignal that interrupted the program
     this.lastSignal = null
+    this.errorLine = null // the guest line a program failed on, from llmz's trace
   }
 
   hooks() {
@@ -80,8 +83,9 @@ export class ExecutionObserver {
       onIterationEnd: (iteration) => this.#iterationEnded(iteration),
       onTrace: ({ trace }) => this.#traced(trace),
       onInspect: (event) => {
-        if (event.purpose === 'result') this.result = event
-        return undefined // llmz's own formatter stays in charge of what the model sees
+        if (event.purpose === 'result') this.result = { ...event }
+        // Without a scenario hook, llmz's own formatter stays in charge of what the model sees.
+        return this.onInspect ? this.onInspect(event) : undefined
       },
     }
   }
@@ -98,6 +102,7 @@ export class ExecutionObserver {
 
   #traced(trace) {
     if (trace?.type === 'think_signal') this.signalLine = (trace.line ?? 0) + 1 // llmz counts lines from 0
+    if (trace?.type === 'code_execution_exception' && Array.isArray(trace.position)) this.errorLine = trace.position[0]
     if (trace?.type !== 'tool_call') return
     const event = { iteration: this.index, name: trace.tool_name, input: trace.input ?? null }
     const index = this.signals.findIndex((signal) => signal.name === trace.tool_name)
@@ -129,7 +134,7 @@ export class ExecutionObserver {
   /** `inspection` events for what the next request previews: a signal's context, or an inspect() value. */
   #inspections(status, iteration) {
     if (!this.result) return
-    const preview = defaultInspector(this.result.value, {
+    const preview = this.inspector(this.result.value, {
       purpose: 'result', maxTokens: this.result.maxTokens, preserve: this.result.preserve, compact: this.result.compact,
     })
     if (status === 'thinking_requested') {
@@ -156,7 +161,11 @@ export class ExecutionObserver {
   #iterationEnded(iteration) {
     const { status, exception } = this.#iteration(iteration)
     this.#inspections(status, iteration)
-    if (exception) this.recorder.emit('error', { iteration: this.index, ...errorFields(exception) })
+    if (exception) {
+      const fields = errorFields(exception)
+      if (fields.code === 'EXECUTION_FAILED' && this.errorLine !== null) fields.line = this.errorLine
+      this.recorder.emit('error', { iteration: this.index, ...fields })
+    }
     const event = { execution: this.execution, index: this.index, status }
     if (exception) event.error_code = errorFields(exception).code
     this.recorder.emit('iteration', event)

@@ -104,7 +104,8 @@ async function run(state, step, index) {
   const exits = selectExits(state, step, index)
   const controller = new AbortController()
   state.executions += 1
-  const observer = new ExecutionObserver(state.recorder, state.executions, () => state.session, state.names)
+  const hooks = state.setup.hooks ?? {}
+  const observer = new ExecutionObserver(state.recorder, state.executions, () => state.session, state.names, inspectHook(hooks))
   const firstEvent = state.recorder.events.length
   state.controller = controller
   state.observer = observer
@@ -121,9 +122,10 @@ async function run(state, step, index) {
       model: modelIds(state.setup),
       signal: controller.signal,
       options: executeOptions(options),
-      ...observerHooks(state.setup.hooks ?? {}, observer),
-      ...exitHook(state.setup.hooks ?? {}, observer),
-      ...toolHooks(state.setup.hooks ?? {}, observer),
+      ...observerHooks(hooks, observer),
+      ...exitHook(hooks, observer),
+      ...toolHooks(hooks, observer),
+      ...requestHook(hooks, observer),
     }))
   } catch (error) {
     if (error instanceof NotSettled) throw error
@@ -181,7 +183,8 @@ function selectExits(state, step, index) {
 
 /**
  * `onBeforeTool` and `onAfterTool` per tool: substitute the input the handler gets; substitute the
- * successful output, or reject it (the hook throws, which llmz reports as a hook failure of that call).
+ * successful output, reject it (the hook throws, which llmz reports as a hook failure of that call), or
+ * abort the run through the hook's controller. `onBeforeExecution` substitutes the program that runs.
  */
 function toolHooks(spec, observer) {
   const before = new Map((spec.before_tool ?? []).map((hook) => [hook.tool, hook]))
@@ -197,15 +200,64 @@ function toolHooks(spec, observer) {
     }
   }
   if (after.size) {
-    hooks.onAfterTool = async ({ tool }) => {
+    hooks.onAfterTool = async ({ tool, controller }) => {
       const hook = after.get(tool.name)
       if (!hook) return undefined
       ran('onAfterTool', tool.name)
       if (Object.hasOwn(hook, 'reject')) throw new Error(hook.reject)
+      if (Object.hasOwn(hook, 'abort')) {
+        controller.abort(new Error(hook.abort)) // the hook's own abort controller stops the run
+        return undefined
+      }
       return { output: structuredClone(hook.replace_output ?? null) }
     }
   }
+  if (typeof spec.before_execution === 'string') {
+    hooks.onBeforeExecution = async () => {
+      observer.recorder.emit('hook', { iteration: observer.index, name: 'onBeforeExecution' })
+      return { code: spec.before_execution }
+    }
+  }
   return hooks
+}
+
+/** `onBeforeRequest`: the request's messages with the scenario's messages added at the end. */
+function requestHook(spec, observer) {
+  const extra = spec.before_request?.append
+  if (!extra?.length) return {}
+  return {
+    onBeforeRequest: ({ messages }) => {
+      observer.recorder.emit('hook', { iteration: observer.index, name: 'onBeforeRequest' })
+      return { messages: [...messages, ...extra.map((message) => ({ role: message.role, content: message.content }))] }
+    },
+  }
+}
+
+/**
+ * `onInspect` as the scenario describes it: leave the preview to llmz (`default`), replace it, throw, or
+ * mutate the value it was handed (clear it and mark it `mutated`) and leave the preview to llmz.
+ */
+function inspectHook(spec) {
+  const hook = spec.on_inspect
+  if (!hook) return undefined
+  return (event) => {
+    switch (hook.action) {
+      case 'replace':
+        return hook.text ?? ''
+      case 'throw':
+        throw new Error(hook.text ?? '')
+      case 'mutate': {
+        const value = event.value
+        if (value && typeof value === 'object') {
+          for (const key of Object.keys(value)) delete value[key]
+          value.mutated = true
+        }
+        return undefined
+      }
+      default:
+        return undefined
+    }
+  }
 }
 
 /**
@@ -255,14 +307,18 @@ async function probeSession(state, spec) {
       return outcome(() => state.session.toJSON())
     case 'append':
       return outcome(() => state.session.append(appendable(spec.messages ?? [])))
+    case 'compact':
+      return outcome(() => state.session.compact({ client: state.client }))
+    case 'summarize':
+      return outcome(() => state.session.summarize({ client: state.client }))
     case 'execute':
       return outcome(async () => {
         // execute() reports most failures in its result rather than throwing.
         const result = await execute({ client: state.client, session: state.session, instructions: '', model: modelIds(state.setup) })
         if (result.status === 'error') throw result.error
       })
-    default:
-      throw new CannotExpress(`session_probe op ${JSON.stringify(spec.op)}`)
+    default: // unreachable: checkScenario refused any other op before the run started
+      return { error: `unknown probe ${spec.op}` }
   }
 }
 

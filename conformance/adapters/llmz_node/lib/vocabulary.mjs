@@ -26,8 +26,14 @@ export const VOCABULARY = {
   ExitSpec: ['name', 'description', 'schema'],
   ChatSpec: ['text_handler', 'components'],
   ComponentSpec: ['name', 'description', 'props', 'handler'],
-  HooksSpec: ['on_exit', 'after_tool', 'before_tool', 'on_iteration_start', 'on_iteration_end', 'on_trace'],
-  AfterToolHook: ['tool', 'replace_output', 'reject'],
+  HooksSpec: [
+    'on_exit', 'after_tool', 'before_tool', 'on_inspect', 'before_request', 'before_execution',
+    'on_iteration_start', 'on_iteration_end', 'on_trace',
+  ],
+  OnInspectHook: ['action', 'text'],
+  BeforeRequestHook: ['append'],
+  RequestMessage: ['role', 'content'],
+  AfterToolHook: ['tool', 'replace_output', 'reject', 'abort'],
   BeforeToolHook: ['tool', 'replace_input'],
   ModelSpec: ['id', 'input_tokens', 'output_tokens'],
   CompactionSpec: ['trigger_ratio', 'target_ratio', 'keep_recent_iterations', 'max_summary_tokens', 'model'],
@@ -40,10 +46,16 @@ export const VOCABULARY = {
   SummarizeStep: ['op'],
 }
 
-/** Fields the suite knows but this bridge cannot express on llmz 1.0.1, with the reason. */
+const STREAMING = 'streamed responses (the bridge plays the model through generateText, without a stream)'
+
+/** Fields the suite knows but this bridge cannot express on llmz 1.0.1 (unless set to `unless`), and why. */
 export const INEXPRESSIBLE = {
-  'ScriptEntry.chunks': 'streamed responses (the bridge plays the model through generateText, without a stream)',
+  'ScriptEntry.chunks': { reason: STREAMING },
+  'ChatSpec.on_delta': { reason: STREAMING, unless: 'none' },
 }
+
+/** The session operations a tool's `session_probe` may try (SessionProbe.op). */
+export const PROBE_OPS = ['to_json', 'execute', 'status', 'append', 'compact', 'summarize']
 
 const STEPS = {
   append: 'AppendStep',
@@ -56,8 +68,8 @@ const STEPS = {
 function check(value, structure, where) {
   if (value === null || value === undefined || typeof value !== 'object' || Array.isArray(value)) return
   for (const key of Object.keys(value)) {
-    const reason = INEXPRESSIBLE[`${structure}.${key}`]
-    if (reason) throw new CannotExpress(`${where}.${key}: ${reason}`)
+    const refused = INEXPRESSIBLE[`${structure}.${key}`]
+    if (refused && value[key] !== refused.unless) throw new CannotExpress(`${where}.${key}: ${refused.reason}`)
     if (!VOCABULARY[structure].includes(key)) throw new CannotExpress(`${where}.${key} (unknown ${structure} field)`)
   }
 }
@@ -95,6 +107,10 @@ function checkSetup(setup) {
     check(tool.behaviour?.think_signal, 'ThinkSignalSpec', `${where}.behaviour.think_signal`)
     check(tool.behaviour?.truncate, 'TruncateSpec', `${where}.behaviour.truncate`)
     check(tool.behaviour?.session_probe, 'SessionProbe', `${where}.behaviour.session_probe`)
+    const probe = tool.behaviour?.session_probe?.op
+    if (probe !== undefined && !PROBE_OPS.includes(probe)) {
+      throw new CannotExpress(`${where}.behaviour.session_probe.op ${JSON.stringify(probe)}`)
+    }
     each(tool.behaviour?.session_probe?.messages, 'AppendMessage', `${where}.behaviour.session_probe.messages`)
   }
   each(setup.exits, 'ExitSpec', 'setup.exits')
@@ -103,6 +119,9 @@ function checkSetup(setup) {
   check(setup.hooks, 'HooksSpec', 'setup.hooks')
   each(setup.hooks?.after_tool, 'AfterToolHook', 'setup.hooks.after_tool')
   each(setup.hooks?.before_tool, 'BeforeToolHook', 'setup.hooks.before_tool')
+  check(setup.hooks?.on_inspect, 'OnInspectHook', 'setup.hooks.on_inspect')
+  check(setup.hooks?.before_request, 'BeforeRequestHook', 'setup.hooks.before_request')
+  each(setup.hooks?.before_request?.append, 'RequestMessage', 'setup.hooks.before_request.append')
   each(setup.models, 'ModelSpec', 'setup.models')
   if (setup.compaction !== false) check(setup.compaction, 'CompactionSpec', 'setup.compaction')
   check(setup.options, 'ExecuteOptions', 'setup.options')

@@ -1,0 +1,86 @@
+"""The chat's speech policy, and the thin shell that feeds a ``VoiceEngine`` by it.
+
+The engine only listens and speaks; every decision is the chat's (akan.speech.voice-engine-contract).
+Whether to speak at all depends on how the ask arrived: only a voiced ask is answered aloud, and the same
+holds for a question card the loop stopped on (akan.speech.read-aloud-only-after-voice-ask,
+akan.speech.parked-card-read-aloud). What is spoken is the text with its markdown taken out
+(akan.speech.markdown-stripped), handed over one sentence at a time (akan.speech.sentence-at-a-time) so that
+the next press of the microphone, or Stop, can cut it short between or during sentences
+(akan.speech.barge-in). None of this reaches the wire (akan.speech.no-wire-field-for-voice): the voice flag
+lives beside the composer, never in a message.
+"""
+
+from __future__ import annotations
+
+import re
+
+from conformance.scenario.akan import Voice
+from reference.clock import VirtualClock
+from reference.record import Recorder
+
+_MARKDOWN = [
+    (re.compile(r"```[^\n]*\n?(.*?)```", re.S), r"\1"),       # fenced code: keep the code
+    (re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r"\1"),           # links and images: keep the label
+    (re.compile(r"^\s{0,3}#{1,6}\s+", re.M), ""),              # heading markers
+    (re.compile(r"^\s{0,3}>\s?", re.M), ""),                   # quote markers
+    (re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+", re.M), ""),       # list bullets and numbers
+    (re.compile(r"(\*\*|__)(.+?)\1", re.S), r"\2"),            # strong
+    (re.compile(r"(?<![\w*])([*_])(?!\s)(.+?)(?<!\s)\1(?![\w*])", re.S), r"\2"),  # emphasis
+    (re.compile(r"~~(.+?)~~", re.S), r"\1"),                   # strike-through
+    (re.compile(r"`([^`]*)`"), r"\1"),                         # inline code
+]
+_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
+
+
+def reads_aloud(voiced: bool) -> bool:
+    """akan.speech.read-aloud-only-after-voice-ask: a typed ask never turns the speakers on."""
+    return voiced
+
+
+def strip_markdown(text: str) -> str:
+    """akan.speech.markdown-stripped: ``**bold**`` is spoken as ``bold``; markup is never voiced."""
+    for pattern, replacement in _MARKDOWN:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def sentences(text: str) -> list[str]:
+    """akan.speech.sentence-at-a-time: what one ``speak`` call gets, markdown already gone.
+
+    The documents do not say how text is split; the reference ends a sentence at ., ! or ? followed by
+    white space, and at each line break.
+    """
+    plain = strip_markdown(text)
+    parts = [p for line in plain.splitlines() for p in _SENTENCE_END.split(line)]
+    return [" ".join(part.split()) for part in parts if part.strip()]
+
+
+class Speaker:
+    """The engine's speaking side on the virtual clock: one sentence at a time, cancellable."""
+
+    def __init__(self, voice: Voice, clock: VirtualClock, recorder: Recorder) -> None:
+        self.voice, self.clock, self.recorder = voice, clock, recorder
+        self.queue: list[str] = []
+        self.busy_until = 0
+
+    def say(self, text: str) -> None:
+        """Queue a reply (or a card) for reading; the first sentence goes to the engine at once."""
+        if not self.speaking():
+            self.busy_until = self.clock.now_ms()
+        self.queue.extend(sentences(text))
+        self.tick()
+
+    def tick(self) -> None:
+        """Hand over every sentence whose turn has come by now."""
+        while self.queue and self.clock.now_ms() >= self.busy_until:
+            self.recorder.emit("speak", sentence=self.queue.pop(0))
+            self.busy_until += self.voice.sentence_ms
+
+    def speaking(self) -> bool:
+        return bool(self.queue) or self.clock.now_ms() < self.busy_until
+
+    def cancel(self, by: str) -> None:
+        """akan.speech.barge-in: the sentence being spoken stops and the rest are never handed over."""
+        if self.speaking():
+            self.recorder.emit("speech_cancelled", by=by, unspoken=len(self.queue))
+        self.queue, self.busy_until = [], 0
