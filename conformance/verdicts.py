@@ -1,9 +1,11 @@
 """Per-rule verdicts, derived from the per-scenario ones.
 
-A rule's verdict is the worst thing any case naming it says about that rule: ``fail`` > ``error`` >
-``xfail`` > ``skip`` > ``pass``; a rule no case names is ``untested``. A failing case implicates only the
-rules whose matchers failed (its other rules were checked and held); an error or skip says nothing about
-any of its rules, so it applies to all of them.
+A rule's verdict is the worst verdict of any case naming it: ``fail`` > ``error`` > ``xfail`` > ``skip`` >
+``pass``; a rule no case names is ``untested``. So a rule passes only when every scenario naming it
+passed. A failing case counts against all of its rules, not only those whose matchers failed: once a
+scenario has gone off its expected course, the checks that still held there prove little (an ``absent``
+matcher holds trivially on a run that stopped early). Which matchers failed is still reported per case
+(``failing_rules``) and is what baselines match on.
 """
 
 from __future__ import annotations
@@ -16,10 +18,7 @@ SEVERITY = ("pass", "skip", "xfail", "error", "fail")
 
 
 def case_verdict_for_rule(case: CaseResult, rule_id: str) -> str:
-    if case.verdict == "fail" or (case.verdict == "xfail" and case.failing_rules):
-        if rule_id in case.failing_rules:
-            return case.verdict
-        return "pass"
+    """The verdict ``case`` gives ``rule_id``: the case's own, whichever of its matchers failed."""
     return case.verdict
 
 

@@ -1,4 +1,4 @@
-"""Per-rule verdicts: the worst case naming the rule, where a fail implicates only its failing rules."""
+"""Per-rule verdicts: a rule passes only when every scenario naming it passed."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def test_rule_verdicts_take_the_worst_case_and_list_untested_rules() -> None:
     ]
     verdicts = {rule: v for rule, (v, _) in rule_verdicts(cases, ["r.a", "r.z"]).items()}
     assert verdicts == {
-        "r.a": "pass",
+        "r.a": "fail",  # s/a/1 failed on r.b's matcher, but a failed scenario proves nothing for r.a
         "r.b": "fail",
         "r.c": "error",
         "r.d": "error",
