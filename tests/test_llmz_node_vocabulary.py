@@ -34,7 +34,7 @@ MODELS: dict[str, type[BaseModel]] = {
         for name in (
             "Setup", "ToolSpec", "ToolBehaviour", "ThinkSignalSpec", "ExitSpec", "ChatSpec", "ComponentSpec",
             "HooksSpec", "AfterToolHook", "BeforeToolHook", "TruncateSpec", "MemorySpec", "SessionProbe",
-            "OnInspectHook", "BeforeRequestHook", "RequestMessage",
+            "OnInspectHook", "BeforeRequestHook", "RequestMessage", "ObjectSpec", "ObjectProperty",
             "ModelSpec", "CompactionSpec", "ExecuteOptions", "AppendStep",
             "AppendMessage", "ExecuteStep", "SaveAndRestoreStep", "CompactStep", "SummarizeStep",
         )

@@ -29,6 +29,7 @@ AREAS = (
     "llmz/hooks/",
     "llmz/components/",
     "llmz/streaming/",
+    "llmz/objects/",
 )
 HEADLINE_FILES = ("think-signal.yaml", "chat-guard.yaml")
 UNPINNED = {

@@ -73,10 +73,23 @@ class AdaptorAnswer(Strict):
         return self
 
 
+class LlmSettings(Strict):
+    """What ``option.setLlm`` was given (the apiKey is `Provider.api_key`)."""
+
+    model: str | None = None
+    host: str | None = None
+
+
 class Provider(Strict):
-    """The LLM adaptor. Omitted, it is the built-in default (DeepSeek, which accepts neither kind)."""
+    """The LLM adaptor. Omitted, it is the built-in default (DeepSeek, which accepts neither kind).
+
+    Another `name` is an adaptor applied with ``option.applyAdaptor(LlmAdaptorRole, ...)``.
+    """
 
     name: str = "deepseek"
+    settings: LlmSettings | None = Field(
+        default=None, description="`setLlm`'s model and host; they reach whichever adaptor holds the role."
+    )
     accepts: Accepts | None = Field(
         default=None, description="Omitted means whatever the named provider declares by default."
     )
@@ -217,12 +230,36 @@ class StateKey(Strict):
     zone: str | None = Field(default=None, description="The zone its reader is mounted inside.")
 
 
+class LocalState(Strict):
+    """A value a mounted component publishes with ``st.useState(name, initial, meta)`` or ``st.expose``."""
+
+    api: Literal["useState", "expose"]
+    name: str | None = Field(description="The published name; empty or null publishes nothing.")
+    value: Any = Field(default=None, description="The initial (useState) or derived (expose) value.")
+    set: Literal["string", "integer", "number", "boolean", "model", "Any", "Map"] | None = Field(
+        default=None, description="useState's `meta.set` type; omitted, the agent may only read it. "
+        "`model`, `Any` and `Map` are types no schema can describe."
+    )
+    zone: str | None = Field(default=None, description="The zone its component is mounted inside.")
+
+    @model_validator(mode="after")
+    def _set_on_use_state(self) -> LocalState:
+        if self.api == "expose" and self.set is not None:
+            raise ValueError(f"st.expose {self.name!r}: only st.useState takes `set`")
+        return self
+
+
 class FormControl(Strict):
     """The control drawing a form field on this screen."""
 
-    type: Literal["text", "number", "phone", "select", "switch", "list", "draggable"] = Field(
+    type: Literal[
+        "text", "number", "phone", "select", "switch", "list", "draggable", "parent", "children", "parentId",
+        "childrenId",
+    ] = Field(
         default="text", description="`list` is Field.List; `draggable` is DraggableList (a list the person "
-        "can reorder)."
+        "can reorder); `parent` / `children` are Field.Parent / Field.Children (relation pickers, for a "
+        "`relation` field); `parentId` / `childrenId` are Field.ParentId / Field.ChildrenId (for a plain "
+        "field holding ids)."
     )
     on_change: Literal["reference", "inline"] = Field(
         default="reference", description="`reference`: onChange is the generated setter itself (st.do.set"
@@ -233,6 +270,13 @@ class FormControl(Strict):
         default=None, description="The control's `transform` prop; omitted, the control's default "
         "(`phone` for a phone field, none otherwise)."
     )
+
+
+class RelationOption(Strict):
+    """One document of a related slice, as a picker lists it."""
+
+    id: str = Field(min_length=1)
+    label: str = ""
 
 
 class FormField(Strict):
@@ -247,6 +291,12 @@ class FormField(Strict):
     flag: Literal["hidden", "secret"] | None = None
     value: Any = None
     control: FormControl | None = Field(default=None, description="Omitted: no control draws it here.")
+    options: list[RelationOption] = Field(
+        default_factory=list, description="For a relation picker: the related slice's documents, as its "
+        "option list loads them."
+    )
+
+
 
 
 class Form(Strict):
@@ -350,6 +400,9 @@ class Setup(Strict):
         "these and no others."
     )
     guides: list[Guide] = Field(default_factory=list, description="Guides rendered on the page.")
+    local_state: list[LocalState] = Field(
+        default_factory=list, description="`st.useState` / `st.expose` values the mounted components publish."
+    )
     zone: str | None = Field(
         default=None, description="The chat is the agent of this zone: its surface is what is mounted inside "
         "the zone, and readScreen and highlight see only the element whose data-agent-zone is this name."
@@ -408,6 +461,13 @@ class NoteStep(Strict):
     text: str = Field(min_length=1)
 
 
+class ReportStep(Strict):
+    """``session.report(error)``: the host reports a failure of its own to the chat."""
+
+    op: Literal["report"]
+    message: str = Field(min_length=1)
+
+
 class PersistStep(Strict):
     """Save the transcript to web storage (the chat's ``persist`` option), recording what was stored."""
 
@@ -457,6 +517,6 @@ class AdvanceStep(Strict):
 
 Step = Annotated[
     AttachStep | SendStep | NoteStep | PersistStep | ReloadStep | StopStep | AdvanceStep | UnmountStep
-    | MicStep | SendDraftStep,
+    | MicStep | SendDraftStep | ReportStep,
     Field(discriminator="op"),
 ]

@@ -124,6 +124,23 @@ class ComponentSpec(Strict):
     )
 
 
+class ObjectProperty(Strict):
+    """One property of a registered object."""
+
+    name: str = Field(pattern=r"^[A-Za-z_$][A-Za-z0-9_$]*$")
+    value: Any = Field(default=None, description="Initial value, taken as already normalised.")
+    schema_: JsonSchema | None = Field(default=None, alias="schema", description="Schema for assignments.")
+    writable: bool = False
+
+
+class ObjectSpec(Strict):
+    """A registered object: a global whose properties are host-backed (``new ObjectInstance``)."""
+
+    name: str = Field(pattern=r"^[A-Za-z_$][A-Za-z0-9_$]*$")
+    description: str = ""
+    properties: list[ObjectProperty] = Field(default_factory=list)
+
+
 class ChatSpec(Strict):
     """The ``Chat`` configuration used by chat-mode executions."""
 
@@ -174,6 +191,9 @@ class BeforeRequestHook(Strict):
     """``onBeforeRequest`` returns the request's messages with ``append`` added at the end."""
 
     append: list[RequestMessage] = Field(min_length=1)
+    from_call: int = Field(
+        default=1, ge=1, description="Only requests whose `call` number is at least this get the messages."
+    )
 
 
 class OnInspectHook(Strict):
@@ -261,6 +281,7 @@ class Setup(Strict):
     """System configuration for one llmz scenario."""
 
     tools: list[ToolSpec] = Field(default_factory=list)
+    objects: list[ObjectSpec] = Field(default_factory=list, description="Registered objects.")
     exits: list[ExitSpec] = Field(default_factory=list)
     chat: ChatSpec = Field(default_factory=ChatSpec)
     hooks: HooksSpec = Field(default_factory=HooksSpec)

@@ -67,12 +67,27 @@ def transform(field: FormField, value: Any) -> Any:
     return apply(value) if isinstance(value, str) else value
 
 
+#: Field.Parent / Field.Children carry their own option list (akan.form.relation-picker-tools).
+RELATION_PICKERS = ("parent", "children")
+#: Pickers whose argument is a list of ids.
+MANY_PICKERS = ("children", "childrenId")
+
+
+def _drawn_by(field: FormField) -> bool:
+    """A relation field is reachable only through a relation picker; other kinds through any control."""
+    is_picker = field.control is not None and field.control.type in RELATION_PICKERS
+    return is_picker if field.kind == "relation" else field.kind in ("plain", "rows") and not is_picker
+
+
 def controls(form: Form) -> dict[str, FormField]:
-    """Published control tools by name: fields drawn, handed the setter by reference, enabled."""
+    """Published control tools by name: fields drawn, handed the setter by reference, enabled.
+
+    akan.form.relation-pickers-need-reference: the four pickers follow the same two conditions.
+    """
     return {
         setter_name(form, field): field
         for field in form.fields
-        if field.kind in ("plain", "rows") and field.control is not None
+        if field.control is not None and _drawn_by(field)
         and field.control.on_change == "reference" and not field.control.disabled and field.flag is None
     }
 
@@ -94,6 +109,8 @@ def operations(form: Form) -> dict[str, tuple[str, FormField]]:
             ops[f"sub{suffix}"] = ("sub", field)
         if field.control is not None and field.control.type == "draggable":
             ops[f"move{suffix}"] = ("move", field)
+        if field.control is not None and field.control.type in RELATION_PICKERS:
+            ops[f"loadOptions{suffix}"] = ("load", field)  # akan.form.id-pickers-plain-setter: not for ids
     return ops
 
 
@@ -105,6 +122,10 @@ def fill_fields(form: Form) -> list[FormField]:
 def _schema(field: FormField) -> dict[str, Any]:
     """A field's JSON Schema type: from its control when drawn, else from the value it holds."""
     control_types = {"number": "number", "switch": "boolean", "list": "array", "draggable": "array"}
+    if field.control is not None and field.control.type in ("parent", "parentId"):
+        return {"type": "string"}
+    if field.control is not None and field.control.type in MANY_PICKERS:
+        return {"type": "array", "items": {"type": "string"}}
     if field.kind == "rows" or isinstance(field.value, list):
         return {"type": "array"}
     if field.control is not None:
@@ -127,6 +148,7 @@ _OP_PARAMS = {
     "sub": lambda field: _params({"positions": _POSITIONS}),
     "move": lambda field: _params({"from": {"type": "integer"}, "to": {"type": "integer"}}),
     "set": lambda field: _params({"value": _schema(field)}),
+    "load": lambda field: _params({}),
 }
 
 
@@ -154,6 +176,8 @@ def apply(op: str, field: FormField, current: Any, arguments: dict[str, Any]) ->
     akan.form.move-is-whole-array-write-without-transform: ``move`` reorders the stored entries as they are.
     """
     rows = list(current) if isinstance(current, list) else []
+    if op == "load":  # akan.form.relation-picker-tools: the options as {id, label}; nothing is written
+        return [option.model_dump() for option in field.options], None
     if op == "set":
         return transform(field, arguments.get("value")), None
     if op == "add":
@@ -175,7 +199,7 @@ def apply(op: str, field: FormField, current: Any, arguments: dict[str, Any]) ->
 
 def fill(form: Form, patch: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
     """The writes a patch makes, or a refusal naming the fields it cannot write (nothing is written)."""
-    drawn = {field.name: field for field in controls(form).values()}
+    drawn = {field.name: field for field in controls(form).values() if field.kind != "relation"}
     writable = {field.name: field for field in fill_fields(form)}
     never = sorted(name for name in patch if name not in writable)
     offscreen = sorted(name for name in patch if writable.get(name) and writable[name].kind == "plain"

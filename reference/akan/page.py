@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.scenario.akan import Setup, expand_fillers
-from reference.akan import builtins, forms, placement, ui_components
+from reference.akan import builtins, forms, local_state, placement, ui_components
 from reference.akan.html_tree import Element, parse_html
 from reference.akan.read_screen import limit, read_screen, refusal, resolve, text_lines
 from reference.akan.state_read import agent_view, readable
@@ -26,6 +26,9 @@ class Page:
         #: Keys whose reading components are mounted (akan.surface.key-readable-while-reader-mounted).
         self.state = {k: v for k, v in setup.state.items() if placement.in_view(v.zone, setup.zone)}
         self.ui_open = [component.open for component in setup.components]
+        self.local_states = [s for s in setup.local_state if placement.in_view(s.zone, setup.zone)]
+        #: Current values of the published useState / expose names.
+        self.local = {name: state.value for name, state in local_state.published(self.local_states).items()}
         form = setup.form
         self.form_values: dict[str, Any] = {f.name: f.value for f in form.fields} if form else {}
 
@@ -39,7 +42,7 @@ class Page:
         if self.setup.html is not None:
             scopes = [e.attrs["data-agent-scope"] for e in self.screen_root().elements()
                       if "data-agent-scope" in e.attrs and e.visible()]
-        keys = [*readable(self.state), *ui_components.state_keys(self.setup.components)]
+        keys = [*readable(self.state), *self.local, *ui_components.state_keys(self.setup.components)]
         return {"route": self.route, "scopes": scopes, "keys": keys}
 
     def run_builtin(self, name: str, arguments: dict[str, Any]) -> str:
@@ -79,11 +82,24 @@ class Page:
         else:
             op, field = forms.operations(form)[name]
             value, refused = forms.apply(op, field, self.form_values.get(field.name), arguments)
+            if op == "load":
+                return json_text(value)
             writes = {field.name: value}
         if refused is not None:
             return json_text({"error": refused})
         self.form_values.update(writes)
         return json_text({"written": writes})
+
+    def local_tools(self) -> list[dict[str, Any]]:
+        return local_state.setter_tools(self.local_states)
+
+    def run_local_tool(self, name: str, arguments: dict[str, Any]) -> str | None:
+        """A writable ``useState``'s setter (akan.state.use-state-read-only-unless-set), or None."""
+        target = local_state.setters(self.local_states).get(name)
+        if target is None:
+            return None
+        self.local[target[0]] = arguments.get("value")
+        return json_text({"written": {target[0]: self.local[target[0]]}})
 
     def guides(self) -> list[str]:
         return placement.guides(self.setup.guides, self.route, self.setup.zone)
@@ -144,6 +160,8 @@ class Page:
         if key in ui_components.state_keys(self.setup.components):
             is_open = key.removeprefix("dropdownIn") in self._open_dropdowns()
             return json_text({"key": key, "value": {"open": is_open}})
+        if key in self.local:
+            return json_text({"key": key, "value": self.local[key]})
         keys = readable(self.state)
         entry = keys.get(key)
         if entry is None:

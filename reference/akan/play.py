@@ -11,6 +11,7 @@ from conformance.scenario.akan import (
     NoteStep,
     PersistStep,
     ReloadStep,
+    ReportStep,
     SendDraftStep,
     SendStep,
     Step,
@@ -56,6 +57,8 @@ def _step(session: ChatSession, step: Step) -> None:
         session.send(step.text + filler(step.filler_chars))
     elif isinstance(step, NoteStep):
         session.note(step.text)
+    elif isinstance(step, ReportStep):
+        session.report(step.message)
     elif isinstance(step, PersistStep):
         session.persist(step.cap)
     elif isinstance(step, ReloadStep):

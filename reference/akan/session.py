@@ -139,6 +139,14 @@ class ChatSession:
         """``session.note``: shown in the transcript, never posted (akan.local.withheld-from-wire)."""
         self.transcript.append({"role": "local", "content": text})
 
+    def report(self, message: str) -> None:
+        """``session.report``: a host-side failure lands where a failed turn does, never as a local note.
+
+        akan.slash.note-and-report: only ``note`` writes ``local`` messages. Whether a report reaches the
+        model is open in the documents; the reference keeps it in the transcript like a failed turn.
+        """
+        self._fail_turn(None, message)
+
     def stop(self) -> None:
         """The Stop button: a paused turn ends now; its unanswered calls stay for sanitize to answer.
 
@@ -345,7 +353,8 @@ class ChatSession:
         return self._relay_turn({
             "messages": messages,
             "tools": builtins.offered(
-                [*page_entries(self.declarations), *self.page.form_tools(), *self.page.ui_tools()]
+                [*page_entries(self.declarations), *self.page.form_tools(), *self.page.ui_tools(),
+                 *self.page.local_tools()]
             ),
             "screen": self.setup.screen,
             "context": self.page.context(),
@@ -392,8 +401,16 @@ class ChatSession:
         self.recorder.emit("turn_failed", status=status, message=message, **({"key": key} if key else {}))
 
     def _provider(self) -> dict[str, str]:
-        name = self.setup.provider.name
-        return dict(DEFAULT_PROVIDER) if name == DEFAULT_PROVIDER["name"] else {"name": name}
+        """Where the turn goes: the adaptor holding the role, with ``setLlm``'s settings.
+
+        akan.llm.apply-adaptor-swaps-provider, akan.llm.settings-belong-to-role: the settings are the
+        role's, so they reach a swapped-in adaptor just as they would the default one.
+        """
+        provider = self.setup.provider
+        is_default = provider.name == DEFAULT_PROVIDER["name"]
+        chosen = dict(DEFAULT_PROVIDER) if is_default else {"name": provider.name}
+        given = provider.settings.model_dump(exclude_none=True) if provider.settings else {}
+        return {**chosen, **given}
 
     def _answer(self, entry: ScriptEntry) -> bool:
         """Append the model's answer; run its tool calls. True when the loop must post again."""
@@ -446,7 +463,7 @@ class ChatSession:
             if refused is not None:  # akan.tool.enum-of-refuses-off-values: the body never runs
                 return json_text({"error": refused})
             return filler(tool.filler_chars) if tool.filler_chars else json_text(tool.returns)
-        for runner in (self.page.run_form_tool, self.page.run_ui_tool):
+        for runner in (self.page.run_form_tool, self.page.run_ui_tool, self.page.run_local_tool):
             result = runner(name, arguments)
             if result is not None:
                 return result

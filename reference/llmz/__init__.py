@@ -14,8 +14,14 @@ The rules that decide outcomes are pure functions, each in one module and each c
 * ``guard`` — the chat response guard: who spoke last, and whether ``listen`` may complete;
 * ``signals`` — how a ThinkSignal reaches generated code and which signals are reported;
 * ``preview`` — the inspector and its display budget;
-* ``feedback`` — the report sections the next request carries.
+* ``feedback`` — the report sections the next request carries;
+* ``memory`` — exact session memory: variables, ``$return``/``$iterations``, the codec and the byte limit;
+* ``program`` — running one program and naming its failure (reserved names, unknown tools, unawaited
+  calls, memory errors);
+* ``definitions`` — configuration checks made before any iteration (INVALID_CONFIG and friends);
+* ``objects``, ``inspector``, ``request_hook``, ``typescript`` — registered objects, ``onInspect``,
+  ``onBeforeRequest`` and the TypeScript shapes in validation errors.
 
-``standalone`` implements ``session.summarize()`` / ``session.compact()``; ``mutants`` breaks one policy
-at a time to prove the scenarios notice.
+``standalone`` implements ``session.summarize()`` / ``session.compact()``; ``mutants`` and
+``contract_mutants`` break one policy at a time to prove the scenarios notice.
 """

@@ -16,6 +16,7 @@ from conformance.scenario.llmz import (
     BeforeToolHook,
     ComponentSpec,
     ExecuteStep,
+    ObjectSpec,
     OnInspectHook,
     Setup,
     ToolSpec,
@@ -57,6 +58,7 @@ class RunConfig:
     mode: str
     instructions: str
     tools: dict[str, ToolSpec]
+    objects: list[ObjectSpec]
     exits: dict[str, ExitDef]
     components: dict[str, ComponentSpec]
     text_handler: str
@@ -123,6 +125,7 @@ def resolve(setup: Setup, step: ExecuteStep) -> RunConfig:
         mode=step.mode,
         instructions=step.instructions,
         tools={t.name: t for t in setup.tools},
+        objects=list(setup.objects),
         exits=_exits(setup, step),
         components={c.name: c for c in setup.chat.components} if step.mode == "chat" else {},
         text_handler=setup.chat.text_handler,

@@ -48,6 +48,14 @@ def _append_into_running_turn(self: Any, items: list[dict[str, Any]]) -> None:
     (self.history if self.active else self.pending).extend(converted)
 
 
+def _previews_without_accumulation(entry: Any, host: Any) -> None:
+    """Each preview carries only its own chunk as content."""
+    if not host.config.chat or host.config.on_delta == "none" or not entry.chunks:
+        return
+    for chunk in entry.chunks:
+        host.recorder.emit("delta", iteration=host.iteration, delta=chunk, content=chunk)
+
+
 MUTANTS: list[Mutant] = [
     Mutant(
         "llmz-schemas-not-enforced",
@@ -57,9 +65,10 @@ MUTANTS: list[Mutant] = [
             "llmz.errors.invalid-exit-input",
             "llmz.memory.exit-validates-payload",
             "llmz.errors.invalid-component-input",
+            "llmz.errors.invalid-object-property",
         ),
         patch=_patch("reference.llmz.host.schema_issues", lambda schema, value: []),
-        description="tool inputs, exit payloads and component props are never validated",
+        description="tool inputs, exit payloads, component props and object properties are never validated",
     ),
     Mutant(
         "llmz-critical-error-continues",
@@ -204,6 +213,46 @@ MUTANTS: list[Mutant] = [
             lambda models: [list(reversed(models))[i:] for i in range(len(models))],
         ),
         description="a fallback list is tried from its last model",
+    ),
+    Mutant(
+        "llmz-caught-errors-forgotten",
+        rules=("llmz.errors.iteration-errors-list", "llmz.errors.success-with-errors"),
+        patch=_patch(
+            "reference.llmz.iteration.iteration_errors",
+            lambda seen, ending: [] if ending is None else [ending.code],
+        ),
+        description="failures the program caught are not listed on the iteration",
+    ),
+    Mutant(
+        "llmz-definitions-unchecked",
+        rules=(
+            "llmz.errors.config-before-iteration",
+            "llmz.errors.invalid-tool",
+            "llmz.errors.invalid-exit",
+            "llmz.errors.invalid-object",
+            "llmz.errors.invalid-component",
+            "llmz.components.reserved-text-names",
+        ),
+        patch=_patch("reference.llmz.definitions.configuration_problem", lambda config: None),
+        description="bad definitions and settings are accepted and the run starts",
+    ),
+    Mutant(
+        "llmz-variables-forgotten",
+        rules=("llmz.memory.variables-persist", "llmz.configuration.cancellation-keeps-effects"),
+        patch=_patch("reference.llmz.memory.Memory.store", lambda self, captured: memory.Capture()),
+        description="named variables are not kept after the program ends",
+    ),
+    Mutant(
+        "llmz-previews-not-accumulated",
+        rules=("llmz.streaming.content-accumulates",),
+        patch=_patch("reference.llmz.iteration.stream_previews", _previews_without_accumulation),
+        description="a streaming preview's content is only its own chunk",
+    ),
+    Mutant(
+        "llmz-summary-committed-before-hooks",
+        rules=("llmz.compaction.commit-after-fit",),
+        patch=_patch("reference.llmz.execute.commit_before_hooks", lambda: True),
+        description="a prepared summary replaces history before the final request is known to fit",
     ),
     Mutant(
         "llmz-before-tool-ignored",

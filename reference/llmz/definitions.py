@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from reference.llmz import objects
 from reference.llmz.config import RunConfig
 from reference.llmz.errors import LlmzError
 from reference.llmz.memory import RESERVED_IDENTIFIERS
@@ -38,6 +39,7 @@ def reserved_registration(config: RunConfig) -> LlmzError | None:
     """A registered tool, exit or component may not take a runtime name: critical, unlike the same
     mistake in generated code (llmz.errors.reserved-identifier)."""
     registered = [("tool", name) for name in config.tools] + [("component", n) for n in config.components]
+    registered += [("object", spec.name) for spec in config.objects]
     registered += [("exit", name) for name in config.exits if name not in ALLOWED_EXIT_NAMES]
     for kind, name in registered:
         if name in RESERVED_IDENTIFIERS:
@@ -79,4 +81,5 @@ def configuration_problem(config: RunConfig) -> LlmzError | None:
         or reserved_registration(config)
         or component_name_problem(config)
         or duplicate_problem(config)
+        or objects.definition_problem(config.objects)
     )

@@ -108,25 +108,17 @@ def build_request(ctx: IterationContext, runtime: Runtime, index: int = 1) -> di
     except Exception as exc:
         raise _as_llmz_error(exc) from exc
     messages = [{k: v for k, v in m.items() if k != "iteration"} for m in result.messages]
+    if commit_before_hooks():
+        _commit_compaction(ctx, result)
     hook = config.before_request
-    if hook is not None:
+    if hook is not None and runtime.provider.calls + 1 >= hook.from_call:
         ctx.recorder.emit("hook", name="onBeforeRequest", iteration=index)
         messages = request_hook.replaced_messages(hook, messages)
         request_hook.check_fits(
             fit_context.instructions, fit_context.tools, messages, config.max_tokens, runtime.models
         )
-    if result.new_history is not None:
-        summary = (
-            result.summary if result.summary is not None else str(result.new_history[0].get("content", ""))
-        )
-        session.replace_earlier_history(len(result.new_history) - 1, summary)
-        session.memory.drop_iterations([str(i) for i in result.discarded_iterations])
-        ctx.recorder.emit(
-            "compaction",
-            summary=summary,
-            retained=len(result.new_history) - 1,
-            discarded_iterations=list(result.discarded_iterations),
-        )
+    if not commit_before_hooks():
+        _commit_compaction(ctx, result)
     return {
         "model": _model_field(runtime.models),
         "messages": [{"role": "system", "content": fit_context.instructions}, *messages],
@@ -134,6 +126,27 @@ def build_request(ctx: IterationContext, runtime: Runtime, index: int = 1) -> di
         "tool_choice": prompt.tool_choice(config),
         "max_tokens": result.max_output_tokens,
     }
+
+
+def commit_before_hooks() -> bool:
+    """Whether a prepared compaction is committed before onBeforeRequest has run and the final request
+    has been measured. It never is: a request that fails after compaction leaves the history as it was
+    (llmz.compaction.commit-after-fit)."""
+    return False
+
+
+def _commit_compaction(ctx: IterationContext, result: fit.FitResult) -> None:
+    if result.new_history is None:
+        return
+    summary = result.summary if result.summary is not None else str(result.new_history[0].get("content", ""))
+    ctx.session.replace_earlier_history(len(result.new_history) - 1, summary)
+    ctx.session.memory.drop_iterations([str(i) for i in result.discarded_iterations])
+    ctx.recorder.emit(
+        "compaction",
+        summary=summary,
+        retained=len(result.new_history) - 1,
+        discarded_iterations=list(result.discarded_iterations),
+    )
 
 
 def stops_run(status: str) -> bool:

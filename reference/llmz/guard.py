@@ -29,7 +29,7 @@ def speaker_after_input(current: Speaker, role: str, content: object) -> Speaker
     are data, not speech (llmz.chat-guard.events-not-speech). Assistant history supplied as input counts as
     the assistant having spoken when it has visible text.
     """
-    if role == "user" and isinstance(content, str):
+    if role == "user" and isinstance(content, str | list):  # text or native multipart
         return "user"
     if role == "assistant" and isinstance(content, str) and not is_blank(content):
         return "assistant"

@@ -9,13 +9,14 @@ critical failure every further host operation is refused, even if generated code
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
 import jsonschema
 
 from conformance.scenario.llmz import SessionProbe
-from reference.llmz import behaviours, signals
+from reference.llmz import behaviours, memory, signals
 from reference.llmz.config import RunConfig
 from reference.llmz.errors import LlmzError
 from reference.llmz.preview import UNDEFINED, Preserve
@@ -228,6 +229,24 @@ class IterationHost:
         if report.error is not None:
             return self._refuse(report.error)
         return encode_value(report.output)
+
+    # -- registered objects ---------------------------------------------------------------------------
+    def object_set(self, obj: str, prop: str, tagged_json: str) -> str:
+        """An assignment to a registered object's property (llmz.memory.object-property-access)."""
+        closed = self._closed()
+        if closed:
+            return closed
+        spec = next(o for o in self.config.objects if o.name == obj)
+        definition = next(p for p in spec.properties if p.name == prop)
+        if not definition.writable:
+            return self._refuse(LlmzError("INVALID_ASSIGNMENT", f"{obj}.{prop} is read-only"))
+        tagged = json.loads(tagged_json)
+        issues = schema_issues(definition.schema_, memory.to_plain(tagged))
+        if issues:
+            error = validation_error("INVALID_OBJECT_PROPERTY", f"{obj}.{prop}", definition.schema_, issues)
+            return self._refuse(error)
+        self.session.memory.objects.setdefault(obj, {})[prop] = tagged
+        return encode_value(UNDEFINED)
 
     # -- exits, components, inspect -----------------------------------------------------------------
     def exit(self, name: str, payload_json: str) -> str:

@@ -226,9 +226,15 @@ class Memory:
     variables: dict[str, Tagged] = field(default_factory=dict)
     records: list[dict[str, Any]] = field(default_factory=list)
     max_bytes: int = DEFAULT_MAX_BYTES
+    objects: dict[str, dict[str, Tagged]] = field(default_factory=dict)
+    """Object memory: accepted assignments to registered object properties."""
 
     def size(self) -> int:
-        return sum(size_of(v) for v in self.variables.values()) + sum(size_of(r) for r in self.records)
+        return (
+            sum(size_of(v) for v in self.variables.values())
+            + sum(size_of(r) for r in self.records)
+            + size_of(self.objects)
+        )
 
     def guest_state(self) -> str:
         """What ``__mem_install`` receives: variables, ``$iterations`` newest first, ``$return``."""
@@ -283,6 +289,7 @@ class Memory:
             "variables": copy.deepcopy(self.variables),
             "iterations": copy.deepcopy(self.records),
             "maxBytes": self.max_bytes,
+            "objects": copy.deepcopy(self.objects),
         }
 
     @classmethod
@@ -293,4 +300,5 @@ class Memory:
             variables=copy.deepcopy(state.get("variables", {})),
             records=copy.deepcopy(state.get("iterations", [])),
             max_bytes=int(state.get("maxBytes", DEFAULT_MAX_BYTES)),
+            objects=copy.deepcopy(state.get("objects", {})),
         )

@@ -2,7 +2,8 @@
 
 Every runtime mutant patches exactly one pure policy (guard, settle, signals, session restore), so the
 suite can show that the scenarios pinning a rule really notice when that rule is broken.
-``tests/test_llmz_mutants.py`` checks ``RUNTIME_MUTANTS``; the budget's own test checks its mutants.
+``tests/test_llmz_mutants.py`` checks ``RUNTIME_MUTANTS`` (these plus ``contract_mutants``: errors,
+memory, sessions, inspection, hooks); the budget's own test checks its mutants.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from reference.llmz import memory
+from reference.llmz import memory, objects
 from reference.llmz.errors import CATALOGUE, LlmzError
 from reference.llmz.host import IterationHost
 from reference.llmz.preview import UNDEFINED
@@ -121,7 +121,7 @@ def _timeout(ctx: IterationContext) -> LlmzError:
 
 def run(code: str, host: IterationHost, ctx: IterationContext, iteration_id: str) -> ProgramResult:
     """Run the program and settle its result and error (precedence in the module docstring)."""
-    refused = reserved_declaration(code)
+    refused = reserved_declaration(code) or objects.name_clash(code, ctx.config.objects)
     if refused is not None:
         ctx.session.memory.add_record(iteration_id, False, None, True)
         return ProgramResult(UNDEFINED, refused)
@@ -133,6 +133,7 @@ def run(code: str, host: IterationHost, ctx: IterationContext, iteration_id: str
             tools,
             chat=ctx.config.chat,
             memory_state=ctx.session.memory.guest_state(),
+            objects_state=objects.guest_state(ctx.config.objects, ctx.session.memory.objects),
             known=list(ctx.session.memory.variables),
         )
     except SyntaxError as exc:

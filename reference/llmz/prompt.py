@@ -46,6 +46,12 @@ def api_description(config: RunConfig) -> str:
     for tool in config.tools.values():
         output = f" -> {_schema(tool.output)}" if tool.output is not None else ""
         lines.append(f"- {tool.name}(input: {_schema(tool.input)}){output} {tool.description}".rstrip())
+    if config.objects:
+        lines.append("Objects (globals with host-backed properties):")
+        for obj in config.objects:
+            for prop in obj.properties:
+                access = "read/write" if prop.writable else "read-only"
+                lines.append(f"- {obj.name}.{prop.name} ({access}): {_schema(prop.schema_)}")
     lines.append("Exits (call exit(name, payload) to finish):")
     for definition in config.exits.values():
         signature = f'exit("{definition.name}", payload: {_schema(definition.schema)})'

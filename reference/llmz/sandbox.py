@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 import quickjs
 
-from reference.llmz import memory
+from reference.llmz import memory, objects
 from reference.llmz.preview import UNDEFINED
 
 _LINE = re.compile(r":(\d+)\)?\s*$")
@@ -145,7 +145,13 @@ def _tool_source(name: str) -> str:
 
 
 def _install(
-    context: Any, bridge: Bridge, tools: list[str], chat: bool, answers: list[str], memory_state: str
+    context: Any,
+    bridge: Bridge,
+    tools: list[str],
+    chat: bool,
+    answers: list[str],
+    memory_state: str,
+    objects_state: str,
 ) -> None:
     context.add_callable("__host_tool", lambda n, i, s: bridge.tool(n, i, caller_line(s)))
     context.add_callable("__host_exit", bridge.exit)
@@ -156,6 +162,11 @@ def _install(
     context.eval(_PRELUDE)
     context.eval(memory.GUEST_CODEC)
     context.eval(f"__mem_install({json.dumps(memory_state)})")
+    object_set = getattr(bridge, "object_set", None)
+    if object_set is not None:
+        context.add_callable("__host_object_set", object_set)
+        context.eval(objects.GUEST_OBJECTS)
+        context.eval(f"__obj_install({json.dumps(objects_state)})")
     if chat:
         context.eval(_CHAT)
     for name in tools:
@@ -197,6 +208,7 @@ def run_program(
     chat: bool,
     memory_state: str = "",
     known: list[str] | None = None,
+    objects_state: str = "{}",
 ) -> ProgramOutcome:
     """Evaluate ``code`` and drive its promise to completion. Raises SyntaxError for code that does not
     compile. (QuickJS cannot combine a CPU time limit with Python callbacks, so a busy loop in generated
@@ -206,7 +218,7 @@ def run_program(
     state = memory_state or json.dumps(
         {"variables": {}, "iterations": [], "hasReturn": False, "returned": None}
     )
-    _install(context, bridge, tools, chat, answers, state)
+    _install(context, bridge, tools, chat, answers, state, objects_state)
     try:
         context.eval(program_source(code, known or []))
         while context.execute_pending_job():

@@ -53,6 +53,17 @@ def _persistable(payload: Any) -> bool:
     return True
 
 
+def is_native_parts(content: Any) -> bool:
+    """A native multipart content: a non-empty list of typed JSON parts. It is stored and sent exactly as
+    given, parts in order (llmz.sessions.native-message-preserved)."""
+    return (
+        isinstance(content, list)
+        and bool(content)
+        and all(isinstance(part, dict) and isinstance(part.get("type"), str) for part in content)
+        and _persistable(content)
+    )
+
+
 def to_native(item: dict[str, Any]) -> Message:
     """Validate one ``append`` input and return its stored form; raises INVALID_MESSAGE / INVALID_EVENT."""
     role = item.get("role")
@@ -67,6 +78,8 @@ def to_native(item: dict[str, Any]) -> Message:
     if role not in ("user", "assistant", "summary"):
         raise LlmzError("INVALID_MESSAGE", f"role must be user, assistant, event or summary, got {role!r}")
     content = item.get("content")
+    if role != "summary" and is_native_parts(content):
+        return {"role": role, "content": copy.deepcopy(content), "source": {"role": role, "content": content}}
     if not isinstance(content, str):
         raise LlmzError(
             "INVALID_MESSAGE", f"a {role} message needs string content, got {type(content).__name__}"

@@ -296,3 +296,12 @@ MUTANTS += [
         "a failed turn reaches the provider as an empty assistant message with a stray error field",
     ),
 ]
+
+MUTANTS += [
+    Mutant(
+        "akan-report-as-note",
+        ("akan.slash.note-and-report",),
+        lambda: mock.patch.object(ChatSession, "report", lambda self, message: self.note(message)),
+        "session.report writes its failure as a local note",
+    ),
+]

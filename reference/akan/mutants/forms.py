@@ -213,3 +213,51 @@ MUTANTS += [
         "any list field publishes a reorder tool",
     ),
 ]
+
+
+# -- relation pickers ------------------------------------------------------------------------------------
+
+_controls = forms.controls
+
+
+def _pickers_ignore_reference(form: Form) -> dict[str, FormField]:
+    """Relation and id pickers publish whether or not they hold the setter, and while disabled."""
+    pickers = ("parent", "children", "parentId", "childrenId")
+    enabled = {"on_change": "reference", "disabled": False}
+    loose = form.model_copy(update={"fields": [
+        f.model_copy(update={"control": f.control.model_copy(update=enabled)})
+        if f.control is not None and f.control.type in pickers else f
+        for f in form.fields
+    ]})
+    return _controls(loose)
+
+
+def _id_pickers_list(form: Form) -> dict[str, tuple[str, FormField]]:
+    """Field.ParentId / Field.ChildrenId also publish a listing tool."""
+    ops = _operations(form)
+    for name, (op, field) in list(ops.items()):
+        if op == "set" and field.control is not None and field.control.type in ("parentId", "childrenId"):
+            ops[name.replace("set", "loadOptions", 1)] = ("load", field)
+    return ops
+
+
+MUTANTS += [
+    Mutant(
+        "akan-pickers-ignore-reference",
+        ("akan.form.relation-pickers-need-reference",),
+        lambda: mock.patch.object(forms, "controls", _pickers_ignore_reference),
+        "relation pickers publish with an inline onChange and while disabled",
+    ),
+    Mutant(
+        "akan-id-pickers-list-options",
+        ("akan.form.id-pickers-plain-setter",),
+        lambda: mock.patch.object(forms, "operations", _id_pickers_list),
+        "Field.ParentId / Field.ChildrenId publish a listing tool beside their setter",
+    ),
+    Mutant(
+        "akan-relation-pickers-without-listing",
+        ("akan.form.relation-picker-tools",),
+        lambda: mock.patch.object(forms, "RELATION_PICKERS", ()),
+        "Field.Parent / Field.Children publish neither a listing tool nor their setter",
+    ),
+]

@@ -106,3 +106,23 @@ MUTANTS: list[Mutant] = [
         "the stream reports deltas the adaptor never sent",
     ),
 ]
+
+
+_provider = ChatSession._provider
+
+
+def _settings_only_for_default(self: ChatSession) -> dict[str, str]:
+    """setLlm's settings are the default adaptor's: a swapped-in adaptor gets only its name."""
+    if self.setup.provider.name != "deepseek":
+        return {"name": self.setup.provider.name}
+    return _provider(self)
+
+
+MUTANTS += [
+    Mutant(
+        "akan-settings-lost-on-swap",
+        ("akan.llm.settings-belong-to-role",),
+        lambda: mock.patch.object(ChatSession, "_provider", _settings_only_for_default),
+        "the model and host given to setLlm do not reach an adaptor applied in DeepSeek's place",
+    ),
+]

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 from unittest import mock
 
-from conformance.scenario.akan import StateKey
-from reference.akan import (
-    state_read,
-)
+from conformance.scenario.akan import LocalState, StateKey
+from reference.akan import local_state, state_read
 from reference.mutants import Mutant
 
 _agent_view = state_read.agent_view
@@ -54,5 +53,52 @@ MUTANTS: list[Mutant] = [
         ("akan.state.visual-field-never-refused",),
         lambda: mock.patch("reference.akan.page.agent_view", _visual_as_secret),
         "a populated field.visual field makes the read be refused like a secret",
+    ),
+]
+
+
+# -- st.useState and st.expose --------------------------------------------------------------------------
+
+_published_locals = local_state.published
+
+
+def _every_use_state_writable(states: Sequence[LocalState]) -> dict[str, tuple[str, dict[str, Any]]]:
+    """Every published useState gets a setter, `set` or not."""
+    return {
+        local_state.setter_name(name): (name, {"type": "object", "properties": {"value": {}}})
+        for name, state in _published_locals(states).items() if state.api == "useState"
+    }
+
+
+def _undescribable_setter_kept(states: Sequence[LocalState]) -> dict[str, tuple[str, dict[str, Any]]]:
+    """A setter whose type no schema describes is published with an empty schema for its value."""
+    return {
+        local_state.setter_name(name): (name, {"type": "object", "properties": {"value": {}}})
+        for name, state in _published_locals(states).items() if state.set is not None
+    }
+
+
+def _use_state_only(states: Sequence[LocalState]) -> dict[str, LocalState]:
+    return _published_locals([state for state in states if state.api == "useState"])
+
+
+MUTANTS += [
+    Mutant(
+        "akan-use-state-always-writable",
+        ("akan.state.use-state-read-only-unless-set",),
+        lambda: mock.patch.object(local_state, "setters", _every_use_state_writable),
+        "a useState without `set` can be written by the agent",
+    ),
+    Mutant(
+        "akan-undescribable-setter-published",
+        ("akan.tool.use-state-set-degrades-read-only",),
+        lambda: mock.patch.object(local_state, "setters", _undescribable_setter_kept),
+        "a useState setter of a type no schema describes is published anyway",
+    ),
+    Mutant(
+        "akan-expose-unpublished",
+        ("akan.state.expose-derived-value",),
+        lambda: mock.patch.object(local_state, "published", _use_state_only),
+        "st.expose values never reach the agent",
     ),
 ]

@@ -4,7 +4,7 @@
 // an optional run of initial failures); exits, components and the chat text handler are built from their
 // JSON Schemas and handler modes. Everything a handler does is recorded through the recorder, so the
 // record shows what the host observed, not what llmz claims happened.
-import { Chat, Component, Exit, ThinkSignal, Tool, truncate } from 'llmz'
+import { Chat, Component, Exit, ObjectInstance, ThinkSignal, Tool, truncate } from 'llmz'
 
 import { CannotExpress } from './errors.mjs'
 import { toZui } from './schema.mjs'
@@ -122,4 +122,24 @@ function deliveryHandler(mode, host, kind, component) {
     host.recorder.emit('delivery', entry)
     if (mode === 'fail') throw new Error(`the ${component ? `chat.${component}` : 'response'} handler failed (scripted)`)
   }
+}
+
+/**
+ * The objects of `setup.objects`: host-backed globals whose properties the program reads and, where
+ * writable, assigns (through the property's schema). Initial values are handed over as they are.
+ */
+export function buildObjects(specs) {
+  return specs.map(
+    (spec) =>
+      new ObjectInstance({
+        name: spec.name,
+        ...(spec.description ? { description: spec.description } : {}),
+        properties: (spec.properties ?? []).map((property) => ({
+          name: property.name,
+          value: structuredClone(property.value ?? null),
+          writable: Boolean(property.writable),
+          ...(property.schema ? { type: toZui(property.schema, `object ${spec.name}.${property.name}`) } : {}),
+        })),
+      }),
+  )
 }

@@ -40,10 +40,12 @@ export function errorFields(error) {
     recoverable: isLLMzError(error) ? !error.critical : false,
     message: String(error?.message ?? error),
   }
-  for (const key of ['phase', 'tokens', 'limit', 'identifier', 'source']) {
+  for (const key of ['phase', 'tokens', 'limit', 'identifier', 'kind', 'source']) {
     if (error?.[key] !== undefined && error?.[key] !== null) out[key] = error[key]
   }
   if (typeof error?.toolName === 'string') out.tool = error.toolName
+  if (Array.isArray(error?.availableTools)) out.available = [...error.availableTools]
+  if (Array.isArray(error?.unavailable)) out.unavailable = error.unavailable.map((entry) => entry?.name ?? entry)
   if (typeof error?.cause?.status === 'number') out.status = error.cause.status // a provider's HTTP status
   return out
 }
@@ -168,6 +170,9 @@ export class ExecutionObserver {
     }
     const event = { execution: this.execution, index: this.index, status }
     if (exception) event.error_code = errorFields(exception).code
+    // Every failure llmz observed in the iteration, caught ones included (ThinkSignals are not errors).
+    const seen = (iteration.errors ?? []).filter((error) => !ThinkSignal.is(error)).map((error) => errorFields(error).code)
+    if (seen.length) event.errors = seen
     this.recorder.emit('iteration', event)
     if (status === 'exit_success') {
       const exit = iteration.status.exit_success

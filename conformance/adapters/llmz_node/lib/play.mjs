@@ -10,7 +10,7 @@ import { Session, execute } from 'llmz'
 
 import { CannotExpress, NotSettled } from './errors.mjs'
 import { checkScenario } from './vocabulary.mjs'
-import { buildChat, buildExits, buildTools } from './host.mjs'
+import { buildChat, buildExits, buildObjects, buildTools } from './host.mjs'
 import { ScriptedModelClient } from './model-client.mjs'
 import { llmzModelRef } from './models.mjs'
 import { Recorder } from './recorder.mjs'
@@ -47,13 +47,14 @@ export async function playScenario(scenario) {
     state.tools = buildTools(setup.tools ?? [], host)
     state.exits = buildExits(setup.exits ?? [])
     state.chat = buildChat(setup.chat ?? {}, host)
+    state.objects = buildObjects(setup.objects ?? [])
     state.session = new Session(sessionOptions(setup))
   } catch (error) {
     // llmz validates definitions in their constructors (reserved component names, compaction ratios,
     // ...), which throw to the host: there is then nothing for the steps to drive, so the record ends
     // with that failure.
     if (error instanceof CannotExpress) throw error
-    recorder.emit('error', { step: 'setup', ...errorFields(error) })
+    recorder.emit('error', errorFields(error)) // no iteration, no step: a configuration failure
     return recorder.toJSON()
   }
   for (const [index, step] of (scenario.steps ?? []).entries()) {
@@ -117,6 +118,7 @@ async function run(state, step, index) {
       session: state.session,
       instructions: step.instructions ?? '',
       tools: state.tools,
+      ...(state.objects.length ? { objects: state.objects } : {}),
       ...(exits === undefined ? {} : { exits }),
       ...(step.mode === 'chat' ? { chat: state.chat } : {}),
       model: modelIds(state.setup),

@@ -13,7 +13,9 @@ export const VOCABULARY = {
   ScriptedToolCall: ['name', 'code', 'arguments', 'id'],
   Usage: ['input_tokens', 'output_tokens'],
   ScriptedFailure: ['status', 'message', 'retry_after'],
-  Setup: ['tools', 'exits', 'chat', 'hooks', 'models', 'compaction', 'options', 'memory'],
+  Setup: ['tools', 'exits', 'chat', 'hooks', 'models', 'compaction', 'options', 'memory', 'objects'],
+  ObjectSpec: ['name', 'description', 'properties'],
+  ObjectProperty: ['name', 'value', 'schema', 'writable'],
   MemorySpec: ['variables', 'max_bytes'],
   ToolSpec: ['name', 'description', 'input', 'output', 'behaviour', 'retries'],
   ToolBehaviour: [
@@ -126,4 +128,8 @@ function checkSetup(setup) {
   if (setup.compaction !== false) check(setup.compaction, 'CompactionSpec', 'setup.compaction')
   check(setup.options, 'ExecuteOptions', 'setup.options')
   check(setup.memory, 'MemorySpec', 'setup.memory')
+  for (const [index, object] of (setup.objects ?? []).entries()) {
+    check(object, 'ObjectSpec', `setup.objects[${index}]`)
+    each(object.properties, 'ObjectProperty', `setup.objects[${index}].properties`)
+  }
 }

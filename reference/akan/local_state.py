@@ -1,0 +1,49 @@
+"""Component-local values on the agent's surface: ``st.useState`` and ``st.expose``.
+
+Both publish a value under a name the agent can read with ``readState`` and sees listed in each turn's
+context, like a subscribed store key (akan.state.expose-derived-value). A falsy name publishes nothing
+(akan.tool.falsy-name-state-too). Only a ``useState`` whose ``meta.set`` names a type can be written by
+the agent (akan.state.use-state-read-only-unless-set), through a setter tool; a type no schema describes
+leaves the value published but read-only (akan.tool.use-state-set-degrades-read-only). The documents do
+not name the setter tool; the reference calls it ``setState<Name>``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from conformance.scenario.akan import LocalState, ToolArg
+from reference.akan.declarations import parameters
+
+
+def published(states: Sequence[LocalState]) -> dict[str, LocalState]:
+    """The values the agent can read, by name; later repeats of a name are ignored."""
+    found: dict[str, LocalState] = {}
+    for state in states:
+        if state.name and state.name not in found:
+            found[state.name] = state
+    return found
+
+
+def setter_name(name: str) -> str:
+    return f"setState{name[:1].upper()}{name[1:]}"
+
+
+def setters(states: Sequence[LocalState]) -> dict[str, tuple[str, dict[str, Any]]]:
+    """Tool name -> (state name, parameters) for each writable ``useState``."""
+    tools: dict[str, tuple[str, dict[str, Any]]] = {}
+    for name, state in published(states).items():
+        if state.api != "useState" or state.set is None:
+            continue
+        schema = parameters([ToolArg(name="value", type=state.set)])
+        if schema is not None:
+            tools[setter_name(name)] = (name, schema)
+    return tools
+
+
+def setter_tools(states: Sequence[LocalState]) -> list[dict[str, Any]]:
+    return [
+        {"name": tool, "description": f"Set the screen's {state} value.", "parameters": schema}
+        for tool, (state, schema) in setters(states).items()
+    ]
