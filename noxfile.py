@@ -9,7 +9,8 @@ nox.options.default_venv_backend = "venv"
 nox.options.reuse_existing_virtualenvs = True
 nox.options.sessions = ["tests"]
 
-PYTHON = "3.11"
+#: None: the interpreter running nox (3.11 or newer), so the README's commands work on any such machine.
+PYTHON = None
 
 
 def _install(session: nox.Session) -> None:

@@ -127,7 +127,7 @@ async function run(state, step, index) {
       ...observerHooks(hooks, observer),
       ...exitHook(hooks, observer),
       ...toolHooks(hooks, observer),
-      ...requestHook(hooks, observer),
+      ...requestHook(hooks, observer, state.client),
     }))
   } catch (error) {
     if (error instanceof NotSettled) throw error
@@ -223,12 +223,17 @@ function toolHooks(spec, observer) {
   return hooks
 }
 
-/** `onBeforeRequest`: the request's messages with the scenario's messages added at the end. */
-function requestHook(spec, observer) {
+/**
+ * `onBeforeRequest`: the request's messages with the scenario's messages added at the end, for requests
+ * from model call `from_call` on (calls are numbered over the whole scenario, summaries included).
+ */
+function requestHook(spec, observer, client) {
   const extra = spec.before_request?.append
   if (!extra?.length) return {}
+  const fromCall = spec.before_request.from_call ?? 1
   return {
     onBeforeRequest: ({ messages }) => {
+      if (client.calls + 1 < fromCall) return undefined
       observer.recorder.emit('hook', { iteration: observer.index, name: 'onBeforeRequest' })
       return { messages: [...messages, ...extra.map((message) => ({ role: message.role, content: message.content }))] }
     },

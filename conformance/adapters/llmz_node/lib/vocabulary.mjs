@@ -33,7 +33,7 @@ export const VOCABULARY = {
     'on_iteration_start', 'on_iteration_end', 'on_trace',
   ],
   OnInspectHook: ['action', 'text'],
-  BeforeRequestHook: ['append'],
+  BeforeRequestHook: ['append', 'from_call'],
   RequestMessage: ['role', 'content'],
   AfterToolHook: ['tool', 'replace_output', 'reject', 'abort'],
   BeforeToolHook: ['tool', 'replace_input'],
