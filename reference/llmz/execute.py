@@ -228,7 +228,9 @@ def execute(ctx: IterationContext, runtime: Runtime) -> None:
             limit = LlmzError(
                 "ITERATION_LIMIT", f"no exit after {ctx.config.loop} iterations", limit=ctx.config.loop
             )
-            recorder.emit("error", **limit.as_record())
+            # The last iteration keeps its own outcome; the limit is added to it as one more error
+            # (llmz.errors.loop-exceeded-run-level), so the event names that iteration.
+            recorder.emit("error", iteration=ctx.config.loop, **limit.as_record())
             end = IterationEnd("critical_error", limit)
     finally:
         session.end_execution(completed=end is not None and end.status == "exit_success")
