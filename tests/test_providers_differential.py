@@ -7,7 +7,7 @@ same script entries (text, tool calls, structured output, failures, an exhausted
 
 Two normalisations, both for reasons outside the wire:
 
-* Tool calls get explicit ids in the script. A wire answer must carry an id, so an id-less scripted call
+* Tool calls get explicit ids (and ``arguments: {}`` where a call has none) in the script. A wire answer must carry an id, so an id-less scripted call
   arrives with one the server minted, while the scripted provider lets the runtime mint its own.
 * Error class names are unified. Some records name the exception a provider raised, and the HTTP
   provider raises subclasses of the scripted provider's ``ProviderFailure``.
@@ -47,6 +47,8 @@ def with_call_ids(payload: dict[str, Any]) -> dict[str, Any]:
     for n, entry in enumerate(payload.get("script") or [], start=1):
         for k, call in enumerate(entry.get("tool_calls") or [], start=1):
             call.setdefault("id", f"call_{n}_{k}")
+            if call.get("code") is None:
+                call.setdefault("arguments", {})  # the wire always carries arguments, if only {}
     return payload
 
 
@@ -63,7 +65,8 @@ def play_over_http(payload: dict[str, Any], client: httpx.Client) -> dict[str, A
     def provider(script: Any, recorder: Recorder, **_: Any) -> OpenAICompatibleProvider:
         server = FakeServer(list(script)).start()
         servers.append(server)
-        return OpenAICompatibleProvider(server.url, "", "scripted", client, recorder=recorder)
+        streams = any(getattr(entry, "chunks", None) for entry in script)
+        return OpenAICompatibleProvider(server.url, "", "scripted", client, recorder=recorder, stream=streams)
 
     system = parse_scenario({k: v for k, v in payload.items() if k != "id"}).system
     try:

@@ -31,7 +31,7 @@ class ProviderFailure(RuntimeError):
 
 
 class ScriptedProvider:
-    def __init__(self, script: list[ScriptEntry], recorder: Recorder, *, purpose_field: str = "purpose") -> None:
+    def __init__(self, script: list[ScriptEntry], recorder: Recorder) -> None:
         self._script = script
         self._recorder = recorder
         self.calls = 0
