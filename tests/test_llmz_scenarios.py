@@ -70,10 +70,3 @@ def test_every_expectation_of_a_runtime_scenario_names_a_rule_the_scenario_pins(
         assert set(item.scenario.rules) <= {e.rule for e in item.scenario.expect}, (
             f"{item.id} pins a rule that no expectation checks"
         )
-
-
-def test_runtime_scenarios_parse_the_same_with_the_pure_python_yaml_loader() -> None:
-    """libyaml accepts some flow-mapping text that the YAML spec (and other parsers) reject; stay portable."""
-    for item in runtime_scenarios():
-        text = item.path.read_text(encoding="utf-8")
-        assert yaml.load(text, Loader=yaml.SafeLoader) == item.document, item.id

@@ -219,7 +219,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "llmz-compaction-failure-drops-history",
-        rules=("llmz.compaction.failure-keeps-history", "llmz.compaction.failure-error"),
+        rules=("llmz.compaction.failure-keeps-history", "llmz.errors.compaction-failed"),
         patch=_patch("reference.llmz.fit._one_summary", _summary_failure_swallowed),
         description="a failed or invalid summary is replaced by a placeholder and the history is dropped",
     ),

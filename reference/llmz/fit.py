@@ -127,7 +127,7 @@ class TokenBudgetError(FitError):
 
 
 class CompactionFailedError(FitError):
-    """llmz.compaction.failure-error: the summary could not be produced or was invalid; history is kept."""
+    """llmz.errors.compaction-failed: the summary could not be produced or was invalid; history is kept."""
 
     code = "COMPACTION_FAILED"
 
