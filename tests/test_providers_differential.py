@@ -7,7 +7,8 @@ same script entries (text, tool calls, structured output, failures, an exhausted
 
 Two normalisations, both for reasons outside the wire:
 
-* Tool calls get explicit ids (and ``arguments: {}`` where a call has none) in the script. A wire answer must carry an id, so an id-less scripted call
+* Tool calls get explicit ids (and ``arguments: {}`` where a call has none) in the script. A wire
+  answer must carry an id, so an id-less scripted call
   arrives with one the server minted, while the scripted provider lets the runtime mint its own.
 * Error class names are unified. Some records name the exception a provider raised, and the HTTP
   provider raises subclasses of the scripted provider's ``ProviderFailure``.
