@@ -136,7 +136,7 @@ class CompactionFailedError(FitError):
         self.cause = cause
 
     def details(self) -> dict[str, Any]:
-        cause = None if self.cause is None else f"{type(self.cause).__name__}: {self.cause}"
+        cause = None if self.cause is None else str(self.cause)  # its message; class names are ours alone
         return {**super().details(), "cause": cause}
 
 
