@@ -188,8 +188,12 @@ export class ExecutionObserver {
       return
     }
     const error = result.error
-    const last = result.iterations?.at(-1)?.exception
-    if (error && error !== last) this.recorder.emit('error', errorFields(error))
+    const last = result.iterations?.at(-1)
+    if (error && error !== last?.exception) {
+      // A run-level failure llmz also files under the last iteration (ITERATION_LIMIT) is recorded there.
+      const filed = (last?.errors ?? []).includes(error)
+      this.recorder.emit('error', { ...(filed ? { iteration: this.index } : {}), ...errorFields(error) })
+    }
     this.recorder.emit('result', { execution: this.execution, status: 'error', error_code: errorFields(error).code })
   }
 
