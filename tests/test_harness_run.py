@@ -94,7 +94,7 @@ def test_a_failing_expectation_is_a_fail_naming_the_rule(
     assert code == 1 and output.rstrip().endswith("0 passed, 1 failed, 0 errored, 0 skipped")
 
 
-def test_unimplemented_systems_and_missing_capabilities_are_skips_with_reasons(
+def test_missing_capabilities_and_systems_asked_for_are_skips_with_reasons(
     scenario_tree: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     document = minimal_scenario()
@@ -114,7 +114,9 @@ def test_unimplemented_systems_and_missing_capabilities_are_skips_with_reasons(
     assert code == 0
     impl_without = fake_command("fake_impl.py", "good", other)
     _, _, report = run(capsys, root, tmp_path / "out2", "--impl", impl_without)
-    assert {s["verdict"] for s in report["scenarios"]} == {"skip"}
+    assert report["scenarios"] == [], "by default a run covers only the systems the implementation declares"
+    _, _, report = run(capsys, root, tmp_path / "out3", "--impl", impl_without, "--system", system)
+    assert {s["verdict"] for s in report["scenarios"]} == {"skip"}, "a system asked for by name is skipped"
     assert all(f"does not implement {system}" in s["message"] for s in report["scenarios"])
 
 
