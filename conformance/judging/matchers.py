@@ -99,10 +99,25 @@ def check(record: Any, expectation: Expectation) -> str | None:
             else f"{where}: expected to contain {excerpt(expectation.contains)}, found {excerpt(value)}"
         )
     assert expectation.regex is not None
-    if not isinstance(value, str):
-        return f"{where}: expected a string matching /{expectation.regex}/, found {excerpt(value)}"
+    text = value if isinstance(value, str) else "\n".join(strings_in(value))
     return (
         None
-        if re.search(expectation.regex, value)
+        if re.search(expectation.regex, text)
         else (f"{where}: /{expectation.regex}/ does not match {excerpt(value)}")
     )
+
+
+def strings_in(value: Any) -> list[str]:
+    """Every string inside ``value`` (dict values and list items, depth first, in document order).
+
+    ``regex`` over an object or list searches this text, joined by newlines. That lets a scenario require
+    something of a whole model request (the tool declarations, say) without pinning which message or tool
+    description carries it, which the documents usually leave to the implementation.
+    """
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in strings_in(item)]
+    if isinstance(value, list):
+        return [text for item in value for text in strings_in(item)]
+    return []
