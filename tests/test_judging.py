@@ -1,0 +1,101 @@
+"""The record path language and the six matchers: what a scenario author can rely on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from conformance.judging.judge import judge
+from conformance.judging.matchers import check
+from conformance.judging.path import PathError, select
+from conformance.scenario.common import Expectation
+
+RECORD: dict[str, Any] = {
+    "events": [
+        {
+            "type": "model_request",
+            "call": 1,
+            "messages": [{"content": "hi"}, {"content": "a <forced_inspection>"}],
+        },
+        {"type": "tool_call", "name": "getStock", "input": {"sku": "coffee"}},
+        {"type": "tool_call", "name": "noteOrder", "input": {}},
+        {"type": "model_request", "call": 2, "messages": [], "tools": [{"description": "getStock(sku)"}]},
+    ],
+    "final": {"status": "idle", "count": 0},
+}
+
+
+def expect(**fields: Any) -> Expectation:
+    return Expectation(rule="llmz.x", **fields)
+
+
+@pytest.mark.parametrize(
+    ("path", "values", "plural"),
+    [
+        ("final.status", ["idle"], False),
+        ("events[type=model_request][1].call", [2], False),
+        ("events[type=model_request][0].messages[-1].content", ["a <forced_inspection>"], False),
+        ("events[type=tool_call][*].name", ["getStock", "noteOrder"], True),
+        ("events[type!=tool_call][*].type", ["model_request", "model_request"], True),
+        ("events[call=2][0].call", [2], False),
+        ("events[type=exit]", [[]], False),
+        ("final.missing", [], False),
+        ("events[9]", [], False),
+    ],
+)
+def test_paths_select_what_their_docstring_promises(path: str, values: list[Any], plural: bool) -> None:
+    selection = select(RECORD, path)
+    assert (selection.values, selection.plural) == (values, plural)
+
+
+@pytest.mark.parametrize("path", ["events[", "events[a b]", "final..status", ""])
+def test_malformed_paths_are_errors_naming_the_path(path: str) -> None:
+    with pytest.raises(PathError):
+        select(RECORD, path)
+
+
+@pytest.mark.parametrize(
+    ("fields", "passes"),
+    [
+        ({"path": "final.status", "equals": "idle"}, True),
+        ({"path": "final.status", "equals": "active"}, False),
+        ({"path": "final.count", "equals": False}, False),  # 0 is not false
+        ({"path": "final", "subset": {"status": "idle"}}, True),
+        ({"path": "final", "subset": {"status": "idle", "extra": 1}}, False),
+        ({"path": "events[type=tool_call][*].name", "contains": "noteOrder"}, True),
+        ({"path": "events[type=tool_call]", "contains": {"input": {"sku": "coffee"}}}, True),
+        ({"path": "events[type=model_request][0].messages[1].content", "contains": "<forced"}, True),
+        ({"path": "events[type=model_request][0].messages[1].content", "regex": "^a <"}, True),
+        ({"path": "events[type=model_request][0].messages[1].content", "regex": "^<"}, False),
+        ({"path": "events[type=model_request][1]", "regex": "getStock\\(sku\\)"}, True),
+        ({"path": "events[type=model_request][0]", "regex": "getStock"}, False),
+        ({"path": "events[type=tool_call]", "count": 2}, True),
+        ({"path": "events[type=tool_call][*]", "count": 3}, False),
+        ({"path": "events[type=exit]", "absent": True}, True),
+        ({"path": "events[type=tool_call]", "absent": True}, False),
+        ({"path": "final.nothing", "equals": None}, False),  # a missing value never equals anything
+    ],
+)
+def test_each_matcher_passes_and_fails(fields: dict[str, Any], passes: bool) -> None:
+    problem = check(RECORD, expect(**fields))
+    assert (problem is None) is passes, problem
+
+
+def test_a_failure_names_matcher_path_expected_and_found() -> None:
+    problem = check(RECORD, expect(path="final.status", equals="active"))
+    assert problem is not None
+    assert "equals at final.status" in problem and '"active"' in problem and '"idle"' in problem
+
+
+def test_an_expectation_needs_exactly_one_matcher() -> None:
+    with pytest.raises(ValueError, match="exactly one of"):
+        expect(path="final", equals=1, count=1)
+    with pytest.raises(ValueError, match="exactly one of"):
+        expect(path="final")
+
+
+def test_judge_reports_every_failed_expectation_with_its_rule() -> None:
+    mismatches = judge([expect(path="final.status", equals="x"), expect(path="events[", count=1)], RECORD)
+    assert [m.index for m in mismatches] == [0, 1]
+    assert all(str(m).startswith("[llmz.x]") for m in mismatches)
