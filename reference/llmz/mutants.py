@@ -15,6 +15,7 @@ from unittest import mock
 
 from reference.llmz import settle
 from reference.llmz.budget_mutants import MUTANTS as BUDGET_MUTANTS
+from reference.llmz.config import ExitDef
 from reference.llmz.contract_mutants import MUTANTS as CONTRACT_MUTANTS
 from reference.mutants import Mutant
 
@@ -161,6 +162,14 @@ RUNTIME_MUTANTS: list[Mutant] = [
         rules=("llmz.think-signal.all-signals-together",),
         patch=_patch("reference.llmz.signals.reported", lambda raised: list(raised)[:1]),
         description="only the first signalling tool is reported",
+    ),
+    Mutant(
+        "llmz-chat-without-listen-exit",
+        rules=("llmz.exits.chat-listen-exit",),
+        patch=_patch(
+            "reference.llmz.config.LISTEN_EXIT", ExitDef("wait_for_user", "Wait for the user.", None)
+        ),
+        description="chat mode registers its hand-back exit under another name, so exit('listen') is unknown",
     ),
     *CONTRACT_MUTANTS,
 ]
