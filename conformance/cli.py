@@ -20,6 +20,7 @@ from conformance.catalogue.load import SYSTEMS, load_catalogue
 from conformance.paths import BUILD_ROOT, SCENARIO_ROOT, SPEC_ROOT
 from conformance.report import console
 from conformance.report.build import build_report
+from conformance.report.files import ReportDirectory, ReportDirectoryError, write_atomic
 from conformance.report.junit import to_junit
 from conformance.report.markdown import to_markdown
 from conformance.report.model import Report
@@ -68,15 +69,32 @@ def known_ids(scenario_root: Path, catalogue_ids: list[str]) -> set[str]:
 
 
 def write_reports(report: Report, directory: Path) -> None:
+    """Each file is replaced in one rename, so a reader never sees half a report."""
     directory.mkdir(parents=True, exist_ok=True)
-    (directory / "report.json").write_text(
-        json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    write_atomic(
+        directory / "report.json",
+        json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n",
     )
-    (directory / "junit.xml").write_text(to_junit(report), encoding="utf-8")
-    (directory / "report.md").write_text(to_markdown(report), encoding="utf-8")
+    write_atomic(directory / "junit.xml", to_junit(report))
+    write_atomic(directory / "report.md", to_markdown(report))
 
 
 def run_command(args: argparse.Namespace) -> int:
+    """Claim the report directory before the first case (exit 2 when it is unwritable or another run
+    holds it), so a run never ends with its results lost."""
+    directory = args.report_dir or BUILD_ROOT / "conformance" / display_name(args.impl)
+    try:
+        claim = ReportDirectory(directory).claim()
+    except ReportDirectoryError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return _run_into(args, directory)
+    finally:
+        claim.release()
+
+
+def _run_into(args: argparse.Namespace, directory: Path) -> int:
     try:
         entries = baseline.load(args.expected_failures) if args.expected_failures else []
     except baseline.BaselineError as exc:
@@ -90,7 +108,7 @@ def run_command(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     try:
-        info, cases = run_all(adapter, items, args.timeout)
+        info, cases = run_all(adapter, items, args.timeout, keep_records=False)
     except AdapterError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -100,10 +118,10 @@ def run_command(args: argparse.Namespace) -> int:
     # llmz alone is not "skipping" Akan. Naming a system explicitly keeps its cases, as honest skips.
     systems = set(args.system) if args.system else set(info.systems)
     cases = [case for case in cases if case.system in systems]
-    catalogue_ids = [i for i in load_catalogue(args.spec).ids() if i.split(".")[0] in systems]
+    catalogue = load_catalogue(args.spec)
+    catalogue_ids = [i for i in catalogue.ids() if i.split(".")[0] in systems]
     problems = baseline.apply(cases, entries, known_ids(args.scenarios, catalogue_ids)) if entries else []
-    report = build_report(args.impl, info, cases, catalogue_ids, problems)
-    directory = args.report_dir or BUILD_ROOT / "conformance" / display_name(args.impl)
+    report = build_report(args.impl, info, cases, catalogue_ids, problems, catalogue.errors)
     write_reports(report, directory)
     lines = console.render(report, verbose=args.verbose)
     print("\n".join([*lines[:-1], f"reports: {directory}", lines[-1]]))

@@ -148,7 +148,19 @@ def select(
 
 
 def run_all(
-    adapter: Adapter, items: Iterable[LoadedScenario | LoadError], timeout: float = DEFAULT_TIMEOUT
+    adapter: Adapter,
+    items: Iterable[LoadedScenario | LoadError],
+    timeout: float = DEFAULT_TIMEOUT,
+    *,
+    keep_records: bool = True,
 ) -> tuple[ImplementationInfo, list[CaseResult]]:
+    """Play and judge each case as it comes. With ``keep_records=False`` only the verdicts are kept, so a
+    run's memory does not grow with the size of the records (an implementation may answer with 100 MB)."""
     info = adapter.hello()
-    return info, [run_case(adapter, info, item, timeout) for item in items]
+    results = []
+    for item in items:
+        result = run_case(adapter, info, item, timeout)
+        if not keep_records:
+            result.record = None
+        results.append(result)
+    return info, results

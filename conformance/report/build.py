@@ -52,8 +52,10 @@ def build_report(
     cases: list[CaseResult],
     catalogue_ids: Iterable[str],
     problems: list[Problem] | None = None,
+    catalogue_errors: list[str] | None = None,
 ) -> Report:
     problems = problems or []
+    catalogue_errors = catalogue_errors or []
     summary = summarise(cases)
     implementation = ImplementationReport(
         spec=spec, **info.model_dump(include={"name", "version", "language", "systems", "capabilities"})
@@ -65,8 +67,9 @@ def build_report(
     return Report(
         implementation=implementation,
         summary=summary,
-        ok=summary.failed == 0 and summary.errored == 0 and not problems,
+        ok=summary.failed == 0 and summary.errored == 0 and not problems and not catalogue_errors,
         scenarios=[scenario_report(case) for case in cases],
         rules=rules,
         baseline=[BaselineProblem(id=p.id, problem=p.kind, message=p.message) for p in problems],
+        catalogue_errors=catalogue_errors,
     )
