@@ -294,7 +294,7 @@ def _strict_json(line: str) -> Any:
     try:
         return json.loads(line, parse_constant=_reject_constant)
     except RecursionError:
-        raise ValueError("not JSON this harness can read: nested too deeply") from None
+        raise ValueError("not JSON (nested too deeply for this harness)") from None
     except json.JSONDecodeError as exc:
         raise ValueError(f"not JSON: {exc}") from None
 
