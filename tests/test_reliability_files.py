@@ -60,7 +60,7 @@ BAD_SCENARIOS: dict[str, tuple[Callable[[], bytes], str]] = {
     "nul-bytes": (lambda: b"system: akan\x00\x00\ntitle: x\n", "cannot read YAML"),
     "duplicate-expect": (
         lambda: (
-            _good_text(expect=[{"rule": f"{SYSTEM}.harness.test-rule", "path": "final.status", "equals": "no"}])
+            _good_text(expect=[{"rule": f"{SYSTEM}.harness.test-rule", "path": "final.x", "equals": "no"}])
             + "expect: []\n"
         ).encode(),
         "found duplicate key 'expect'",

@@ -108,7 +108,8 @@ def _hostile(seq: int, scenario: dict[str, Any], behaviour: str) -> dict[str, An
         return None
     if behaviour == "deep":
         depth = 100_000
-        _write(f'{{"seq": {seq}, "record": {{"events": [], "final": {{"x": ' + "[" * depth + "]" * depth + "}}}\n")
+        nested = "[" * depth + "]" * depth
+        _write(f'{{"seq": {seq}, "record": {{"events": [], "final": {{"x": {nested}}}}}}}\n')
         return None
     if behaviour == "huge-line":
         _write("x" * 3_000_000 + "\n")
@@ -151,9 +152,12 @@ def _hostile(seq: int, scenario: dict[str, Any], behaviour: str) -> dict[str, An
 
 
 HOSTILE = frozenset(
-    "grandchild-exit grandchild-hang grandchild-escape segfault abort exit139 exit0 stray-after "
-    "stray-before duplicate nan deep huge-line flood close-stdout binary seq-string seq-bool both "
-    "blank-lines split stderr-flood big-record close-stdin".split()
+    [
+        *("grandchild-exit", "grandchild-hang", "grandchild-escape", "segfault", "abort", "exit139"),
+        *("exit0", "stray-after", "stray-before", "duplicate", "nan", "deep", "huge-line", "flood"),
+        *("close-stdout", "binary", "seq-string", "seq-bool", "both", "blank-lines", "split"),
+        *("stderr-flood", "big-record", "close-stdin"),
+    ]
 )
 
 
