@@ -1,5 +1,5 @@
 """Sessions: tests, conformance (the main job), snapshots, spec, mutants, bench, lint, typecheck, demo,
-conformance-llmz."""
+conformance-llmz, reliability."""
 
 from __future__ import annotations
 
@@ -22,6 +22,14 @@ def tests(session: nox.Session) -> None:
     """The project's own tests, including the whole suite run against the reference (in-process and stdio)."""
     _install(session)
     session.run("pytest", "-n", "2", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def reliability(session: nox.Session) -> None:
+    """The hostile cases only (misbehaving implementations, bad files, a loaded fake server, fuzzing, and
+    the hostile llmz programs among the scenarios); they also run as part of ``tests``."""
+    _install(session)
+    session.run("pytest", "-n", "2", "-m", "reliability", *session.posargs)
 
 
 @nox.session(python=PYTHON)

@@ -79,11 +79,13 @@ class StdioAdapter:
         env: dict[str, str] | None = None,
         max_failures: int = MAX_CONSECUTIVE_FAILURES,
         max_line_bytes: int = MAX_LINE_BYTES,
+        stray_grace: float = STRAY_GRACE,
     ) -> None:
         self.argv = argv
         self.hello_timeout = hello_timeout
         self.max_failures = max_failures
         self.max_line_bytes = max_line_bytes
+        self.stray_grace = stray_grace
         """Consecutive killed-or-unstartable cases that open the circuit breaker (0: never)."""
         self._cwd, self._env = cwd, env
         self._child: ChildProcess | None = None
@@ -236,7 +238,7 @@ class StdioAdapter:
             strays.append(f"{detail}: {line.strip()[:_EXCERPT]!r}")
             self._note_stray([line], f"during seq {seq}")
             if grace_end is None:
-                grace_end = time.monotonic() + STRAY_GRACE
+                grace_end = time.monotonic() + self.stray_grace
 
     def _interpret(self, child: ChildProcess, line: str, seq: int) -> tuple[Outcome, bool]:
         excerpt = line.strip()[:_EXCERPT]
