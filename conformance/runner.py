@@ -106,7 +106,7 @@ def verdict_for(item: LoadedScenario, outcome: Outcome) -> CaseResult:
     problems = record_problems(outcome.record)
     if problems:
         return CaseResult(item.id, rules, "error", "invalid record: " + "; ".join(problems))
-    record = normalise(outcome.record, item.payload)
+    record = normalise(outcome.record, item.document)
     mismatches = judge(item.scenario.expect, record)
     if not mismatches:
         return CaseResult(item.id, rules, "pass", record=record)

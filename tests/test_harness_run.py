@@ -64,16 +64,16 @@ def test_garbage_and_crashes_are_errors_and_later_cases_still_pass(
 ) -> None:
     root = scenario_tree(
         {
-            "area/a-crash": minimal_scenario(description="fake:crash"),
-            "area/b-garbage": minimal_scenario(description="fake:garbage"),
+            "area/a-fake-crash": minimal_scenario(),
+            "area/b-fake-garbage": minimal_scenario(),
             "area/c-fine": minimal_scenario(),
         }
     )
     code, output, report = run(capsys, root, tmp_path / "out", "--impl", fake_command("crash.py"))
     system = minimal_scenario()["system"]
     assert verdicts(report) == {
-        f"{system}/area/a-crash": "error",
-        f"{system}/area/b-garbage": "error",
+        f"{system}/area/a-fake-crash": "error",
+        f"{system}/area/b-fake-garbage": "error",
         f"{system}/area/c-fine": "pass",
     }
     assert code == 1 and "crashing on purpose" in output
@@ -140,8 +140,8 @@ def test_reports_are_written_and_report_json_fits_its_schema(
     root = scenario_tree(
         {
             "area/ok": minimal_scenario(),
-            "area/skip": minimal_scenario(description="fake:skip"),
-            "area/boom": minimal_scenario(description="fake:crash"),
+            "area/fake-skip": minimal_scenario(),
+            "area/fake-crash": minimal_scenario(),
         }
     )
     out = tmp_path / "out"
