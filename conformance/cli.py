@@ -50,9 +50,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--spec", type=Path, default=SPEC_ROOT, help=argparse.SUPPRESS)
     run.add_argument("-v", "--verbose", action="store_true", help="also list skips and expected failures")
-    commands.add_parser("list-mutants", help="the reference's deliberately broken variants")
-    mutants = commands.add_parser("check-mutants", help="run each mutant against the cases pinning its rules")
-    mutants.add_argument("--system", action="append", choices=SYSTEMS, help="only this system's mutants")
+    commands.add_parser("list-mutants", help="the reference's mutants and permitted variants")
+    mutants = commands.add_parser(
+        "check-mutants",
+        help="each mutant must fail the cases pinning its rules; each permitted variant must pass them all",
+    )
+    mutants.add_argument("--system", action="append", choices=SYSTEMS, help="only this system's variants")
     mutants.add_argument("--scenarios", type=Path, default=SCENARIO_ROOT, help=argparse.SUPPRESS)
     return parser
 
@@ -112,6 +115,7 @@ def run_command(args: argparse.Namespace) -> int:
 
 def list_mutants() -> int:
     from reference.mutants import all_mutants
+    from variants import all_permitted
 
     mutants = all_mutants()
     for name, mutant in sorted(mutants.items()):
@@ -119,13 +123,17 @@ def list_mutants() -> int:
             f"{name}: breaks {', '.join(mutant.rules)}"
             + (f" ({mutant.description})" if mutant.description else "")
         )
-    print(f"{len(mutants)} mutants")
+    permitted = all_permitted()
+    for name, variant in sorted(permitted.items()):
+        print(f"{name}: permitted, exercises {', '.join(variant.exercises)} ({variant.description})")
+    print(f"{len(mutants)} mutants, {len(permitted)} permitted variants")
     return 0
 
 
 def check_mutants(args: argparse.Namespace) -> int:
-    from conformance.mutation import judge_mutant, report_lines
+    from conformance.mutation import judge_mutant, judge_permitted, permitted_lines, report_lines
     from reference.mutants import all_mutants
+    from variants import all_permitted
 
     items = select(args.scenarios)
     mutants = [
@@ -133,9 +141,15 @@ def check_mutants(args: argparse.Namespace) -> int:
         for _, m in sorted(all_mutants().items())
         if not args.system or m.rules[0].split(".")[0] in args.system
     ]
-    results = [judge_mutant(mutant, items) for mutant in mutants]
-    print("\n".join(report_lines(results)))
-    return 0 if all(r.status == "killed" for r in results) else 1
+    permitted = [v for _, v in sorted(all_permitted().items()) if not args.system or v.system in args.system]
+    caught = [judge_mutant(mutant, items) for mutant in mutants]
+    accepted = [judge_permitted(variant, items) for variant in permitted]
+    mutant_lines, variant_lines = report_lines(caught), permitted_lines(accepted)
+    print("\n".join([*mutant_lines[:-1], *variant_lines[:-1], mutant_lines[-1], variant_lines[-1]]))
+    ok = bool(caught or accepted) and all(r.status == "killed" for r in caught) and all(
+        r.accepted for r in accepted
+    )
+    return 0 if ok else 1
 
 
 def main(argv: list[str] | None = None) -> int:

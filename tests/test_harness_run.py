@@ -192,13 +192,16 @@ def test_an_unknown_implementation_exits_2_with_a_message(
 
 def test_list_mutants_names_each_mutant_and_the_rules_it_breaks(capsys: pytest.CaptureFixture[str]) -> None:
     from reference.mutants import all_mutants
+    from variants import all_permitted
 
     assert main(["list-mutants"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    mutants = all_mutants()
-    assert lines[-1] == f"{len(mutants)} mutants"
+    mutants, permitted = all_mutants(), all_permitted()
+    assert lines[-1] == f"{len(mutants)} mutants, {len(permitted)} permitted variants"
     for name, mutant in mutants.items():
         assert any(line.startswith(f"{name}: breaks {mutant.rules[0]}") for line in lines)
+    for name, variant in permitted.items():
+        assert any(line.startswith(f"{name}: permitted, exercises {variant.exercises[0]}") for line in lines)
 
 
 def test_an_adapter_that_raises_costs_one_case_not_the_run() -> None:

@@ -1,6 +1,6 @@
 """From an ``--impl`` spec to an adapter, plus the registry of named presets.
 
-Specs: ``reference`` (in-process), ``reference[<mutant>]`` (a deliberately broken variant),
+Specs: ``reference`` (in-process), ``reference[<mutant>]`` (one rule broken) or ``reference[<permitted variant>]``,
 ``stdio:<command>``, ``python:<module>:<factory>``, or a preset name. Presets are bridges the project
 ships (``llmz-node``); a preset package registers itself with ``register_preset`` when imported, and the
 registry imports the known preset packages lazily, the first time a name is looked up, so the harness
