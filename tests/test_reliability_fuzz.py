@@ -80,7 +80,7 @@ def test_the_protocol_reader_classifies_and_interprets_any_line(line: str, seq: 
 ECHO = """
 import json, sys
 sys.stdin.readline()
-print(json.dumps({"protocol": 1, "implementation": {"name": "n", "version": "1", "language": "py",
+print(json.dumps({"protocol": 2, "implementation": {"name": "n", "version": "1", "language": "py",
                   "systems": ["akan"]}}), flush=True)
 message = json.loads(sys.stdin.readline())
 sys.stdout.buffer.write(bytes.fromhex(sys.argv[1]))

@@ -36,7 +36,7 @@ GRACE = 5.0
 
 
 def _payload(behaviour: str = "good", **extra: object) -> dict[str, object]:
-    return {"id": "akan/harness/x", **minimal_scenario(description=f"fake:{behaviour}"), **extra}
+    return {"id": f"akan/harness/fake-{behaviour}", **minimal_scenario(), **extra}
 
 
 def _running(pid: int) -> bool:

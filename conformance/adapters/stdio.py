@@ -194,7 +194,7 @@ class StdioAdapter:
         seq = next(self._seq)
         deadline = time.monotonic() + timeout
         try:
-            child.send({"cmd": "run", "seq": seq, "scenario": payload}, deadline)
+            child.send({"cmd": "run", "seq": seq, "case": payload}, deadline)
         except UnsendableMessage as exc:
             return Outcome(error=f"the scenario cannot be sent: {exc}"), False
         except TimeoutError:

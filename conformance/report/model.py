@@ -65,7 +65,8 @@ class Report(_Model):
     implementation: ImplementationReport
     summary: Summary
     ok: bool = Field(
-        description="True iff no unexpected fail or error, no baseline problem and no catalogue error."
+        description="True iff a case was played, no unexpected fail or error, no baseline problem and no "
+        "catalogue error."
     )
     scenarios: list[ScenarioReport]
     rules: list[RuleReport]

@@ -13,7 +13,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from conformance.scenario.model import AkanScenario, FalaiScenario, LlmzScenario, parse_scenario
+from conformance.scenario.model import (
+    AkanScenario,
+    FalaiScenario,
+    LlmzScenario,
+    case_payload,
+    parse_scenario,
+)
 from conformance.validation import field_problems
 from conformance.yamlio import YamlFileError, read_yaml_file
 
@@ -32,7 +38,8 @@ class LoadedScenario:
 
     @property
     def payload(self) -> dict[str, Any]:
-        return {"id": self.id, **self.document}
+        """What goes on the wire: the case (id, system, requires, setup, script, steps), no answer key."""
+        return case_payload(self.id, self.document)
 
 
 @dataclass(frozen=True)
