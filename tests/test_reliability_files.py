@@ -267,7 +267,7 @@ def test_the_lock_dies_with_its_process(tmp_path: Path) -> None:
 
 def _rewrite(path: str, rounds: int) -> None:
     for n in range(rounds):
-        payload = {"round": n, "scenarios": [{"id": f"case-{i}", "message": "m" * 200} for i in range(2000)]}
+        payload = {"round": n, "scenarios": [{"id": f"case-{i}", "message": "m" * 200} for i in range(400)]}
         write_atomic(Path(path), json.dumps(payload, indent=2))
 
 
