@@ -12,6 +12,7 @@ import json
 import os
 import re
 import signal
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -252,3 +253,30 @@ def test_a_whole_run_against_a_dead_implementation_is_short_and_reported(
     verdicts = [s["verdict"] for s in report["scenarios"]]
     assert verdicts == ["error"] * 12
     assert sum("not played" in s["message"] for s in report["scenarios"]) == 7
+
+
+MEMORY_RUN = """
+import resource, sys
+from conformance.cli import main
+code = main(sys.argv[1:])
+print("maxrss-kib", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, code)
+"""
+HEAVY_CASES = 16
+MEMORY_CAP_MIB = 250
+"""Stated cap for the harness running 16 cases that each answer with a 20 MB record (measured: about
+115 MiB; keeping every record until the end, as the harness used to, took about 400 MiB)."""
+
+
+def test_records_are_not_kept_so_memory_stays_under_its_cap(scenario_tree: Any, tmp_path: Path) -> None:
+    names = [f"area/case-{n:02}-fake-big-record" for n in range(HEAVY_CASES)]
+    root = scenario_tree({name: minimal_scenario() for name in names})
+    argv = ["run", "--scenarios", str(root), "--report-dir", str(tmp_path / "out"), "--impl"]
+    argv.append(fake_command("fake_impl.py"))
+    finished = subprocess.run(
+        [PYTHON, "-c", MEMORY_RUN, *argv], capture_output=True, text=True, timeout=240, check=False
+    )
+    last = finished.stdout.strip().splitlines()[-1].split()
+    assert last[0] == "maxrss-kib" and last[2] == "0", finished.stdout[-2000:] + finished.stderr[-2000:]
+    assert int(last[1]) // 1024 < MEMORY_CAP_MIB
+    report = json.loads((tmp_path / "out" / "report.json").read_text())
+    assert report["summary"]["passed"] == HEAVY_CASES
