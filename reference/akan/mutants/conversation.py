@@ -32,8 +32,13 @@ def _everything_on_wire(transcript: list[Message]) -> list[Message]:
     return list(transcript)
 
 
-def _inclusive_threshold(estimate: int, at: int, held_at: int | None) -> bool:
-    if at == 0 or estimate < at:
+def _half_threshold(estimate: int, at: int, held_at: int | None) -> bool:
+    """Compacts far below the threshold: an estimate beyond half of ``compact.at`` already counts.
+
+    (Whether an estimate *equal* to ``compact.at`` is past it is an open question, so the boundary itself
+    is a permitted variant, ``variants.akan``, not a mutant.)
+    """
+    if at == 0 or estimate <= at // 2:
         return False
     return held_at is None or estimate > held_at + at
 
@@ -163,10 +168,10 @@ MUTANTS: list[Mutant] = [
         "the same file can be attached twice",
     ),
     Mutant(
-        "akan-threshold-inclusive",
+        "akan-threshold-halved",
         ("akan.compaction.threshold.past",),
-        lambda: mock.patch.object(compaction, "should_compact", _inclusive_threshold),
-        "an estimate equal to compact.at already compacts",
+        lambda: mock.patch.object(compaction, "should_compact", _half_threshold),
+        "compaction starts once the estimate passes half of compact.at",
     ),
     Mutant(
         "akan-at-zero-compacts",
@@ -175,10 +180,22 @@ MUTANTS: list[Mutant] = [
         "compact.at = 0 is treated as a threshold of zero tokens",
     ),
     Mutant(
-        "akan-default-24576",
+        "akan-default-12000",
         ("akan.compaction.threshold.default",),
-        lambda: mock.patch.object(compaction, "DEFAULT_AT_TOKENS", 24_576),
-        "the default threshold is read as 24 x 1024",
+        lambda: mock.patch.object(compaction, "DEFAULT_AT_TOKENS", 12_000),
+        "the default threshold is half of 24k",
+    ),
+    Mutant(
+        "akan-default-48000",
+        ("akan.compaction.threshold.default",),
+        lambda: mock.patch.object(compaction, "DEFAULT_AT_TOKENS", 48_000),
+        "the default threshold is twice 24k",
+    ),
+    Mutant(
+        "akan-five-chars-per-token",
+        ("akan.compaction.estimate.four-chars-per-token",),
+        lambda: mock.patch("reference.akan.wire.CHARS_PER_TOKEN", 5),
+        "the estimate divides by five",
     ),
     Mutant(
         "akan-three-chars-per-token",
