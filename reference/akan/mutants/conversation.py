@@ -12,7 +12,7 @@ from reference.akan import (
     commands,
     compaction,
 )
-from reference.akan.commands import Command
+from reference.akan.commands import Command, builtin
 from reference.akan.mutants.common import patch_all as _patch_all
 from reference.akan.session import ChatSession
 from reference.akan.wire import Message, on_wire
@@ -320,5 +320,76 @@ MUTANTS += [
         ("akan.slash.note-and-report",),
         lambda: mock.patch.object(ChatSession, "report", lambda self, message: self.note(message)),
         "session.report writes its failure as a local note",
+    ),
+]
+
+
+def _compact_command_keeps_two(self: ChatSession, command: Command) -> bool:
+    if builtin(command.name) == "compact":
+        self._compact(keep=2, trigger="command")
+        return True
+    return _builtin_command(self, command)
+
+
+_real_status = ChatSession._status
+
+
+def _never_compacting(
+    self: ChatSession, *, running: bool | None = None, compacting: bool | None = None
+) -> None:
+    _real_status(self, running=running, compacting=None if compacting else compacting)
+
+
+_real_run = ChatSession._run
+
+
+def _run_marking_voice(self: ChatSession) -> None:
+    """Tells the wire how the ask was entered: a voiced user message carries ``voiced: true``."""
+    if self.turn_voiced:
+        for message in reversed(self.transcript):
+            if message["role"] == "user":
+                message["voiced"] = True
+                break
+    _real_run(self)
+
+
+_real_prompt = ChatSession._prompt
+
+
+def _prompt_images_as_text(self: ChatSession, command: Command) -> bool:
+    """A prompt's ``Msg.image`` reaches the chat as the literal ``[image]``, not as an attachment."""
+    prompt = next((p for p in self.setup.prompts if p.name == command.name), None)
+    if prompt is None or not any(item.images for item in prompt.messages):
+        return _real_prompt(self, command)
+    for item in prompt.messages:
+        self.transcript.append({"role": "user", "content": item.text + " [image]" * len(item.images)})
+    self._run()
+    return True
+
+
+MUTANTS += [
+    Mutant(
+        "akan-compact-command-keeps-tail",
+        ("akan.compaction.command-keeps-nothing",),
+        lambda: mock.patch.object(ChatSession, "_command", _compact_command_keeps_two),
+        "/compact keeps the newest messages, as an automatic compaction does",
+    ),
+    Mutant(
+        "akan-compacting-never-shown",
+        ("akan.compaction.is-compacting",),
+        lambda: mock.patch.object(ChatSession, "_status", _never_compacting),
+        "isCompacting is never raised while a summary is written",
+    ),
+    Mutant(
+        "akan-voice-flag-on-wire",
+        ("akan.speech.no-wire-field-for-voice",),
+        lambda: mock.patch.object(ChatSession, "_run", _run_marking_voice),
+        "a voiced ask is posted with a field saying it was spoken",
+    ),
+    Mutant(
+        "akan-prompt-image-as-text",
+        ("akan.attachments.msg-image-same-shape",),
+        lambda: mock.patch.object(ChatSession, "_prompt", _prompt_images_as_text),
+        "a prompt's image becomes the literal [image] in its text",
     ),
 ]
