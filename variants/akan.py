@@ -18,6 +18,7 @@ from unittest import mock
 from conformance.scenario.akan import Accepts
 from reference.akan import attachments, builtins, compaction, cut, read_screen, wire
 from reference.akan.declarations import declared, published
+from reference.akan.page import Page
 from reference.akan.session import ChatSession
 from reference.akan.wire import Message, json_text
 from variants import Permitted, Record
@@ -199,9 +200,7 @@ def _go_back_stays(self: Any, name: str, arguments: dict[str, Any]) -> str:
     return answer
 
 
-_real_run_builtin: Callable[..., str] = getattr(
-    __import__("reference.akan.page", fromlist=["Page"]).Page, "run_builtin"
-)
+_real_run_builtin: Callable[..., str] = Page.run_builtin
 
 
 def _persist_with_mime(message: Message) -> Message:

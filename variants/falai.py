@@ -30,7 +30,9 @@ def _turns(record: Record) -> list[dict[str, Any]]:
 _real_apply = MessageTurn._apply
 
 
-def _catch_all_holds_floor(self: MessageTurn, decision: routing.Decision, asking: Any, answer: Any) -> None:
+def _catch_all_holds_floor(
+    self: MessageTurn, decision: routing.Decision, asking: Any, answer: Any
+) -> None:
     """After a mention's ``say`` answered, the catch-all still starts and takes the floor, but keeps quiet
     this turn (``another-reply``) and asks on the next message, as an asking run would."""
     if decision.kind != "catch-all" or decision.flow_id is None or not self.turn.spoke:
@@ -50,7 +52,7 @@ def _catch_all_holds_floor(self: MessageTurn, decision: routing.Decision, asking
 
 
 def _another_reply_in_skipped(record: Record) -> Record:
-    """The ``another-reply`` line is reported in ``skipped`` (with the run's flow) rather than ``outcomes``."""
+    """The ``another-reply`` line is reported in ``skipped`` (with its flow), not in ``outcomes``."""
     changed = copy.deepcopy(record)
     for turn in _turns(changed):
         quiet = [line for line in turn.get("outcomes", []) if line.get("code") == "another-reply"]
@@ -153,7 +155,7 @@ PERMITTED: list[Permitted] = [
         name="falai-catch-all-holds-floor-after-mention",
         system="falai",
         exercises=("falai.mention.say-do-one-call#open_question", "falai.message.catch-all.when"),
-        description="after a mention's say answered, the catch-all still starts and holds the floor, silently",
+        description="after a mention's say answered, the catch-all still starts and quietly holds the floor",
         patch=_patch("reference.falai.messages.MessageTurn._apply", _catch_all_holds_floor),
     ),
     Permitted(
