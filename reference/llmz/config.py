@@ -85,9 +85,12 @@ class RunConfig:
 
     @property
     def result_budget_tokens(self) -> int:
-        """The tool-result budget once ``definitions`` has accepted it."""
-        assert isinstance(self.result_budget, int), "checked by definitions.result_budget_problem"
-        return self.result_budget
+        """The tool-result budget as a whole number of tokens: the value itself once ``definitions`` has
+        accepted it (a runtime whose check is broken reads other values the loose way JavaScript would)."""
+        value = self.result_budget
+        if isinstance(value, int | float):
+            return int(value)
+        return int(float(str(value))) if str(value).strip() else 0
 
     @property
     def chat(self) -> bool:
