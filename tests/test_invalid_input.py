@@ -1,4 +1,4 @@
-"""Invalid input on purpose: the ``{invalid: <raw>, why}`` marker, and the rules it lets us test from both sides.
+"""Invalid input on purpose: the ``{invalid: <raw>, why}`` marker, and the rules it lets us test both ways.
 
 A refusable field takes a valid value written plainly or a marked invalid one; a bare invalid value (a typo)
 is refused at load with the file, the field and a hint; a marked value that is in fact valid is refused too.
@@ -55,7 +55,7 @@ CAUGHT_BY: dict[str, str] = {
 
 def _uses_marker(value: Any) -> bool:
     if isinstance(value, dict):
-        return "invalid" in value and "why" in value or any(_uses_marker(v) for v in value.values())
+        return ("invalid" in value and "why" in value) or any(_uses_marker(v) for v in value.values())
     if isinstance(value, list):
         return any(_uses_marker(v) for v in value)
     return False
@@ -75,7 +75,7 @@ def test_every_scenario_with_a_marker_or_in_an_invalid_input_folder_has_its_muta
         assert isinstance(item, LoadedScenario), getattr(item, "message", item)
         if "/invalid-input/" in f"/{item.id}" or _uses_marker(item.document):
             found.add(item.id)
-    assert found - set(CAUGHT_BY) == set(), "add these scenarios (and the mutant that catches them) to CAUGHT_BY"
+    assert found - set(CAUGHT_BY) == set(), "add them (and the mutant that catches each) to CAUGHT_BY"
     assert set(CAUGHT_BY) - found == set(), "CAUGHT_BY names scenarios that no longer use the marker"
 
 
