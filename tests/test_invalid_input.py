@@ -48,7 +48,7 @@ CAUGHT_BY: dict[str, str] = {
     "llmz/invalid-input/component-name-message": "llmz-definitions-unchecked",
     "llmz/components/text-names-reserved": "llmz-definitions-unchecked",
     "llmz/invalid-input/component-names-identifier-edges": "llmz-component-names-letter-first",
-    "akan/invalid-input/restore-result-before-call": "akan-restore-not-sanitized",
+    "akan/invalid-input/restore-result-before-call": "akan-restore-unsanitized",
     "akan/invalid-input/restore-sound-transcript-unchanged": "akan-restore-answers-every-call",
 }
 
