@@ -160,3 +160,44 @@ def test_the_published_schema_offers_the_marker_only_on_refusable_fields() -> No
     refs = {name for name, prop in options.items() if "Invalid" in str(prop)}
     assert refs == {"max_tokens", "tool_result_max_tokens"}
     assert schema["$defs"]["Invalid"]["required"] == ["invalid", "why"]
+
+
+# -- the llmz 1.0.1 bridge ----------------------------------------------------------------------------------
+
+
+def _refusable_fields() -> set[str]:
+    """``<Model>.<wire field>`` for every llmz vocabulary field that accepts the marker."""
+    from pydantic import BaseModel
+
+    from conformance.scenario import llmz
+
+    found = set()
+    for name in dir(llmz):
+        model = getattr(llmz, name)
+        if isinstance(model, type) and issubclass(model, BaseModel) and model.__module__ == llmz.__name__:
+            for field_name, field in model.model_fields.items():
+                if "Invalid" in str(field.annotation):
+                    found.add(f"{name}.{field.alias or field_name}")
+    return found
+
+
+@pytest.mark.skipif(__import__("shutil").which("node") is None, reason="the bridge needs node on PATH")
+def test_the_bridge_unwraps_exactly_the_refusable_fields_and_hands_llmz_the_raw_value() -> None:
+    import json
+    import subprocess
+
+    from conformance.adapters.llmz_node.install import BRIDGE_DIR
+
+    payload = _loaded("llmz/invalid-input/max-tokens-boolean").payload
+    script = (
+        "import { REFUSABLE, checkScenario } from './lib/vocabulary.mjs';"
+        f"const s = {json.dumps(payload)}; checkScenario(s);"
+        "console.log(JSON.stringify({ refusable: REFUSABLE, options: s.steps[1].options }))"
+    )
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        cwd=BRIDGE_DIR, capture_output=True, text=True, timeout=60, check=True,
+    )
+    answer = json.loads(done.stdout)
+    assert set(answer["refusable"]) == _refusable_fields()
+    assert answer["options"] == {"max_tokens": True}
