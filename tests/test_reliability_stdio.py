@@ -267,7 +267,7 @@ HEAVY_CASES = 24
 MEMORY_CAP_MIB = 250
 """Stated cap on the memory the harness holds at once (tracemalloc's peak, which counts live Python
 objects and not how the allocator's heap happened to fragment) while running 24 cases that each answer
-with a 20 MB record. Measured: about 80 MiB; keeping every record until the end, as the harness used to,
+with a 20 MB record. Measured: about 60 MiB; keeping every record until the end, as the harness used to,
 holds over 500 MiB."""
 
 
