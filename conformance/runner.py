@@ -4,7 +4,8 @@ Theory of operation. The runner loads every scenario file (a file that fails to 
 verdict and the rest still run), keeps those selected by system and keyword, and plays each through the
 adapter. Before playing, a case whose system the implementation does not implement, or which requires a
 capability it does not declare, is a ``skip`` naming what is missing. After playing, the record is checked
-against the record schema (a broken record is the implementation's ``error``), its volatile values are
+against the record schema, the envelope and then its system's vocabulary (``conformance.records``; a broken
+record is the implementation's ``error``, naming the path and the schema rule), its volatile values are
 replaced by placeholders, and ``conformance.judging.judge`` evaluates the expectations: no mismatch is
 ``pass``, any mismatch is ``fail`` with every failing matcher and its rule id in the message. The runner
 never judges anything itself and never stops early: one verdict per selected file, always.
@@ -29,6 +30,7 @@ from conformance.judging.normalise import normalise
 from conformance.paths import PROTOCOL_DIR, SCENARIO_ROOT
 from conformance.protocol import ImplementationInfo
 from conformance.record import Record
+from conformance.records.check import problems as vocabulary_problems
 from conformance.scenario.load import LoadedScenario, LoadError, load_all
 
 
@@ -107,6 +109,12 @@ def verdict_for(item: LoadedScenario, outcome: Outcome) -> CaseResult:
     problems = record_problems(outcome.record)
     if problems:
         return CaseResult(item.id, rules, "error", "invalid record: " + "; ".join(problems))
+    system = item.scenario.system
+    problems = vocabulary_problems(system, outcome.record)
+    if problems:
+        return CaseResult(
+            item.id, rules, "error", f"the record breaks the {system} record schema: " + "; ".join(problems)
+        )
     record = normalise(outcome.record, item.document)
     mismatches = judge(item.scenario.expect, record)
     if not mismatches:
