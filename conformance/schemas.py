@@ -77,10 +77,16 @@ TARGETS: dict[str, tuple[Path, Callable[[], dict[str, Any]], str]] = {
         "The record an implementation returns for one scenario",
     ),
 }
+
+
+def _record_schema(system: str) -> Callable[[], dict[str, Any]]:
+    return lambda: generated_schema(system)
+
+
 for _system in RECORD_MODELS:
     TARGETS[schema_name(_system)] = (
         RECORDS_DIR,
-        lambda system=_system: generated_schema(system),
+        _record_schema(_system),
         f"The events and final state of one {_system} record (documented in {_system}.md)",
     )
 

@@ -131,9 +131,10 @@ def test_a_missing_field_and_a_nested_discriminator_are_named() -> None:
     del record["events"][relay]["refused_by"]
     del record["final"]["route"]
     found = problems("akan", record)
+    missing = "missing (a required field)"
     assert found == [
-        f"events[{relay}].refused_by: missing (a required field) (akan.schema.json#/$defs/RelayRefused/required)",
-        "final.route: missing (a required field) (akan.schema.json#/$defs/Final/required)",
+        f"events[{relay}].refused_by: {missing} (akan.schema.json#/$defs/RelayRefused/required)",
+        f"final.route: {missing} (akan.schema.json#/$defs/Final/required)",
     ]
     record["events"][relay]["outcome"] = "refuse"
     assert problems("akan", record)[0].startswith(f'events[{relay}].outcome: unknown outcome "refuse"')

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from functools import lru_cache
-from typing import Any
+from functools import cache
+from typing import Any, cast
 
 import jsonschema
 from jsonschema.exceptions import ValidationError
@@ -68,7 +68,8 @@ def _required(
             yield ValidationError("missing (a required field)", path=[field])
 
 
-RecordValidator = jsonschema.validators.extend(
+#: Draft 2020-12 with the two keywords above replaced (the library's ``extend`` is untyped)
+RecordValidator: Any = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
     jsonschema.Draft202012Validator, validators={"oneOf": _one_of, "required": _required}
 )
 
@@ -78,7 +79,7 @@ def generated_schema(system: str) -> dict[str, Any]:
     return RECORD_MODELS[system].model_json_schema()
 
 
-@lru_cache(maxsize=None)
+@cache
 def validator(system: str) -> Any:
     """The compiled validator of a system's records: the committed schema file, else the models' schema."""
     path = RECORDS_DIR / schema_name(system)
@@ -132,7 +133,7 @@ def _resolve(root: dict[str, Any], pointer: str) -> Any:
 
 def describe(error: ValidationError) -> str:
     """What was wrong, in words: expected what, got what."""
-    keyword, expected = error.validator, error.validator_value
+    keyword, expected = error.validator, cast(Any, error.validator_value)
     if keyword == "type":
         kinds = " or ".join(expected) if isinstance(expected, list) else str(expected)
         return f"expected {kinds}, got {_show(error.instance)}"

@@ -26,7 +26,6 @@ import time
 import uuid
 from typing import Any
 
-
 #: per system: an event of its vocabulary that claims nothing, and the smallest valid final state
 #: (spec/protocol/records/<system>.schema.json)
 MINIMAL: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {

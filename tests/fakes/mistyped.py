@@ -1,4 +1,4 @@
-"""``python:fakes.mistyped:make``: the reference, except that one field of each record has the wrong JSON type.
+"""``python:fakes.mistyped:make``: the reference, except that one field of each record has the wrong type.
 
 It plays every case exactly as the reference does, then reports the first ``iteration`` event's ``index``
 (llmz), the first ``turn`` event's ``step`` (falai) or ``final.tokens`` (akan) as a string: the kind of
