@@ -1,4 +1,4 @@
-"""Exit codes that mean something: a selection of nothing is a usage error; a run that played nothing is red."""
+"""Exit codes that mean something: selecting nothing is a usage error; playing nothing is not green."""
 
 from __future__ import annotations
 
