@@ -111,37 +111,41 @@ class Ended(Open):
 
 
 class Sent(Open):
-    kind: Literal["verbatim", "talk", "idle"]
+    """A message sent this turn. ``kind`` is a string: our documents name only ``verbatim`` (a ``say``), so
+    the kinds of talk and idle messages are the implementation's (``falai.idle.key#open_question``)."""
+
+    kind: str
     text: str
     key: str
 
 
 class Outcome(Open):
-    """An outcome line; ``runId`` names the run for the lines about one, ``kind``/``key`` the idle line."""
+    """An outcome line; ``runId`` names the run for the lines about one, ``kind``/``key`` the idle line.
 
-    code: Literal[
-        "duplicate-input",
-        "another-reply",
-        "silence-broken",
-        "awaiting-trigger",
-        "premise-changed",
-        "customer-replied",
-        "idle",
-    ]
+    ``code`` is a string, not a closed set: the idle line's code is not given
+    (``falai.idle.outcome-kind#open_question``), and a line the documents place nowhere in particular may
+    appear here or in ``skipped`` (``falai.mention.say-answers#open_question``)."""
+
+    code: str
     runId: str = optional()
-    kind: Literal["idle"] = optional()
+    kind: str = optional()
     key: str = optional()
 
 
 class Skipped(Open):
+    """A flow that did not start; ``code`` is a string for the same reason as an outcome's."""
+
     flowId: str
-    code: Literal["already-claimed", "already-running", "cooldown", "flow-gone"]
+    code: str
 
 
 class Wake(Open):
+    """A wake to enqueue; ``replaces`` may be absent or null on a flow's first silence wake
+    (``falai.silence.replaces#open_question``)."""
+
     key: str
     at: int
-    replaces: str = optional()
+    replaces: str | None = None
 
 
 class Turn(Open):
