@@ -35,10 +35,14 @@ class WireToolCall(Open):
 
 
 class Message(Open):
-    """One message of the conversation (posted, exported, persisted, restored or kept in the transcript)."""
+    """One message of the conversation (posted, exported, persisted, restored or kept in the transcript).
+
+    ``content`` is optional: a transcript read back from web storage keeps what storage held, and the
+    ``invalid-input`` scenarios store an assistant message without content on purpose (the reference then
+    restores and posts it as read; the documents do not say what a chat must do with one)."""
 
     role: Literal["user", "assistant", "tool", "local", "system"]
-    content: str
+    content: str = optional()
     attachments: list[Attachment] = optional()
     summary: bool = optional()
     tool_calls: list[WireToolCall] = optional()
@@ -68,7 +72,7 @@ class ProviderMessage(Open):
     """A message as the adaptor hands it to its provider; ``content`` is text or a list of typed parts."""
 
     role: Literal["system", "user", "assistant", "tool"]
-    content: str | list[dict[str, Any]]
+    content: str | list[dict[str, Any]] = optional()
 
 
 class TurnRequest(Open):
