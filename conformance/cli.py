@@ -27,15 +27,14 @@ from conformance.report import console
 from conformance.report.build import build_report
 from conformance.report.junit import to_junit
 from conformance.report.markdown import to_markdown
+from conformance.report.metadata import Clock, run_metadata
 from conformance.report.model import Report
 from conformance.runner import Selection, layout_problem, nothing_selected, run_case, select
 from conformance.scenario.load import LoadedScenario, load_all
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m conformance", description="Agent runtime conformance suite."
-    )
+def _parser(prog: str = "python -m conformance") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description="Agent runtime conformance suite.")
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="run the suite against an implementation")
     run.add_argument(
@@ -43,7 +42,9 @@ def _parser() -> argparse.ArgumentParser:
         default="reference",
         help="reference | reference[<mutant>] | stdio:<command> | python:<module>:<factory> | preset",
     )
-    run.add_argument("--report-dir", type=Path, help="default: build/conformance/<impl-name>/")
+    run.add_argument(
+        "--report-dir", type=Path, help="default: build/conformance/<impl-name>/ in the current directory"
+    )
     run.add_argument("--expected-failures", type=Path, metavar="FILE", help="YAML baseline of known failures")
     run.add_argument("--system", action="append", choices=SYSTEMS, help="only this system (repeatable)")
     run.add_argument(
@@ -51,7 +52,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per case (default 30)")
     run.add_argument(
-        "--scenarios", type=Path, default=SCENARIO_ROOT, help="scenario root (default fixtures/scenarios)"
+        "--scenarios",
+        type=Path,
+        default=SCENARIO_ROOT,
+        help="scenario root (default: the clone's fixtures/scenarios, else the package's copy)",
     )
     run.add_argument("--spec", type=Path, default=SPEC_ROOT, help=argparse.SUPPRESS)
     run.add_argument("-v", "--verbose", action="store_true", help="also list skips and expected failures")
@@ -90,6 +94,7 @@ def _usage_error(message: str) -> int:
 
 
 def run_command(args: argparse.Namespace) -> int:
+    clock = Clock()
     try:
         entries = baseline.load(args.expected_failures) if args.expected_failures else []
     except baseline.BaselineError as exc:
@@ -123,7 +128,8 @@ def run_command(args: argparse.Namespace) -> int:
         adapter.close()
     catalogue_ids = [i for i in load_catalogue(args.spec).ids() if i.split(".")[0] in systems]
     problems = baseline.apply(cases, entries, known_ids(args.scenarios, catalogue_ids)) if entries else []
-    report = build_report(args.impl, info, cases, catalogue_ids, problems)
+    run = run_metadata(clock, args.spec, args.scenarios)
+    report = build_report(args.impl, info, cases, catalogue_ids, problems, run)
     directory = args.report_dir or BUILD_ROOT / "conformance" / display_name(args.impl)
     write_reports(report, directory)
     lines = console.render(report, verbose=args.verbose)
@@ -170,10 +176,15 @@ def check_mutants(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+def main(argv: list[str] | None = None, prog: str = "python -m conformance") -> int:
+    args = _parser(prog).parse_args(argv)
     if args.command == "list-mutants":
         return list_mutants()
     if args.command == "check-mutants":
         return check_mutants(args)
     return run_command(args)
+
+
+def console_main() -> None:
+    """The ``agent-conformance`` console script: the same commands as ``python -m conformance``."""
+    sys.exit(main(prog="agent-conformance"))
