@@ -28,21 +28,37 @@ SCENARIOS = len(list(SCENARIO_ROOT.rglob("*.yaml")))
 
 def _run(argv: list[str], cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    return subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False)
+    return subprocess.run(
+        argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
 
 
 def _build(tmp: Path) -> tuple[Path, Path]:
     """sdist from the clone, then the wheel from the sdist, both with this environment's setuptools."""
     dist = tmp / "dist"
     sdist = _run(
-        [sys.executable, "-c", f"from setuptools import build_meta as b; print(b.build_sdist({str(dist)!r}))"],
+        [
+            sys.executable,
+            "-c",
+            f"from setuptools import build_meta as b; print(b.build_sdist({str(dist)!r}))",
+        ],
         cwd=REPO_ROOT,
     )
     assert sdist.returncode == 0, sdist.stderr[-3000:]
     sdist_path = dist / sdist.stdout.strip().splitlines()[-1]
     wheel = _run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(dist),
-         str(sdist_path)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(dist),
+            str(sdist_path),
+        ],
         cwd=tmp,
     )
     assert wheel.returncode == 0, wheel.stderr[-3000:]
