@@ -1,4 +1,4 @@
-"""``python3 bootstrap.py -s <session> [-- args]``: run a nox session from any Python 3.11+, nothing else assumed.
+"""``python3 bootstrap.py -s <session> [-- args]``: a nox session from any Python 3.11+, nothing assumed.
 
 Why a script and not ``pip install nox``: a distribution's own python3 is often *externally managed*
 (PEP 668) and refuses installs into it, and the user's may have no nox at all. A virtualenv is always
@@ -31,7 +31,7 @@ def ensure_nox() -> None:
     """Create ``.venv`` with nox in it unless it is already there."""
     if NOX.exists():
         return
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 (this script must say so on an older Python)
         sys.exit(f"bootstrap: Python 3.11 or newer is needed, this is {sys.version.split()[0]}")
     if not PYTHON.exists():
         _say(f"creating {VENV} (a virtualenv: allowed even where the system Python is externally managed)")

@@ -33,7 +33,7 @@ def make(dest: Path) -> Path:
     shutil.copytree(
         stdlib,
         dest / "lib" / version,
-        ignore=shutil.ignore_patterns("site-packages", "dist-packages", "__pycache__", "test", "EXTERNALLY-*"),
+        ignore=shutil.ignore_patterns("site-packages", "dist-packages", "__pycache__", "test", "EXTERNALLY*"),
         dirs_exist_ok=True,
     )
     python = dest / "bin" / "python3"

@@ -23,6 +23,7 @@ from conformance.adapters.base import DEFAULT_TIMEOUT, AdapterError
 from conformance.adapters.registry import create, display_name
 from conformance.catalogue.load import SYSTEMS, load_catalogue
 from conformance.paths import BUILD_ROOT, SCENARIO_ROOT, SPEC_ROOT
+from conformance.progress import track
 from conformance.report import console
 from conformance.report.build import build_report
 from conformance.report.junit import to_junit
@@ -121,7 +122,12 @@ def run_command(args: argparse.Namespace) -> int:
                 f"none of the selected scenarios belongs to a system {info.name} implements "
                 f"({', '.join(info.systems)}); name one with --system to count them as skips"
             )
-        cases = [run_case(adapter, info, item, args.timeout) for item in items]
+        cases = track(
+            items,
+            lambda item: item.id.split("/", 1)[0],
+            lambda item: run_case(adapter, info, item, args.timeout),
+            " (before the baseline)" if entries else "",
+        )
     except AdapterError as exc:
         return _usage_error(str(exc))
     finally:
