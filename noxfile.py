@@ -99,7 +99,7 @@ def conformance_llmz(s: nox.Session) -> None:
 def report(s: nox.Session) -> None:
     """report.html for the reference and llmz 1.0.1 side by side, and its screenshot in headless Chromium.
 
-    Writes ``build/conformance/compare/report.html`` and ``report.png``; without Node the page holds the
+    Writes ``build/conformance/showcase/report.html`` and ``report.png``; without Node the page holds the
     reference alone, and without Chromium the screenshot is skipped with a message.
     """
     _run(s, "python", "-m", "conformance.report.showcase", *s.posargs)

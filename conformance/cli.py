@@ -24,7 +24,7 @@ from conformance.adapters.registry import create, display_name
 from conformance.catalogue.load import SYSTEMS, load_catalogue
 from conformance.paths import BUILD_ROOT, SCENARIO_ROOT, SPEC_ROOT
 from conformance.progress import track
-from conformance.report import console
+from conformance.report import compare, console, html
 from conformance.report.build import build_report
 from conformance.report.junit import to_junit
 from conformance.report.markdown import to_markdown
@@ -60,6 +60,8 @@ def _parser(prog: str = "python -m conformance") -> argparse.ArgumentParser:
     )
     run.add_argument("--spec", type=Path, default=SPEC_ROOT, help=argparse.SUPPRESS)
     run.add_argument("-v", "--verbose", action="store_true", help="also list skips and expected failures")
+    compare.add_parser(commands)
+    html.add_parser(commands)
     commands.add_parser("list-mutants", help="the reference's mutants and permitted variants")
     mutants = commands.add_parser(
         "check-mutants",
@@ -132,12 +134,14 @@ def run_command(args: argparse.Namespace) -> int:
         return _usage_error(str(exc))
     finally:
         adapter.close()
-    catalogue_ids = [i for i in load_catalogue(args.spec).ids() if i.split(".")[0] in systems]
+    catalogue = load_catalogue(args.spec)
+    catalogue_ids = [i for i in catalogue.ids() if i.split(".")[0] in systems]
     problems = baseline.apply(cases, entries, known_ids(args.scenarios, catalogue_ids)) if entries else []
     run = run_metadata(clock, args.spec, args.scenarios)
     report = build_report(args.impl, info, cases, catalogue_ids, problems, run)
     directory = args.report_dir or BUILD_ROOT / "conformance" / display_name(args.impl)
     write_reports(report, directory)
+    html.write([report], catalogue, directory / "report.html")
     lines = console.render(report, verbose=args.verbose)
     print("\n".join([*lines[:-1], f"reports: {directory}", lines[-1]]))
     return 0 if report.ok else 1
@@ -188,6 +192,8 @@ def main(argv: list[str] | None = None, prog: str = "python -m conformance") -> 
         return list_mutants()
     if args.command == "check-mutants":
         return check_mutants(args)
+    if args.command in ("compare", "html"):
+        return int(compare.command(args) if args.command == "compare" else html.command(args))
     return run_command(args)
 
 
