@@ -17,6 +17,7 @@ from reference.llmz import settle
 from reference.llmz.budget_mutants import MUTANTS as BUDGET_MUTANTS
 from reference.llmz.config import ExitDef
 from reference.llmz.contract_mutants import MUTANTS as CONTRACT_MUTANTS
+from reference.llmz.input_mutants import MUTANTS as INPUT_MUTANTS
 from reference.mutants import Mutant
 
 
@@ -172,6 +173,7 @@ RUNTIME_MUTANTS: list[Mutant] = [
         description="chat mode registers its hand-back exit under another name, so exit('listen') is unknown",
     ),
     *CONTRACT_MUTANTS,
+    *INPUT_MUTANTS,
 ]
 
 #: Everything the harness can run: the runtime mutants above and the token budget's
