@@ -3,8 +3,9 @@
 Why: a full run against a real runtime takes minutes, and nothing used to appear until the end. On a
 terminal the line for the current system is rewritten after every case (cases done of total, failures so
 far); in CI, where rewritten lines turn into thousands of log lines, each system gets one line when it is
-done. Everything goes to stderr, so stdout keeps the summary whose last line scripts read. Failures are
-counted before any expected-failures baseline is applied; the final summary gives the verdicts after it.
+done. It writes to stdout, before the summary, so the summary's last line stays the last line of the
+output whatever reads it, and a log keeps the order. Failures are counted before any expected-failures
+baseline is applied; the final summary gives the verdicts after it.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def is_live(stream: TextIO) -> bool:
 class Progress:
     def __init__(self, totals: Counter[str], stream: TextIO | None = None, note: str = "") -> None:
         self._totals = totals
-        self._stream = stream or sys.stderr
+        self._stream = stream or sys.stdout
         self._live = is_live(self._stream)
         self._note = note
         self._system = ""
