@@ -201,9 +201,12 @@ def shutdown() -> None:
                 process.close()
 
 
-def run(setup: str, program: str, dispatch: Dispatch, limits: Limits) -> RunResult:
-    """Run one program in a worker within ``limits``; see the module docstring for the outcomes."""
+def run(kernel: str, setup: str, program: str, dispatch: Dispatch, limits: Limits) -> RunResult:
+    """Run one program in a worker within ``limits``; see the module docstring for the outcomes. ``kernel``
+    is evaluated first in a fresh context (workers do that ahead of time), then ``setup``, then
+    ``program``."""
     request = {
+        "kernel": kernel,
         "setup": setup,
         "program": program,
         "heap": limits.heap,

@@ -9,7 +9,7 @@ as backstops, and it dies with its parent.
 
 Protocol (``multiprocessing.connection`` framing over two inherited pipes, JSON messages):
 
-* parent -> worker: ``{"setup", "program", "heap", "stack", "cpu_seconds", "max_payload"}``;
+* parent -> worker: ``{"kernel", "setup", "program", "heap", "stack", "cpu_seconds", "max_payload"}``;
 * worker -> parent, any number of times: ``["call", op, [args]]``, answered with one JSON text that the
   kernel decodes (a value, an error to throw, or "never settles");
 * worker -> parent, once: ``["done", {"answers", "syntax", "failure"}]``.
@@ -59,9 +59,15 @@ def _limit_cpu(seconds: float) -> None:
 
 
 class Worker:
+    """Serves programs one at a time. Between programs it prepares the next fresh context with the kernel
+    already defined, so that parsing overlaps the host's own work."""
+
     def __init__(self, inbox: Connection, outbox: Connection) -> None:
         self.inbox = inbox
         self.outbox = outbox
+        self.answers: list[str] = []
+        self.max_payload = 0
+        self.prepared: tuple[str, Any] | None = None
 
     def _send(self, message: Any) -> None:
         self.outbox.send_bytes(json.dumps(message).encode("utf-8"))
@@ -73,45 +79,56 @@ class Worker:
             except (EOFError, OSError):
                 return
             self._send(["done", self.run(request)])
+            self.prepared = None  # the used context goes before the next one is made
+            with contextlib.suppress(Exception):
+                self.prepared = (request["kernel"], self._fresh(request["kernel"]))
+
+    def host_call(self, *args: Any) -> str:
+        """The one callable generated code reaches (through the kernel) for host operations."""
+        try:
+            if not args or not all(isinstance(a, str) for a in args):
+                return REFUSED
+            parts = [a if len(a) <= self.max_payload else None for a in args[1:]]
+            self._send(["call", args[0], parts])
+            answer = self.inbox.recv_bytes().decode("utf-8")
+            return answer if answer.isascii() else REFUSED
+        except (EOFError, OSError):
+            os._exit(0)  # the parent is gone; nothing is waiting for this program
+        except BaseException:
+            return REFUSED
+
+    def settle(self, text: Any = None) -> None:
+        with contextlib.suppress(BaseException):
+            if isinstance(text, str):
+                self.answers.append(text)
+
+    def capture(self, text: Any = None) -> None:
+        with contextlib.suppress(BaseException):
+            if isinstance(text, str):
+                self.answers.append("capture:" + text)
+
+    def _fresh(self, kernel: str) -> Any:
+        context = quickjs.Context()
+        context.add_callable("__host_call", self.host_call)
+        context.add_callable("__host_settle", self.settle)
+        context.add_callable("__host_capture", self.capture)
+        context.eval(kernel)
+        return context
 
     def run(self, request: dict[str, Any]) -> dict[str, Any]:
-        answers: list[str] = []
-        max_payload = int(request["max_payload"])
-
-        def host_call(*args: Any) -> str:
-            try:
-                if not args or not all(isinstance(a, str) for a in args):
-                    return REFUSED
-                parts = [a if len(a) <= max_payload else None for a in args[1:]]
-                self._send(["call", args[0], parts])
-                answer = self.inbox.recv_bytes().decode("utf-8")
-                return answer if answer.isascii() else REFUSED
-            except (EOFError, OSError):
-                os._exit(0)  # the parent is gone; nothing is waiting for this program
-            except BaseException:
-                return REFUSED
-
-        def keep(prefix: str) -> Any:
-            def record(text: Any = None) -> None:
-                try:
-                    if isinstance(text, str):
-                        answers.append(prefix + text)
-                except BaseException:
-                    return None
-                return None
-
-            return record
-
-        _limit_cpu(float(request["cpu_seconds"]))
-        context = quickjs.Context()
-        context.set_memory_limit(int(request["heap"]))
-        context.set_max_stack_size(int(request["stack"]))
-        context.add_callable("__host_call", host_call)
-        context.add_callable("__host_settle", keep(""))
-        context.add_callable("__host_capture", keep("capture:"))
+        self.answers = []
+        self.max_payload = int(request["max_payload"])
         syntax: str | None = None
         failure: str | None = None
+        _limit_cpu(float(request["cpu_seconds"]))
         try:
+            prepared, self.prepared = self.prepared, None
+            if prepared is not None and prepared[0] == request["kernel"]:
+                context = prepared[1]
+            else:
+                context = self._fresh(request["kernel"])
+            context.set_memory_limit(int(request["heap"]))
+            context.set_max_stack_size(int(request["stack"]))
             context.eval(request["setup"])
             context.eval(request["program"])
             while context.execute_pending_job():
@@ -124,7 +141,7 @@ class Worker:
                 failure = text.splitlines()[0] if text else type(exc).__name__
         except Exception as exc:  # the binding's own failures (conversion, memory) end this program only
             failure = f"{type(exc).__name__}: {exc}"
-        return {"answers": answers, "syntax": syntax, "failure": failure}
+        return {"answers": self.answers, "syntax": syntax, "failure": failure}
 
 
 def main(argv: list[str]) -> int:

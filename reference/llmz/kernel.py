@@ -371,6 +371,11 @@ KERNEL: Final = r"""
 """
 
 
+DEFINITION: Final = "globalThis.__llmz_kernel = " + KERNEL.strip() + ";"
+"""Defines the kernel without running it. A worker evaluates this ahead of time in a fresh context, while
+the host is busy elsewhere: parsing the kernel is most of the cost of starting a program."""
+
+
 def kernel_source(
     *,
     tools: list[str],
@@ -380,7 +385,8 @@ def kernel_source(
     declared: list[str],
     known: list[str],
 ) -> str:
-    """The setup script for one program: the kernel applied to this program's configuration."""
+    """The setup script for one program: the predefined kernel (``DEFINITION``), taken off the global
+    object and applied to this program's configuration."""
     config = {
         "tools": tools,
         "chat": chat,
@@ -390,7 +396,11 @@ def kernel_source(
         "known": known,
         "maxDepth": MAX_DEPTH,
     }
-    return KERNEL + "(" + json.dumps(config) + ");"
+    return (
+        "(function (kernel) { delete globalThis.__llmz_kernel; kernel("
+        + json.dumps(config)
+        + "); })(globalThis.__llmz_kernel);"
+    )
 
 
 def program_source(code: str) -> str:

@@ -189,6 +189,7 @@ def run_program(
         known=known or [],
     )
     result = containment.run(
+        kernel.DEFINITION,
         setup,
         kernel.program_source(code),
         lambda op, args: _dispatch(bridge, op, args),
@@ -226,8 +227,9 @@ def _outcome(answers: list[str]) -> ProgramOutcome:
         return ProgramOutcome(settled=False, captured=captured)
     answer = _loads(settled[0])
     if not isinstance(answer, dict):
-        unreadable = {"code": None, "name": "InternalError", "message": "unreadable settlement", "host": False}
-        return ProgramOutcome(settled=True, error=unreadable, captured=captured)
+        unreadable = "the settlement could not be read"
+        failed = {"code": None, "name": "InternalError", "message": unreadable, "host": False}
+        return ProgramOutcome(settled=True, error=failed, captured=captured)
     if not answer["ok"]:
         host = answer.get("host") is True
         error: dict[str, Any] = {
