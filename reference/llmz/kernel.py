@@ -51,13 +51,17 @@ KERNEL: Final = r"""
   const apply = Reflect.apply, defineProperty = Object.defineProperty, create = Object.create;
   const namesOf = Object.getOwnPropertyNames, describe = Object.getOwnPropertyDescriptor;
   const symbolsOf = Object.getOwnPropertySymbols, protoOf = Object.getPrototypeOf;
+  const setProto = Object.setPrototypeOf;
   const keysOf = Object.keys, hasOwn = Object.prototype.hasOwnProperty, ObjectProto = Object.prototype;
   const isArray = Array.isArray, isFinite = Number.isFinite, sameValue = Object.is;
   const stringify = JSON.stringify, parse = JSON.parse, then = Promise.prototype.then;
   const ErrorCtor = Error, ProxyCtor = Proxy, StringCtor = String, SetCtor = Set;
   const setHas = Set.prototype.has, setAdd = Set.prototype.add;
   const WeakSetCtor = WeakSet, weakAdd = WeakSet.prototype.add, weakHas = WeakSet.prototype.has;
-  const MAX_DEPTH = config.maxDepth;
+  const MAX_DEPTH = config.maxDepth, MAX_CHARS = config.maxChars;
+  // Thrown by memEncode when the encoding alone is longer than memory can ever hold: the value is
+  // unavailable (over capacity), and encoding the rest of a huge structure would only burn time.
+  const TOO_LARGE = create(null);
 
   const own = (o, k) => apply(hasOwn, o, [k]);
   const quote = (s) => stringify(StringCtor(s));
@@ -97,18 +101,23 @@ KERNEL: Final = r"""
     throw error;
   };
 
-  // The tagged memory encoding, serialised directly to JSON text (no intermediate objects whose
-  // serialisation a guest could redirect through prototypes).
+  // The tagged memory encoding. It is built from null-prototype objects and arrays, so the captured
+  // JSON.stringify finds no toJSON a guest could have planted on Object.prototype or Array.prototype.
+  const UNDEFINED_TAG = create(null), NEGATIVE_ZERO_TAG = create(null);
+  UNDEFINED_TAG.$ = 'undefined';
+  NEGATIVE_ZERO_TAG.$ = '-0';
   const memEncode = (value) => {
     const stack = create(null);
+    let size = 0;  // a lower bound of the encoding's length
+    const grow = (n) => { size += n; if (size > MAX_CHARS) throw TOO_LARGE; };
     const walk = (v, where, depth) => {
-      if (v === undefined) return '{"$":"undefined"}';
-      if (v === null) return 'null';
-      if (typeof v === 'boolean') return v ? 'true' : 'false';
-      if (typeof v === 'string') return stringify(v);
+      if (v === undefined) { grow(16); return UNDEFINED_TAG; }
+      if (v === null || typeof v === 'boolean') { grow(4); return v; }
+      if (typeof v === 'string') { grow(v.length + 2); return v; }
       if (typeof v === 'number') {
         if (!isFinite(v)) fail(where + ': only finite numbers can be kept');
-        return sameValue(v, -0) ? '{"$":"-0"}' : '' + v;
+        grow(1);
+        return sameValue(v, -0) ? NEGATIVE_ZERO_TAG : v;
       }
       if (typeof v !== 'object') fail(where + ': a ' + typeof v + ' cannot be kept in memory');
       if (depth >= MAX_DEPTH) {
@@ -120,13 +129,14 @@ KERNEL: Final = r"""
       stack[depth] = v;
       let out;
       if (isArray(v)) {
-        out = '[';
+        out = setProto([], null);
         const length = v.length;
+        grow(2);
         for (let i = 0; i < length; i++) {
           if (!(i in v)) fail(where + ': sparse arrays cannot be kept in memory');
-          out += (i ? ',' : '') + walk(v[i], where + '[' + i + ']', depth + 1);
+          out[i] = walk(v[i], where + '[' + i + ']', depth + 1);
+          grow(1);
         }
-        out += ']';
       } else {
         const proto = protoOf(v);
         if (proto !== ObjectProto && proto !== null) {
@@ -134,21 +144,25 @@ KERNEL: Final = r"""
         }
         if (symbolsOf(v).length) fail(where + ': symbol keys cannot be kept in memory');
         const names = namesOf(v);
-        out = '{"$":"object","v":{';
+        const fields = create(null);
+        grow(20);
         for (let i = 0; i < names.length; i++) {
           const key = names[i];
           const d = describe(v, key);
           if (own(d, 'get') || own(d, 'set')) {
             fail(where + '.' + key + ': accessor properties cannot be kept in memory');
           }
-          out += (i ? ',' : '') + stringify(key) + ':' + walk(d.value, where + '.' + key, depth + 1);
+          grow(key.length + 4);
+          fields[key] = walk(d.value, where + '.' + key, depth + 1);
         }
-        out += '}}';
+        out = create(null);
+        out.$ = 'object';
+        out.v = fields;
       }
       stack[depth] = undefined;
       return out;
     };
-    return walk(value, 'value', 0);
+    return stringify(walk(value, 'value', 0));
   };
 
   const memDecode = (node) => {
@@ -307,11 +321,15 @@ KERNEL: Final = r"""
       if (v === none) {
         text = '{"ok":true,"none":true,"unawaited":' + unawaited() + '}';
       } else {
-        let kept = 'null', problem = 'null', result = 'null';
-        try { kept = memEncode(v); } catch (e) { problem = quote(messageOf(e)); }
+        let kept = 'null', problem = 'null', result = 'null', large = 'false';
+        try {
+          kept = memEncode(v);
+        } catch (e) {
+          if (e === TOO_LARGE) large = 'true'; else problem = quote(messageOf(e));
+        }
         try { result = quote(enc(v)); } catch (e) { result = 'null'; }
         text = '{"ok":true,"result":' + result + ',"kept":' + kept + ',"problem":' + problem +
-          ',"unawaited":' + unawaited() + '}';
+          ',"tooLarge":' + large + ',"unawaited":' + unawaited() + '}';
       }
     } catch (e) {
       text = OUT_OF_MEMORY;
@@ -342,7 +360,7 @@ KERNEL: Final = r"""
       try {
         entry = '{"ok":' + memEncode(read()) + '}';
       } catch (e) {
-        entry = '{"error":' + quote(messageOf(e)) + '}';
+        entry = e === TOO_LARGE ? '{"tooLarge":true}' : '{"error":' + quote(messageOf(e)) + '}';
       }
       out += (first ? '' : ',') + stringify(name) + ':' + entry;
       first = false;
@@ -384,6 +402,7 @@ def kernel_source(
     objects_state: str,
     declared: list[str],
     known: list[str],
+    max_chars: int,
 ) -> str:
     """The setup script for one program: the predefined kernel (``DEFINITION``), taken off the global
     object and applied to this program's configuration."""
@@ -395,6 +414,7 @@ def kernel_source(
         "declared": declared,
         "known": known,
         "maxDepth": MAX_DEPTH,
+        "maxChars": max_chars,
     }
     return (
         "(function (kernel) { delete globalThis.__llmz_kernel; kernel("

@@ -153,6 +153,9 @@ class Memory:
         not fit (llmz.memory.partial-retention-reported)."""
         outcome = Capture()
         for name, answer in captured.items():
+            if answer.get("tooLarge"):  # longer than the limit before it is even measured
+                outcome.unavailable.append(name)
+                continue
             if "error" in answer:
                 outcome.unsupported[name] = answer["error"]
                 continue

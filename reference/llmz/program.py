@@ -91,8 +91,9 @@ def _store_memory(
     mem = ctx.session.memory
     captured = mem.store(outcome.captured)
     host.memory_changes = captured.changed
-    kept = outcome.has_result and outcome.result_problem is None
+    kept = outcome.has_result and outcome.result_problem is None and not outcome.result_too_large
     fits = mem.add_record(iteration_id, outcome.has_result, outcome.result if kept else None, kept)
+    fits = fits and not outcome.result_too_large
     unavailable = captured.unavailable + ([] if fits else ["$return"])
     if unavailable:
         return LlmzError(
@@ -159,6 +160,7 @@ def run(code: str, host: IterationHost, ctx: IterationContext, iteration_id: str
             objects_state=objects.guest_state(ctx.config.objects, ctx.session.memory.objects),
             known=list(ctx.session.memory.variables),
             limits=containment.limits_for(ctx.config.timeout_ms),
+            max_bytes=ctx.session.memory.max_bytes,
         )
     except SyntaxError as exc:
         ctx.session.memory.add_record(iteration_id, False, None, True)

@@ -56,8 +56,11 @@ class ProgramOutcome:
     """The returned value in memory's tagged encoding, or None when it cannot be kept."""
     result_problem: str | None = None
     """Why the returned value cannot be kept in memory, when it cannot."""
+    result_too_large: bool = False
+    """The returned value's encoding alone is longer than memory's byte limit: it can never be kept."""
     captured: dict[str, dict[str, Any]] = field(default_factory=dict)
-    """Variables at the end of the program: name -> ``{ok: tagged}`` or ``{error: message}``."""
+    """Variables at the end of the program: name -> ``{ok: tagged}``, ``{error: message}``, or
+    ``{tooLarge: true}`` for a value longer than memory's byte limit."""
     unawaited: list[str] = field(default_factory=list)
     """Tools whose calls the program never awaited."""
     stopped: Literal["timeout", "died"] | None = None
@@ -174,6 +177,7 @@ def run_program(
     known: list[str] | None = None,
     objects_state: str = "{}",
     limits: containment.Limits | None = None,
+    max_bytes: int = memory.DEFAULT_MAX_BYTES,
 ) -> ProgramOutcome:
     """Run ``code`` in a worker and drive its promise to completion. Raises SyntaxError for code that does
     not compile. ``limits`` default to those of a run without ``options.timeout``."""
@@ -187,6 +191,7 @@ def run_program(
         objects_state=objects_state,
         declared=memory.declared_names(code),
         known=known or [],
+        max_chars=max_bytes,
     )
     result = containment.run(
         kernel.DEFINITION,
@@ -254,6 +259,7 @@ def _outcome(answers: list[str]) -> ProgramOutcome:
         has_result=True,
         result=answer["kept"],
         result_problem=problem,
+        result_too_large=answer.get("tooLarge") is True,
         captured=captured,
         unawaited=answer["unawaited"],
     )
