@@ -14,10 +14,10 @@ from typing import Any
 from unittest import mock
 
 from reference.llmz import kernel, settle
-from reference.llmz.errors import LlmzError
 from reference.llmz.budget_mutants import MUTANTS as BUDGET_MUTANTS
 from reference.llmz.config import ExitDef
 from reference.llmz.contract_mutants import MUTANTS as CONTRACT_MUTANTS
+from reference.llmz.errors import LlmzError
 from reference.mutants import Mutant
 
 
@@ -201,7 +201,7 @@ RUNTIME_MUTANTS: list[Mutant] = [
         "llmz-settle-hook-forgeable",
         rules=("llmz.errors.execution-failed",),
         patch=_patch("reference.llmz.kernel.DEFINITION", _FORGEABLE_KERNEL),
-        description="the program's end is observed through Promise.prototype.then, which the program can replace",
+        description="the end of a program is watched through Promise.prototype.then, which it can replace",
     ),
     *CONTRACT_MUTANTS,
 ]
