@@ -79,7 +79,7 @@ def lint(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def typecheck(session: nox.Session) -> None:
     _install(session)
-    session.run("mypy", "reference", "conformance")
+    session.run("mypy", "reference", "conformance", "variants")
 
 
 @nox.session(python=PYTHON)

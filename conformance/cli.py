@@ -1,9 +1,14 @@
 """``python -m conformance``: run the suite against an implementation, or list the reference mutants.
 
 ``run`` writes report.json, junit.xml and report.md into the report directory and prints a per-system
-summary ending with the line ``N passed, N failed, N errored, N skipped``. Exit status: 0 when nothing
-failed or errored unexpectedly and the baseline has no stale or unknown entry; 1 otherwise; 2 when the
-run could not start (unknown implementation, failed hello, unreadable baseline).
+summary ending with the line ``N passed, N failed, N errored, N skipped``. Exit status:
+
+- 0: at least one scenario was played, and nothing failed or errored unless the baseline expected it;
+- 1: a scenario failed or errored unexpectedly, a baseline entry is stale or unknown, or nothing was
+  played at all (every selected scenario was skipped): a run that checked nothing is never green;
+- 2: the run could not start, and no report was written: no scenario selected (a missing or empty
+  folder, a layout that is not ``<root>/<system>/<area>/<name>.yaml``, a ``-k`` or ``--system`` that
+  matches nothing), an unknown implementation, a failed hello, an unreadable baseline.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from conformance.report.build import build_report
 from conformance.report.junit import to_junit
 from conformance.report.markdown import to_markdown
 from conformance.report.model import Report
-from conformance.runner import Selection, run_all, select
+from conformance.runner import Selection, layout_problem, nothing_selected, run_case, select
 from conformance.scenario.load import LoadedScenario, load_all
 
 
@@ -50,9 +55,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--spec", type=Path, default=SPEC_ROOT, help=argparse.SUPPRESS)
     run.add_argument("-v", "--verbose", action="store_true", help="also list skips and expected failures")
-    commands.add_parser("list-mutants", help="the reference's deliberately broken variants")
-    mutants = commands.add_parser("check-mutants", help="run each mutant against the cases pinning its rules")
-    mutants.add_argument("--system", action="append", choices=SYSTEMS, help="only this system's mutants")
+    commands.add_parser("list-mutants", help="the reference's mutants and permitted variants")
+    mutants = commands.add_parser(
+        "check-mutants",
+        help="each mutant must fail the cases pinning its rules; each permitted variant must pass them all",
+    )
+    mutants.add_argument("--system", action="append", choices=SYSTEMS, help="only this system's variants")
     mutants.add_argument("--scenarios", type=Path, default=SCENARIO_ROOT, help=argparse.SUPPRESS)
     return parser
 
@@ -76,30 +84,43 @@ def write_reports(report: Report, directory: Path) -> None:
     (directory / "report.md").write_text(to_markdown(report), encoding="utf-8")
 
 
+def _usage_error(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
 def run_command(args: argparse.Namespace) -> int:
     try:
         entries = baseline.load(args.expected_failures) if args.expected_failures else []
     except baseline.BaselineError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return _usage_error(str(exc))
+    layout = layout_problem(args.scenarios)
+    if layout:
+        return _usage_error(layout)
     selection = Selection(set(args.system) if args.system else None, args.keyword)
     items = select(args.scenarios, selection)
+    if not items:
+        return _usage_error(nothing_selected(args.scenarios, selection))
     try:
         adapter = create(args.impl, hello_timeout=args.timeout)
     except AdapterError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return _usage_error(str(exc))
     try:
-        info, cases = run_all(adapter, items, args.timeout)
+        info = adapter.hello()
+        # Without --system, the run covers the systems the implementation says it implements: a bridge to
+        # llmz alone is not "skipping" Akan. Naming a system explicitly keeps its cases, as honest skips.
+        systems = set(args.system) if args.system else set(info.systems)
+        items = [item for item in items if item.id.split("/", 1)[0] in systems]
+        if not items:
+            return _usage_error(
+                f"none of the selected scenarios belongs to a system {info.name} implements "
+                f"({', '.join(info.systems)}); name one with --system to count them as skips"
+            )
+        cases = [run_case(adapter, info, item, args.timeout) for item in items]
     except AdapterError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return _usage_error(str(exc))
     finally:
         adapter.close()
-    # Without --system, the run covers the systems the implementation says it implements: a bridge to
-    # llmz alone is not "skipping" Akan. Naming a system explicitly keeps its cases, as honest skips.
-    systems = set(args.system) if args.system else set(info.systems)
-    cases = [case for case in cases if case.system in systems]
     catalogue_ids = [i for i in load_catalogue(args.spec).ids() if i.split(".")[0] in systems]
     problems = baseline.apply(cases, entries, known_ids(args.scenarios, catalogue_ids)) if entries else []
     report = build_report(args.impl, info, cases, catalogue_ids, problems)
@@ -112,6 +133,7 @@ def run_command(args: argparse.Namespace) -> int:
 
 def list_mutants() -> int:
     from reference.mutants import all_mutants
+    from variants import all_permitted
 
     mutants = all_mutants()
     for name, mutant in sorted(mutants.items()):
@@ -119,13 +141,17 @@ def list_mutants() -> int:
             f"{name}: breaks {', '.join(mutant.rules)}"
             + (f" ({mutant.description})" if mutant.description else "")
         )
-    print(f"{len(mutants)} mutants")
+    permitted = all_permitted()
+    for name, variant in sorted(permitted.items()):
+        print(f"{name}: permitted, exercises {', '.join(variant.exercises)} ({variant.description})")
+    print(f"{len(mutants)} mutants, {len(permitted)} permitted variants")
     return 0
 
 
 def check_mutants(args: argparse.Namespace) -> int:
-    from conformance.mutation import judge_mutant, report_lines
+    from conformance.mutation import judge_mutant, judge_permitted, permitted_lines, report_lines
     from reference.mutants import all_mutants
+    from variants import all_permitted
 
     items = select(args.scenarios)
     mutants = [
@@ -133,9 +159,15 @@ def check_mutants(args: argparse.Namespace) -> int:
         for _, m in sorted(all_mutants().items())
         if not args.system or m.rules[0].split(".")[0] in args.system
     ]
-    results = [judge_mutant(mutant, items) for mutant in mutants]
-    print("\n".join(report_lines(results)))
-    return 0 if all(r.status == "killed" for r in results) else 1
+    permitted = [v for _, v in sorted(all_permitted().items()) if not args.system or v.system in args.system]
+    caught = [judge_mutant(mutant, items) for mutant in mutants]
+    accepted = [judge_permitted(variant, items) for variant in permitted]
+    mutant_lines, variant_lines = report_lines(caught), permitted_lines(accepted)
+    print("\n".join([*mutant_lines[:-1], *variant_lines[:-1], mutant_lines[-1], variant_lines[-1]]))
+    ok = bool(caught or accepted) and all(r.status == "killed" for r in caught) and all(
+        r.accepted for r in accepted
+    )
+    return 0 if ok else 1
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,4 +1,7 @@
-"""The mutation score: does the suite catch each deliberately broken reference (``reference.mutants``)?
+"""Both halves of "is the suite right both ways": mutants must be caught, permitted variants accepted.
+
+A *mutant* (``reference.mutants``) breaks one rule; a *permitted variant* (``variants``) makes a choice the
+documents leave open. The first proves the suite can fail; the second that it fails only when it should.
 
 A mutant is *killed* when at least one scenario pinning one of the rules it breaks fails with a mismatch
 naming such a rule; *errored* when those scenarios only error (caught, but not for the stated reason);
@@ -11,11 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from conformance.adapters.reference import ReferenceAdapter
 from conformance.runner import run_case
 from conformance.scenario.load import LoadedScenario, LoadError
 from reference.mutants import Mutant
+
+if TYPE_CHECKING:
+    from variants import Permitted
 
 
 @dataclass(frozen=True)
@@ -49,5 +56,44 @@ def report_lines(results: list[MutantResult]) -> list[str]:
         for r in results
     ]
     killed = sum(1 for r in results if r.status == "killed")
-    lines.append(f"mutation score: {killed}/{len(results)} killed")
+    lines.append(f"mutants: {killed}/{len(results)} caught")
+    return lines
+
+
+@dataclass(frozen=True)
+class PermittedResult:
+    name: str
+    exercises: tuple[str, ...]
+    played: int
+    """How many scenarios of the variant's system were played against it."""
+    rejections: tuple[str, ...]
+    """One line per scenario that did not pass: its id, verdict and first message line."""
+
+    @property
+    def accepted(self) -> bool:
+        return self.played > 0 and not self.rejections
+
+
+def judge_permitted(variant: Permitted, items: Iterable[LoadedScenario | LoadError]) -> PermittedResult:
+    """Play every scenario of the variant's system against it; any verdict but pass is a rejection."""
+    cases = [i for i in items if isinstance(i, LoadedScenario) and i.scenario.system == variant.system]
+    adapter = ReferenceAdapter(permitted=variant)
+    info = adapter.hello()
+    rejections = []
+    for item in cases:
+        result = run_case(adapter, info, item)
+        if result.verdict != "pass":
+            first = (result.message.strip().splitlines() or [""])[0]
+            rejections.append(f"{item.id}: {result.verdict}: {first}")
+    return PermittedResult(variant.name, variant.exercises, len(cases), tuple(rejections))
+
+
+def permitted_lines(results: list[PermittedResult]) -> list[str]:
+    lines: list[str] = []
+    for r in results:
+        status = "accepted" if r.accepted else ("unplayed" if r.played == 0 else "rejected")
+        lines.append(f"{status:9} {r.name} ({', '.join(r.exercises)})")
+        lines.extend(f"            {rejection}" for rejection in r.rejections)
+    accepted = sum(1 for r in results if r.accepted)
+    lines.append(f"permitted variants: {accepted}/{len(results)} accepted")
     return lines

@@ -3,12 +3,15 @@
 Newline-delimited JSON, one object per line, on the implementation's stdin and stdout (stderr is free
 for logs). The harness speaks first:
 
-1. ``{"cmd": "hello", "protocol": [1]}`` -> ``{"protocol": 1, "implementation": {...}}``: the harness
+1. ``{"cmd": "hello", "protocol": [2]}`` -> ``{"protocol": 2, "implementation": {...}}``: the harness
    offers the versions it speaks and the implementation picks one, or answers ``{"error": ...}``.
-2. ``{"cmd": "run", "seq": n, "scenario": {...}}`` -> ``{"seq": n, "record": {...}}``, or
+2. ``{"cmd": "run", "seq": n, "case": {...}}`` -> ``{"seq": n, "record": {...}}``, or
    ``{"seq": n, "skip": {"reason": ...}}`` for something it cannot express, or
    ``{"seq": n, "error": {"message": ...}}`` when it failed to play the case.
 3. ``{"cmd": "stop"}``: the implementation exits.
+
+Version 2 sends only the played half of a scenario (``id``, ``system``, ``requires``, ``setup``,
+``script``, ``steps``); version 1 sent the whole document, answer key included, and is no longer spoken.
 
 ``spec/protocol/*.schema.json`` are generated from these models (``python -m conformance.schemas``).
 """
@@ -21,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from conformance.record import Record
 
-PROTOCOL_VERSIONS = (1,)
+PROTOCOL_VERSIONS = (2,)
 
 
 class Message(BaseModel):
@@ -47,10 +50,21 @@ class HelloResponse(Message):
     implementation: ImplementationInfo
 
 
+class Case(Message):
+    """The played half of a scenario; judging fields (title, description, rules, expect) never travel."""
+
+    id: str = Field(min_length=1, description="The scenario id, <system>/<area>/<name>.")
+    system: Literal["llmz", "falai", "akan"]
+    requires: list[str] = Field(default_factory=list)
+    setup: dict[str, Any] = Field(default_factory=dict)
+    script: list[dict[str, Any]] = Field(default_factory=list)
+    steps: list[dict[str, Any]] = Field(min_length=1)
+
+
 class RunCommand(Message):
     cmd: Literal["run"]
     seq: int
-    scenario: dict[str, Any]
+    case: Case
 
 
 class Skip(Message):

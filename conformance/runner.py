@@ -23,6 +23,7 @@ from typing import Any
 import jsonschema
 
 from conformance.adapters.base import DEFAULT_TIMEOUT, Adapter, Outcome
+from conformance.catalogue.load import SYSTEMS
 from conformance.judging.judge import judge
 from conformance.judging.normalise import normalise
 from conformance.paths import PROTOCOL_DIR, SCENARIO_ROOT
@@ -106,7 +107,7 @@ def verdict_for(item: LoadedScenario, outcome: Outcome) -> CaseResult:
     problems = record_problems(outcome.record)
     if problems:
         return CaseResult(item.id, rules, "error", "invalid record: " + "; ".join(problems))
-    record = normalise(outcome.record, item.payload)
+    record = normalise(outcome.record, item.document)
     mismatches = judge(item.scenario.expect, record)
     if not mismatches:
         return CaseResult(item.id, rules, "pass", record=record)
@@ -138,6 +139,38 @@ def run_case(
         )
     result.duration_ms = (time.perf_counter() - started) * 1000
     return result
+
+
+LAYOUT = "<root>/<system>/<area>/<name>.yaml, with <system> one of llmz, falai, akan"
+
+
+def layout_problem(root: Path) -> str | None:
+    """Why ``root`` cannot be a scenario root, or None. A wrong root is a usage error, not an empty run."""
+    if not root.exists():
+        return f"scenario folder {root} does not exist (expected {LAYOUT})"
+    if not root.is_dir():
+        return f"scenario folder {root} is not a folder (expected {LAYOUT})"
+    files = sorted(root.rglob("*.yaml"))
+    if not files:
+        return f"scenario folder {root} holds no .yaml files (expected {LAYOUT})"
+    systems = {path.relative_to(root).parts[0] for path in files if len(path.relative_to(root).parts) > 1}
+    if not systems & set(SYSTEMS):
+        found = ", ".join(sorted({path.relative_to(root).parts[0] for path in files})[:5])
+        return (
+            f"scenario folder {root} has no system folder (found {found}); expected {LAYOUT}. "
+            "Point --scenarios at the folder that holds the system folders."
+        )
+    return None
+
+
+def nothing_selected(root: Path, selection: Selection) -> str:
+    """The usage error for a selection that matched no scenario file, naming what was asked for."""
+    asked = []
+    if selection.systems:
+        asked.append(f"--system {' '.join(sorted(selection.systems))}")
+    if selection.keyword:
+        asked.append(f"-k {selection.keyword!r}")
+    return f"no scenario in {root} matches {' and '.join(asked) or 'the selection'}"
 
 
 def select(

@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 from conformance.protocol import PROTOCOL_VERSIONS
-from conformance.scenario.model import parse_scenario
+from conformance.scenario.model import parse_case
 from reference.mutants import get_mutant
 
 NAME = "reference"
@@ -41,9 +41,9 @@ class CannotExpress(Exception):
 
 
 def play(payload: dict[str, Any], mutant: str | None = None) -> dict[str, Any]:
-    """Play one scenario payload (as sent on the wire) and return its record as plain JSON data."""
+    """Play one case (as sent on the wire: no title, rules or expectations) and return its record."""
     document = {k: v for k, v in payload.items() if k != "id"}
-    scenario = parse_scenario(document)
+    scenario = parse_case(document)
     module = importlib.import_module(f"reference.{scenario.system}.play")
     patch = get_mutant(mutant).patch() if mutant else contextlib.nullcontext()
     with patch:
@@ -62,7 +62,7 @@ def _answer(line: str, mutant: str | None) -> dict[str, Any] | None:
     if command == "run":
         seq = message["seq"]
         try:
-            return {"seq": seq, "record": play(message["scenario"], mutant)}
+            return {"seq": seq, "record": play(message["case"], mutant)}
         except CannotExpress as exc:
             return {"seq": seq, "skip": {"reason": str(exc)}}
         except Exception as exc:  # the harness reports it as this case's error verdict

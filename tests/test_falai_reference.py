@@ -21,12 +21,9 @@ def _scenario(script: list[dict[str, Any]], steps: list[dict[str, Any]], **setup
     return {
         "id": "falai/test/inline",
         "system": "falai",
-        "title": "inline",
-        "rules": ["falai.triggers.kinds"],
         "setup": setup,
         "script": script,
         "steps": steps,
-        "expect": [{"rule": "falai.triggers.kinds", "path": "final", "absent": True}],
     }
 
 

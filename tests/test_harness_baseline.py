@@ -92,10 +92,11 @@ def test_cli_expected_failures_exit_0_and_stale_entries_fail_the_run(
     scenario_tree: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = scenario_tree(
-        {"area/boom": minimal_scenario(description="fake:crash"), "area/ok": minimal_scenario()}
+        {"area/fake-crash": minimal_scenario(), "area/ok": minimal_scenario()}
     )
     system = minimal_scenario()["system"]
-    code, output, report = _run(root, tmp_path, f"- id: {system}/area/boom\n  reason: known crash\n", capsys)
+    entry = f"- id: {system}/area/fake-crash\n  reason: known crash\n"
+    code, output, report = _run(root, tmp_path, entry, capsys)
     assert code == 0 and report["summary"]["xfailed"] == 1 and report["ok"] is True
     assert output.rstrip().splitlines()[-1] == "1 passed, 0 failed, 0 errored, 0 skipped"
     code, output, report = _run(

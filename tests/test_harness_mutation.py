@@ -24,7 +24,7 @@ def test_a_harmless_mutant_survives_and_an_unpinned_one_is_reported(monkeypatch:
     monkeypatch.setattr(reference.mutants, "all_mutants", lambda: known)
     results = [judge_mutant(harmless, [loaded]), judge_mutant(unpinned, [loaded])]
     assert [(r.name, r.status) for r in results] == [("harmless", "survived"), ("unpinned", "unpinned")]
-    assert report_lines(results)[-1] == "mutation score: 0/2 killed"
+    assert report_lines(results)[-1] == "mutants: 0/2 caught"
 
 
 def test_every_registered_mutant_is_killed_by_its_cases() -> None:

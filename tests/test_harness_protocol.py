@@ -44,11 +44,11 @@ def exchange(child: ChildProcess, message: dict[str, Any], sent_schema: str) -> 
 
 
 def test_hello_and_run_answers_fit_the_schemas(server: ChildProcess) -> None:
-    hello = exchange(server, {"cmd": "hello", "protocol": [1]}, "hello.schema.json")
+    hello = exchange(server, {"cmd": "hello", "protocol": [2]}, "hello.schema.json")
     jsonschema.validate(hello, schema("hello-response.schema.json"))
     loaded = next((item for item in select() if isinstance(item, LoadedScenario)), None)
     payload = loaded.payload if loaded else {"id": "akan/x/y", **minimal_scenario()}
-    answer = exchange(server, {"cmd": "run", "seq": 7, "scenario": payload}, "run.schema.json")
+    answer = exchange(server, {"cmd": "run", "seq": 7, "case": payload}, "run.schema.json")
     jsonschema.validate(answer, schema("run-response.schema.json"))
     assert answer["seq"] == 7
     if "record" in answer:

@@ -25,7 +25,7 @@ def test_built_in_forms() -> None:
 def test_unknown_specs_list_the_accepted_forms() -> None:
     with pytest.raises(AdapterError, match=r"stdio:<command>.*python:<module>:<factory>"):
         registry.create("nonsense")
-    with pytest.raises(AdapterError, match="unknown mutant 'no-such'"):
+    with pytest.raises(AdapterError, match="unknown mutant or permitted variant 'no-such'"):
         registry.create("reference[no-such]")
     with pytest.raises(AdapterError, match="module>:<factory"):
         registry.create("python:justamodule")

@@ -64,16 +64,16 @@ def test_garbage_and_crashes_are_errors_and_later_cases_still_pass(
 ) -> None:
     root = scenario_tree(
         {
-            "area/a-crash": minimal_scenario(description="fake:crash"),
-            "area/b-garbage": minimal_scenario(description="fake:garbage"),
+            "area/a-fake-crash": minimal_scenario(),
+            "area/b-fake-garbage": minimal_scenario(),
             "area/c-fine": minimal_scenario(),
         }
     )
     code, output, report = run(capsys, root, tmp_path / "out", "--impl", fake_command("crash.py"))
     system = minimal_scenario()["system"]
     assert verdicts(report) == {
-        f"{system}/area/a-crash": "error",
-        f"{system}/area/b-garbage": "error",
+        f"{system}/area/a-fake-crash": "error",
+        f"{system}/area/b-fake-garbage": "error",
         f"{system}/area/c-fine": "pass",
     }
     assert code == 1 and "crashing on purpose" in output
@@ -113,8 +113,9 @@ def test_missing_capabilities_and_systems_asked_for_are_skips_with_reasons(
     assert messages["needs"][0] == "skip" and "'teleportation'" in messages["needs"][1]
     assert code == 0
     impl_without = fake_command("fake_impl.py", "good", other)
-    _, _, report = run(capsys, root, tmp_path / "out2", "--impl", impl_without)
-    assert report["scenarios"] == [], "by default a run covers only the systems the implementation declares"
+    code, output, report = run(capsys, root, tmp_path / "out2", "--impl", impl_without)
+    assert (code, report) == (2, {}), "by default a run covers only the systems the implementation declares"
+    assert "belongs to a system" in output
     _, _, report = run(capsys, root, tmp_path / "out3", "--impl", impl_without, "--system", system)
     assert {s["verdict"] for s in report["scenarios"]} == {"skip"}, "a system asked for by name is skipped"
     assert all(f"does not implement {system}" in s["message"] for s in report["scenarios"])
@@ -128,10 +129,11 @@ def test_filters_by_keyword_and_system(
     assert [s["id"].rsplit("/", 1)[1] for s in report["scenarios"]] == ["alpha"]
     system = minimal_scenario()["system"]
     other = next(s for s in ("llmz", "falai", "akan") if s != system)
-    _, output, report = run(
+    code, output, report = run(
         capsys, root, tmp_path / "out2", "--impl", "python:fakes.pyimpl:make", "--system", other
     )
-    assert report["scenarios"] == [] and output.rstrip().endswith("0 passed, 0 failed, 0 errored, 0 skipped")
+    assert (code, report) == (2, {}), "a selection of nothing is a usage error and writes no report"
+    assert f"--system {other}" in output
 
 
 def test_reports_are_written_and_report_json_fits_its_schema(
@@ -140,8 +142,8 @@ def test_reports_are_written_and_report_json_fits_its_schema(
     root = scenario_tree(
         {
             "area/ok": minimal_scenario(),
-            "area/skip": minimal_scenario(description="fake:skip"),
-            "area/boom": minimal_scenario(description="fake:crash"),
+            "area/fake-skip": minimal_scenario(),
+            "area/fake-crash": minimal_scenario(),
         }
     )
     out = tmp_path / "out"
@@ -192,13 +194,16 @@ def test_an_unknown_implementation_exits_2_with_a_message(
 
 def test_list_mutants_names_each_mutant_and_the_rules_it_breaks(capsys: pytest.CaptureFixture[str]) -> None:
     from reference.mutants import all_mutants
+    from variants import all_permitted
 
     assert main(["list-mutants"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    mutants = all_mutants()
-    assert lines[-1] == f"{len(mutants)} mutants"
+    mutants, permitted = all_mutants(), all_permitted()
+    assert lines[-1] == f"{len(mutants)} mutants, {len(permitted)} permitted variants"
     for name, mutant in mutants.items():
         assert any(line.startswith(f"{name}: breaks {mutant.rules[0]}") for line in lines)
+    for name, variant in permitted.items():
+        assert any(line.startswith(f"{name}: permitted, exercises {variant.exercises[0]}") for line in lines)
 
 
 def test_an_adapter_that_raises_costs_one_case_not_the_run() -> None:

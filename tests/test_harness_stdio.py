@@ -13,7 +13,7 @@ from conformance.adapters.stdio import StdioAdapter, command_argv
 
 
 def _payload(behaviour: str = "good", **extra: object) -> dict[str, object]:
-    return {"id": "akan/harness/x", **minimal_scenario(description=f"fake:{behaviour}"), **extra}
+    return {"id": f"akan/harness/fake-{behaviour}", **minimal_scenario(), **extra}
 
 
 @pytest.fixture
@@ -111,12 +111,12 @@ INLINE_HELLO = (
 
 def test_a_protocol_version_we_did_not_offer_fails_hello() -> None:
     adapter = StdioAdapter([PYTHON, "-c", INLINE_HELLO.replace("PROTO", "99")], hello_timeout=5)
-    with pytest.raises(AdapterError, match=r"chose protocol 99, we offered \[1\]"):
+    with pytest.raises(AdapterError, match=r"chose protocol 99, we offered \[2\]"):
         adapter.hello()
 
 
 def test_a_child_flooding_stderr_still_answers_in_time() -> None:
-    script = INLINE_HELLO.replace("PROTO", "1") + (
+    script = INLINE_HELLO.replace("PROTO", "2") + (
         "line = json.loads(sys.stdin.readline())\n"
         "sys.stderr.write('noise ' * 200000)\n"
         "print(json.dumps({'seq': line['seq'], 'record': {'events': [], 'final': {}}}), flush=True)\n"
@@ -129,7 +129,7 @@ def test_a_child_flooding_stderr_still_answers_in_time() -> None:
 
 
 def test_a_child_that_stops_reading_cannot_block_a_large_write() -> None:
-    script = INLINE_HELLO.replace("PROTO", "1") + "import time\ntime.sleep(60)\n"
+    script = INLINE_HELLO.replace("PROTO", "2") + "import time\ntime.sleep(60)\n"
     adapter = StdioAdapter([PYTHON, "-c", script], hello_timeout=5)
     adapter.hello()
     started = time.monotonic()

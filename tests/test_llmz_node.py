@@ -20,7 +20,7 @@ from conformance.adapters.llmz_node.install import BRIDGE_SCRIPT, bridge_command
 from conformance.adapters.stdio import StdioAdapter
 from conformance.judging.judge import judge
 from conformance.paths import REPO_ROOT
-from conformance.scenario.model import parse_scenario
+from conformance.scenario.model import case_payload, parse_scenario
 
 pytestmark = pytest.mark.skipif(
     bool(missing_tools()), reason=f"the llmz-node bridge needs {' and '.join(missing_tools())} on PATH"
@@ -68,6 +68,11 @@ def worker_scenario(script: list[dict[str, Any]], expect: list[dict[str, Any]]) 
     }
 
 
+def wire(payload: dict[str, Any]) -> dict[str, Any]:
+    """What the harness would send for this hand-written scenario: the case, without its answer key."""
+    return case_payload(payload["id"], {k: v for k, v in payload.items() if k != "id"})
+
+
 PROGRAM = "const n = await getStock({ sku: 'coffee' })\nreturn exit('done', { available: n })"
 COMPLETES: list[dict[str, Any]] = [{"tool_calls": [{"code": PROGRAM}]}]
 RULE = "llmz.exits.result-is"
@@ -81,7 +86,7 @@ def bridge() -> Iterator[StdioAdapter]:
 
 
 def play(bridge: StdioAdapter, payload: dict[str, Any]) -> dict[str, Any]:
-    outcome = bridge.run(payload, TIMEOUT)
+    outcome = bridge.run(wire(payload), TIMEOUT)
     assert outcome.error is None and outcome.skip is None, outcome
     assert outcome.record is not None
     return outcome.record
@@ -131,14 +136,14 @@ def test_the_model_request_carries_the_native_run_javascript_tool(bridge: StdioA
 
 
 def test_an_exhausted_script_fails_the_case_naming_the_call(bridge: StdioAdapter) -> None:
-    outcome = bridge.run(worker_scenario([], []), TIMEOUT)
+    outcome = bridge.run(wire(worker_scenario([], [])), TIMEOUT)
     assert outcome.error is not None and "the script has no response for call 1" in outcome.error
 
 
 def test_an_unknown_step_is_a_skip_naming_it(bridge: StdioAdapter) -> None:
     payload = worker_scenario(COMPLETES, [])
     payload["steps"].append({"op": "teleport"})
-    outcome = bridge.run(payload, TIMEOUT)
+    outcome = bridge.run(wire(payload), TIMEOUT)
     assert outcome.skip is not None and "teleport" in outcome.skip
 
 
@@ -147,7 +152,7 @@ def test_a_failing_case_leaves_the_bridge_running(bridge: StdioAdapter) -> None:
     starts = bridge.starts
     broken = worker_scenario(COMPLETES, [])
     broken["steps"][1]["exits"] = ["missing"]
-    assert bridge.run(broken, TIMEOUT).error is not None
+    assert bridge.run(wire(broken), TIMEOUT).error is not None
     assert play(bridge, worker_scenario(COMPLETES, []))["events"]
     assert bridge.starts == starts
 
@@ -159,7 +164,7 @@ def test_a_run_that_never_settles_is_an_error_and_the_bridge_survives(bridge: St
     payload = worker_scenario(COMPLETES, [])
     payload["setup"]["tools"][0]["behaviour"] = {"hangs": True}
     payload["steps"][1]["options"] = {"timeout": "200ms"}
-    outcome = bridge.run(payload, TIMEOUT)
+    outcome = bridge.run(wire(payload), TIMEOUT)
     assert outcome.error is not None and "did not settle within 2200 ms" in outcome.error
     assert play(bridge, worker_scenario(COMPLETES, []))["events"]
     assert bridge.starts == starts
@@ -168,7 +173,7 @@ def test_a_run_that_never_settles_is_an_error_and_the_bridge_survives(bridge: St
 def test_an_unknown_setup_field_is_a_skip_naming_it(bridge: StdioAdapter) -> None:
     payload = worker_scenario(COMPLETES, [])
     payload["setup"]["tools"][0]["behaviour"]["sparkles"] = True
-    outcome = bridge.run(payload, TIMEOUT)
+    outcome = bridge.run(wire(payload), TIMEOUT)
     assert outcome.skip is not None and "setup.tools[0].behaviour.sparkles" in outcome.skip
 
 

@@ -17,14 +17,14 @@ from pydantic import BaseModel
 
 from conformance.adapters.llmz_node.install import BRIDGE_DIR
 from conformance.scenario import common, llmz
-from conformance.scenario.model import LlmzScenario
+from conformance.scenario.model import LlmzCase
 
 pytestmark = pytest.mark.skipif(
     shutil.which("node") is None, reason="the llmz-node bridge needs node on PATH"
 )
 
 MODELS: dict[str, type[BaseModel]] = {
-    "Scenario": LlmzScenario,
+    "Scenario": LlmzCase,
     "ScriptEntry": common.ScriptEntry,
     "ScriptedToolCall": common.ScriptedToolCall,
     "Usage": common.Usage,

@@ -26,7 +26,7 @@ import httpx
 import pytest
 
 from conformance.scenario.load import LoadedScenario, load_all
-from conformance.scenario.model import parse_scenario
+from conformance.scenario.model import parse_case
 from reference.harness import CannotExpress, play
 from reference.providers.fake_server import FakeServer
 from reference.providers.openai_compat import OpenAICompatibleProvider
@@ -69,7 +69,7 @@ def play_over_http(payload: dict[str, Any], client: httpx.Client) -> dict[str, A
         streams = any(getattr(entry, "chunks", None) for entry in script)
         return OpenAICompatibleProvider(server.url, "", "scripted", client, recorder=recorder, stream=streams)
 
-    system = parse_scenario({k: v for k, v in payload.items() if k != "id"}).system
+    system = parse_case({k: v for k, v in payload.items() if k != "id"}).system
     try:
         with mock.patch(f"reference.{system}.play.ScriptedProvider", provider):
             record = play(payload)

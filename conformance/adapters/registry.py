@@ -1,10 +1,11 @@
 """From an ``--impl`` spec to an adapter, plus the registry of named presets.
 
-Specs: ``reference`` (in-process), ``reference[<mutant>]`` (a deliberately broken variant),
-``stdio:<command>``, ``python:<module>:<factory>``, or a preset name. Presets are bridges the project
-ships (``llmz-node``); a preset package registers itself with ``register_preset`` when imported, and the
-registry imports the known preset packages lazily, the first time a name is looked up, so the harness
-never pays for (or depends on) a bridge it is not using. The registry is the one piece of global state.
+Specs: ``reference`` (in-process), ``reference[<mutant>]`` (one rule broken), ``reference[<permitted
+variant>]`` (a different allowed choice), ``stdio:<command>``, ``python:<module>:<factory>``, or a preset
+name. Presets are bridges the project ships (``llmz-node``); a preset package registers itself with
+``register_preset`` when imported, and the registry imports the known preset packages lazily, the first
+time a name is looked up, so the harness never pays for (or depends on) a bridge it is not using. The
+registry is the one piece of global state.
 """
 
 from __future__ import annotations

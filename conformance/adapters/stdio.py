@@ -132,7 +132,7 @@ class StdioAdapter:
         seq = next(self._seq)
         try:
             deadline = time.monotonic() + timeout
-            child.send({"cmd": "run", "seq": seq, "scenario": payload}, deadline)
+            child.send({"cmd": "run", "seq": seq, "case": payload}, deadline)
             line = self._next_line(child, deadline)
         except TimeoutError:
             return self._abandon(child, f"timeout: no answer within {timeout:g}s")

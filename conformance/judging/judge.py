@@ -15,9 +15,12 @@ class Mismatch:
     rule: str
     index: int
     message: str
+    why: str | None = None
+    """The scenario's own words on what this failure means (``expect[].why``)."""
 
     def __str__(self) -> str:
-        return f"[{self.rule}] expect[{self.index}] {self.message}"
+        text = f"[{self.rule}] expect[{self.index}] {self.message}"
+        return text + (f"\n    why: {self.why}" if self.why else "")
 
 
 def judge(expectations: list[Expectation], record: dict[str, Any]) -> list[Mismatch]:
@@ -29,5 +32,5 @@ def judge(expectations: list[Expectation], record: dict[str, Any]) -> list[Misma
         except PathError as exc:
             problem = str(exc)
         if problem is not None:
-            mismatches.append(Mismatch(expectation.rule, index, problem))
+            mismatches.append(Mismatch(expectation.rule, index, problem, expectation.why))
     return mismatches

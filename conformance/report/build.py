@@ -32,6 +32,11 @@ def summarise(cases: list[CaseResult]) -> Summary:
     )
 
 
+def played(summary: Summary) -> int:
+    """Scenarios an implementation actually played to a verdict; a run where this is 0 checked nothing."""
+    return summary.passed + summary.failed + summary.xfailed
+
+
 def scenario_report(case: CaseResult) -> ScenarioReport:
     return ScenarioReport(
         id=case.id,
@@ -65,7 +70,7 @@ def build_report(
     return Report(
         implementation=implementation,
         summary=summary,
-        ok=summary.failed == 0 and summary.errored == 0 and not problems,
+        ok=summary.failed == 0 and summary.errored == 0 and not problems and played(summary) > 0,
         scenarios=[scenario_report(case) for case in cases],
         rules=rules,
         baseline=[BaselineProblem(id=p.id, problem=p.kind, message=p.message) for p in problems],

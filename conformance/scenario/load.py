@@ -14,7 +14,13 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from conformance.scenario.model import AkanScenario, FalaiScenario, LlmzScenario, parse_scenario
+from conformance.scenario.model import (
+    AkanScenario,
+    FalaiScenario,
+    LlmzScenario,
+    case_payload,
+    parse_scenario,
+)
 from conformance.validation import field_problems
 from conformance.yamlio import load_yaml
 
@@ -33,7 +39,8 @@ class LoadedScenario:
 
     @property
     def payload(self) -> dict[str, Any]:
-        return {"id": self.id, **self.document}
+        """What goes on the wire: the case (id, system, requires, setup, script, steps), no answer key."""
+        return case_payload(self.id, self.document)
 
 
 @dataclass(frozen=True)

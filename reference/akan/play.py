@@ -19,7 +19,7 @@ from conformance.scenario.akan import (
     UnmountStep,
     filler,
 )
-from conformance.scenario.model import AkanScenario
+from conformance.scenario.model import AkanCase
 from reference.akan.session import ChatSession
 from reference.clock import parse_duration_ms
 from reference.providers.scripted import ScriptedProvider, ScriptExhausted
@@ -32,7 +32,7 @@ CAPABILITIES: tuple[str, ...] = (
 )
 
 
-def play(scenario: AkanScenario) -> dict[str, Any]:
+def play(scenario: AkanCase) -> dict[str, Any]:
     """Run the steps in order; the record is returned even when the script runs out.
 
     A model call beyond the script ends the run with a ``script_exhausted`` event rather than an exception,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.scenario.falai import AdvanceStep, ContextStep, MessageStep, TurnExtras, WakeStep
-from conformance.scenario.model import FalaiScenario
+from conformance.scenario.model import FalaiCase
 from reference.clock import VirtualClock
 from reference.falai.agent import Agent
 from reference.providers.scripted import ScriptedProvider, ScriptExhausted
@@ -35,7 +35,7 @@ def _extras(agent: Agent, step: TurnExtras) -> None:
     engine.anchors = {name: ref.key for name, ref in (step.anchors or {}).items()}
 
 
-def play(scenario: FalaiScenario) -> dict[str, Any]:
+def play(scenario: FalaiCase) -> dict[str, Any]:
     recorder = Recorder()
     clock = VirtualClock(scenario.setup.clock_start_ms)
     provider = ScriptedProvider(scenario.script, recorder)

@@ -21,7 +21,7 @@ from conformance.scenario.llmz import (
     Setup,
     SummarizeStep,
 )
-from conformance.scenario.model import LlmzScenario
+from conformance.scenario.model import LlmzCase
 from reference.clock import VirtualClock
 from reference.llmz import config as config_module
 from reference.llmz import memory, standalone
@@ -63,7 +63,7 @@ def initial_memory(spec: MemorySpec) -> Memory:
 
 
 class Player:
-    def __init__(self, scenario: LlmzScenario) -> None:
+    def __init__(self, scenario: LlmzCase) -> None:
         self.setup: Setup = scenario.setup
         self.recorder = Recorder()
         self.provider = ScriptedProvider(scenario.script, self.recorder)
@@ -125,7 +125,7 @@ class Player:
         }
 
 
-def play(scenario: LlmzScenario) -> dict[str, Any]:
+def play(scenario: LlmzCase) -> dict[str, Any]:
     from reference.harness import CannotExpress  # the harness imports this module; avoid a cycle
 
     player = Player(scenario)

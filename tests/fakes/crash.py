@@ -1,4 +1,4 @@
-"""A stdio implementation that plays normally except it exits when a case asks it to (``fake:crash``)."""
+"""A stdio implementation that plays normally but exits when a case id ends in ``fake-crash``."""
 
 from fake_impl import serve  # type: ignore[import-not-found]
 

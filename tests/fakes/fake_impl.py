@@ -1,11 +1,12 @@
 """A tiny stdio implementation whose behaviour is chosen per case, to exercise every harness failure path.
 
 It speaks the protocol of ``conformance.protocol`` without importing the project (a foreign runtime would
-not have it either). The behaviour comes from the command line, or per case from the scenario's
-``description`` when it starts with ``fake:<behaviour>``:
+not have it either). The behaviour comes from the command line, or per case from the case's id when its
+last segment contains ``fake-<behaviour>`` (``area/a-fake-crash``): a case carries no description.
 
-good      answer with a record: one ``echo`` event carrying the title, ``final.status = "ok"`` and a
-          random ``final.run_id`` (volatile, normalised by the harness)
+good      answer with a record: one ``echo`` event listing the keys of the case it received (so tests can
+          prove the answer key never arrives), ``final.status = "ok"`` and a random ``final.run_id``
+          (volatile, normalised by the harness)
 hang      never answer the run
 garbage   answer with a line that is not JSON
 crash     exit with status 3 after writing a last word to stderr
@@ -24,16 +25,16 @@ import uuid
 from typing import Any
 
 
-def _record(scenario: dict[str, Any]) -> dict[str, Any]:
+def _record(case: dict[str, Any]) -> dict[str, Any]:
     return {
-        "events": [{"type": "echo", "title": scenario.get("title"), "id": uuid.uuid4().hex}],
+        "events": [{"type": "echo", "received": sorted(case), "id": uuid.uuid4().hex}],
         "final": {"status": "ok", "run_id": uuid.uuid4().hex},
     }
 
 
-def _behaviour(default: str, scenario: dict[str, Any]) -> str:
-    description = str(scenario.get("description") or "")
-    return description.split(":", 1)[1].split()[0] if description.startswith("fake:") else default
+def _behaviour(default: str, case: dict[str, Any]) -> str:
+    name = str(case.get("id") or "").rsplit("/", 1)[-1]
+    return name.split("fake-", 1)[1] if "fake-" in name else default
 
 
 def _answer(seq: int, scenario: dict[str, Any], behaviour: str) -> dict[str, Any] | None:
@@ -63,7 +64,7 @@ def serve(default: str = "good", systems: tuple[str, ...] = ("llmz", "falai", "a
         message = json.loads(line)
         if message["cmd"] == "hello":
             reply: dict[str, Any] | None = {
-                "protocol": 1,
+                "protocol": 2,
                 "implementation": {
                     "name": f"fake-{default}",
                     "version": "0.0.1",
@@ -73,7 +74,7 @@ def serve(default: str = "good", systems: tuple[str, ...] = ("llmz", "falai", "a
                 },
             }
         elif message["cmd"] == "run":
-            reply = _answer(message["seq"], message["scenario"], _behaviour(default, message["scenario"]))
+            reply = _answer(message["seq"], message["case"], _behaviour(default, message["case"]))
         else:
             return
         if reply is not None:

@@ -19,12 +19,12 @@ class FakePython:
         }
 
     def run(self, payload: dict[str, Any]) -> dict[str, Any]:
-        description = str(payload.get("description") or "")
-        if description.startswith("fake:skip"):
+        name = str(payload.get("id") or "").rsplit("/", 1)[-1]
+        if name.endswith("fake-skip"):
             raise CannotExpress("fake python cannot express this")
-        if description.startswith("fake:crash"):
+        if name.endswith("fake-crash"):
             raise RuntimeError("fake python blew up")
-        return {"events": [{"type": "echo", "title": payload["title"]}], "final": {"status": "ok"}}
+        return {"events": [{"type": "echo", "received": sorted(payload)}], "final": {"status": "ok"}}
 
 
 def make() -> FakePython:

@@ -3,8 +3,10 @@
 //
 // It speaks the suite's stdio protocol (conformance/protocol.py), mirroring `python -m reference.harness`:
 // newline-delimited JSON commands on stdin, one answer per line on stdout, logs on stderr.
-//   {"cmd": "hello", "protocol": [1]}          -> {"protocol": 1, "implementation": {...}}
-//   {"cmd": "run", "seq": n, "scenario": {...}} -> {"seq": n, "record" | "skip" | "error": ...}
+//   {"cmd": "hello", "protocol": [2]}      -> {"protocol": 2, "implementation": {...}}
+//   {"cmd": "run", "seq": n, "case": {...}} -> {"seq": n, "record" | "skip" | "error": ...}
+// A case is the played half of a scenario (id, system, requires, setup, script, steps): the harness keeps
+// the title, rules and expectations to itself.
 //   {"cmd": "stop"}                             -> the process exits
 // Commands are handled one at a time, in order. A failing case is answered as that case's error and the
 // process carries on, so one bad scenario never costs the rest of the run a restart.
@@ -16,7 +18,7 @@ import { CannotExpress } from './lib/errors.mjs'
 import { CAPABILITIES, playScenario } from './lib/play.mjs'
 import { tokenizer } from './lib/tokenizer.mjs'
 
-export const PROTOCOL_VERSIONS = [1]
+export const PROTOCOL_VERSIONS = [2]
 
 export const IMPLEMENTATION = {
   name: 'llmz',
@@ -61,8 +63,8 @@ async function run(message) {
   // that never settles): otherwise Node would drain and exit in the middle of a case.
   const keepAlive = setInterval(() => {}, 1000)
   try {
-    if (!message.scenario || typeof message.scenario !== 'object') throw new Error('run command without a scenario object')
-    return { seq, record: await playScenario(message.scenario) }
+    if (!message.case || typeof message.case !== 'object') throw new Error('run command without a case object')
+    return { seq, record: await playScenario(message.case) }
   } catch (error) {
     if (error instanceof CannotExpress) return { seq, skip: { reason: error.message } }
     const name = error?.name ?? 'Error'

@@ -1,0 +1,16 @@
+"""Permitted variants of the akan reference: allowed choices every akan scenario must accept."""
+
+from __future__ import annotations
+
+from variants import Permitted
+from variants.records import extra_event_and_final_fields
+
+PERMITTED: list[Permitted] = [
+    Permitted(
+        name="akan-extra-record-fields",
+        system="akan",
+        exercises=("protocol:extra-fields",),
+        description="every event and the final state carry a field the record vocabulary does not list",
+        transform=extra_event_and_final_fields,
+    ),
+]
