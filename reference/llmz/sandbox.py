@@ -191,7 +191,7 @@ def run_program(
         objects_state=objects_state,
         declared=memory.declared_names(code),
         known=known or [],
-        max_chars=max_bytes,
+        max_chars=max(max_bytes, containment.HEAP_BYTES),
     )
     result = containment.run(
         kernel.DEFINITION,
