@@ -14,6 +14,7 @@ from typing import Any
 
 import jsonschema
 
+from conformance.scenario.invalid import raw
 from conformance.scenario.llmz import SessionProbe
 from reference.llmz import behaviours, memory, signals
 from reference.llmz.config import RunConfig
@@ -128,7 +129,7 @@ class IterationHost:
             return self._finish_call(ToolCallReport(name, _plain(value), error=error))
         outcome = self._after_tool(name, self._run_handler(spec.name, self._before_tool(name, value)))
         truncate = spec.behaviour.truncate
-        display: Display = None if truncate is None else (truncate.max_tokens, truncate.preserve)
+        display: Display = None if truncate is None else (raw(truncate.max_tokens), truncate.preserve)
         report = ToolCallReport(name, _plain(value), display=display)
         if outcome.kind == "value":
             report.output = outcome.value

@@ -18,6 +18,7 @@ from reference.llmz.budget_mutants import MUTANTS as BUDGET_MUTANTS
 from reference.llmz.config import ExitDef
 from reference.llmz.contract_mutants import MUTANTS as CONTRACT_MUTANTS
 from reference.llmz.errors import LlmzError
+from reference.llmz.input_mutants import MUTANTS as INPUT_MUTANTS
 from reference.mutants import Mutant
 
 
@@ -204,6 +205,7 @@ RUNTIME_MUTANTS: list[Mutant] = [
         description="the end of a program is watched through Promise.prototype.then, which it can replace",
     ),
     *CONTRACT_MUTANTS,
+    *INPUT_MUTANTS,
 ]
 
 #: Everything the harness can run: the runtime mutants above and the token budget's
