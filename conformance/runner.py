@@ -25,7 +25,7 @@ import jsonschema
 
 from conformance.adapters.base import DEFAULT_TIMEOUT, Adapter, Outcome
 from conformance.catalogue.load import SYSTEMS
-from conformance.judging.judge import judge
+from conformance.judging.judge import Mismatch, judge
 from conformance.judging.normalise import normalise
 from conformance.paths import PROTOCOL_DIR, SCENARIO_ROOT
 from conformance.protocol import ImplementationInfo
@@ -46,6 +46,8 @@ class CaseResult:
     expected_failure: str | None = None
     record: dict[str, Any] | None = None
     """The normalised record, when the implementation returned a valid one."""
+    checks: list[Mismatch] = field(default_factory=list)
+    """The failed expectations of a ``fail``, with what they expected and what the record held."""
 
     @property
     def system(self) -> str:
@@ -120,7 +122,8 @@ def verdict_for(item: LoadedScenario, outcome: Outcome) -> CaseResult:
     if not mismatches:
         return CaseResult(item.id, rules, "pass", record=record)
     failing = sorted({m.rule for m in mismatches})
-    return CaseResult(item.id, rules, "fail", "\n".join(map(str, mismatches)), failing, record=record)
+    message = "\n".join(map(str, mismatches))
+    return CaseResult(item.id, rules, "fail", message, failing, record=record, checks=mismatches)
 
 
 def run_case(
