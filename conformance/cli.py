@@ -23,20 +23,20 @@ from conformance.adapters.base import DEFAULT_TIMEOUT, AdapterError
 from conformance.adapters.registry import create, display_name
 from conformance.catalogue.load import SYSTEMS, load_catalogue
 from conformance.paths import BUILD_ROOT, SCENARIO_ROOT, SPEC_ROOT
-from conformance.report import console
+from conformance.progress import track
+from conformance.report import compare, console, html
 from conformance.report.build import build_report
 from conformance.report.files import ReportDirectory, ReportDirectoryError, write_atomic
 from conformance.report.junit import to_junit
 from conformance.report.markdown import to_markdown
+from conformance.report.metadata import Clock, run_metadata
 from conformance.report.model import Report
 from conformance.runner import Selection, layout_problem, nothing_selected, run_case, select, verdict_only
 from conformance.scenario.load import LoadedScenario, LoadError, load_all
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m conformance", description="Agent runtime conformance suite."
-    )
+def _parser(prog: str = "python -m conformance") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description="Agent runtime conformance suite.")
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="run the suite against an implementation")
     run.add_argument(
@@ -44,7 +44,9 @@ def _parser() -> argparse.ArgumentParser:
         default="reference",
         help="reference | reference[<mutant>] | stdio:<command> | python:<module>:<factory> | preset",
     )
-    run.add_argument("--report-dir", type=Path, help="default: build/conformance/<impl-name>/")
+    run.add_argument(
+        "--report-dir", type=Path, help="default: build/conformance/<impl-name>/ in the current directory"
+    )
     run.add_argument("--expected-failures", type=Path, metavar="FILE", help="YAML baseline of known failures")
     run.add_argument("--system", action="append", choices=SYSTEMS, help="only this system (repeatable)")
     run.add_argument(
@@ -52,10 +54,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per case (default 30)")
     run.add_argument(
-        "--scenarios", type=Path, default=SCENARIO_ROOT, help="scenario root (default fixtures/scenarios)"
+        "--scenarios",
+        type=Path,
+        default=SCENARIO_ROOT,
+        help="scenario root (default: the clone's fixtures/scenarios, else the package's copy)",
     )
     run.add_argument("--spec", type=Path, default=SPEC_ROOT, help=argparse.SUPPRESS)
     run.add_argument("-v", "--verbose", action="store_true", help="also list skips and expected failures")
+    compare.add_parser(commands)
+    html.add_parser(commands)
     commands.add_parser("list-mutants", help="the reference's mutants and permitted variants")
     mutants = commands.add_parser(
         "check-mutants",
@@ -93,6 +100,7 @@ def _usage_error(message: str) -> int:
 
 
 def run_command(args: argparse.Namespace) -> int:
+    clock = Clock()
     try:
         entries = baseline.load(args.expected_failures) if args.expected_failures else []
     except baseline.BaselineError as exc:
@@ -112,13 +120,14 @@ def run_command(args: argparse.Namespace) -> int:
     except ReportDirectoryError as exc:
         return _usage_error(str(exc))
     try:
-        return _play_and_report(args, items, entries, directory)
+        return _play_and_report(args, clock, items, entries, directory)
     finally:
         claim.release()
 
 
 def _play_and_report(
     args: argparse.Namespace,
+    clock: Clock,
     items: list[LoadedScenario | LoadError],
     entries: list[baseline.Entry],
     directory: Path,
@@ -139,7 +148,12 @@ def _play_and_report(
                 f"({', '.join(info.systems)}); name one with --system to count them as skips"
             )
         # Judged as each case completes; only the verdict is kept, never the record (it may be 100 MB).
-        cases = [verdict_only(run_case(adapter, info, item, args.timeout)) for item in items]
+        cases = track(
+            items,
+            lambda item: item.id.split("/", 1)[0],
+            lambda item: verdict_only(run_case(adapter, info, item, args.timeout)),
+            " (before the baseline)" if entries else "",
+        )
     except AdapterError as exc:
         return _usage_error(str(exc))
     finally:
@@ -147,8 +161,10 @@ def _play_and_report(
     catalogue = load_catalogue(args.spec)
     catalogue_ids = [i for i in catalogue.ids() if i.split(".")[0] in systems]
     problems = baseline.apply(cases, entries, known_ids(args.scenarios, catalogue_ids)) if entries else []
-    report = build_report(args.impl, info, cases, catalogue_ids, problems, catalogue.errors)
+    run = run_metadata(clock, args.spec, args.scenarios)
+    report = build_report(args.impl, info, cases, catalogue_ids, problems, run, catalogue.errors)
     write_reports(report, directory)
+    html.write([report], catalogue, directory / "report.html")
     lines = console.render(report, verbose=args.verbose)
     print("\n".join([*lines[:-1], f"reports: {directory}", lines[-1]]))
     return 0 if report.ok else 1
@@ -193,10 +209,17 @@ def check_mutants(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+def main(argv: list[str] | None = None, prog: str = "python -m conformance") -> int:
+    args = _parser(prog).parse_args(argv)
     if args.command == "list-mutants":
         return list_mutants()
     if args.command == "check-mutants":
         return check_mutants(args)
+    if args.command in ("compare", "html"):
+        return int(compare.command(args) if args.command == "compare" else html.command(args))
     return run_command(args)
+
+
+def console_main() -> None:
+    """The ``agent-conformance`` console script: the same commands as ``python -m conformance``."""
+    sys.exit(main(prog="agent-conformance"))

@@ -7,6 +7,7 @@ from typing import Any
 from conformance.judging.judge import judge
 from conformance.judging.path import select
 from conformance.report.markdown import to_markdown
+from conformance.report.metadata import run_metadata
 from conformance.report.model import ImplementationReport, Report, ScenarioReport, Summary
 from conformance.scenario.common import Expectation
 
@@ -47,6 +48,7 @@ def test_a_passing_check_with_a_why_says_nothing() -> None:
 
 def _report(scenarios: list[ScenarioReport]) -> Report:
     return Report(
+        run=run_metadata(),
         implementation=ImplementationReport(
             spec="x", name="impl", version="1", language="py", systems=["llmz"], capabilities=[]
         ),

@@ -296,3 +296,9 @@ def test_a_failed_write_leaves_the_old_report_and_no_temporary(tmp_path: Path) -
     with pytest.raises(TypeError):
         write_atomic(target, b"not text")  # type: ignore[arg-type]
     assert target.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["report.json"]
+
+
+def test_a_lone_surrogate_in_a_report_is_written_as_its_json_escape(tmp_path: Path) -> None:
+    target = tmp_path / "report.json"
+    write_atomic(target, json.dumps({"message": "exit \ud800 named"}, ensure_ascii=False))
+    assert json.loads(target.read_text(encoding="utf-8")) == {"message": "exit \ud800 named"}

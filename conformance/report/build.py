@@ -6,11 +6,14 @@ from collections.abc import Iterable
 
 from conformance.baseline import Problem
 from conformance.protocol import ImplementationInfo
+from conformance.report.metadata import run_metadata
 from conformance.report.model import (
     BaselineProblem,
+    FailedCheck,
     ImplementationReport,
     Report,
     RuleReport,
+    RunMetadata,
     ScenarioReport,
     Summary,
 )
@@ -48,6 +51,13 @@ def scenario_report(case: CaseResult) -> ScenarioReport:
         failing_rules=case.failing_rules,
         expected_failure=case.expected_failure,
         duration_ms=round(case.duration_ms, 3),
+        checks=[
+            FailedCheck(
+                rule=m.rule, expectation=m.index, matcher=m.matcher, path=m.path, expected=m.expected,
+                found=m.found, message=m.message, why=m.why,
+            )
+            for m in case.checks
+        ],
     )
 
 
@@ -57,6 +67,7 @@ def build_report(
     cases: list[CaseResult],
     catalogue_ids: Iterable[str],
     problems: list[Problem] | None = None,
+    run: RunMetadata | None = None,
     catalogue_errors: list[str] | None = None,
 ) -> Report:
     problems = problems or []
@@ -70,6 +81,7 @@ def build_report(
         for rule_id, (verdict, ids) in rule_verdicts(cases, catalogue_ids).items()
     ]
     return Report(
+        run=run or run_metadata(),
         implementation=implementation,
         summary=summary,
         ok=summary.failed == 0

@@ -31,10 +31,15 @@ class ReportDirectoryError(Exception):
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` (UTF-8) in one rename; on failure the old file stays untouched."""
+    """Replace ``path`` with ``text`` (UTF-8) in one rename; on failure the old file stays untouched.
+
+    A character UTF-8 cannot encode (a lone surrogate) is written as its backslash escape, which inside a
+    JSON string is the same character again."""
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+        # backslashreplace: a lone surrogate (JSON allows "\ud800", and an implementation's record may
+        # carry one into a message) is written as that same escape instead of failing the whole report.
+        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace", newline="") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())

@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from conformance.paths import SCENARIO_ROOT
 from conformance.scenario.model import (
     AkanScenario,
     FalaiScenario,
@@ -22,9 +23,6 @@ from conformance.scenario.model import (
 )
 from conformance.validation import field_problems
 from conformance.yamlio import YamlFileError, read_yaml_file
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
-SCENARIO_ROOT = REPO_ROOT / "fixtures" / "scenarios"
 
 AnyScenario = LlmzScenario | FalaiScenario | AkanScenario
 

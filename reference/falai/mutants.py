@@ -268,8 +268,8 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "falai-flow-gone-renamed",
         rules=("falai.start.flow-gone",),
-        patch=lambda: mock.patch("reference.falai.agent.FLOW_GONE", "unknown-flow"),
-        description="an unknown flow is skipped under another code",
+        patch=lambda: mock.patch("reference.falai.agent.FLOW_GONE", "already-running"),
+        description="an unknown flow is skipped under another (documented) code",
     ),
 ]
 

@@ -57,8 +57,8 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
+from conformance.paths import SCENARIO_ROOT
 from conformance.scenario.common import ScriptEntry
-from conformance.scenario.load import SCENARIO_ROOT
 from conformance.yamlio import YamlFileError, read_yaml_file
 from reference.providers import wire
 from reference.providers.request_check import request_problem

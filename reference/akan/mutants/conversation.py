@@ -120,7 +120,7 @@ def _split_on_spaces(text: str) -> tuple[str, ...]:
 
 
 def _copy_conversation_only(self: ChatSession) -> None:
-    self.recorder.emit("export", messages=on_wire(self.transcript))
+    self.recorder.emit("export", route="", at="", messages=on_wire(self.transcript))
 
 
 def _new_without_abort(self: ChatSession) -> None:
@@ -304,7 +304,7 @@ MUTANTS += [
         "akan-copy-without-route-and-time",
         ("akan.slash.copy-includes-route-and-time",),
         lambda: mock.patch.object(ChatSession, "_copy", _copy_conversation_only),
-        "the /copy export holds the messages only",
+        "the /copy export holds the messages only: its route and time are empty",
     ),
     Mutant(
         "akan-error-not-folded",
