@@ -25,10 +25,10 @@ from unittest import mock
 import httpx
 import pytest
 
+from conformance.fake_server import FakeServer
 from conformance.scenario.load import LoadedScenario, load_all
 from conformance.scenario.model import parse_case
 from reference.harness import CannotExpress, play
-from reference.providers.fake_server import FakeServer
 from reference.providers.openai_compat import OpenAICompatibleProvider
 from reference.record import Recorder
 

@@ -15,10 +15,10 @@ import httpx
 import pytest
 import yaml
 
+from conformance.fake_server import FakeServer, ScriptFileError, load_script, resolve_scenario
 from conformance.paths import SCENARIO_ROOT
 from conformance.scenario.common import ScriptEntry
 from reference.providers import wire
-from reference.providers.fake_server import FakeServer, ScriptFileError, load_script, resolve_scenario
 from reference.providers.openai_compat import OpenAICompatibleProvider, ProviderHTTPError, RateLimited
 from reference.providers.scripted import ScriptExhausted
 
@@ -215,7 +215,7 @@ def test_a_file_that_is_not_a_mapping_is_refused(tmp_path: Path) -> None:
 
 
 def _spawn(path: Path | None) -> subprocess.Popen[str]:
-    argv = [sys.executable, "-m", "reference.providers.fake_server", "--port", "0"]
+    argv = [sys.executable, "-m", "conformance.fake_server", "--port", "0"]
     argv += ["--scenario", str(path)] if path is not None else []
     return subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 

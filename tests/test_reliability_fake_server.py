@@ -22,9 +22,9 @@ from typing import Any
 import httpx
 import pytest
 
+from conformance import fake_server
+from conformance.fake_server import MAX_BODY_BYTES, MAX_JSON_DEPTH, FakeServer
 from conformance.scenario.common import ScriptEntry
-from reference.providers import fake_server
-from reference.providers.fake_server import MAX_BODY_BYTES, MAX_JSON_DEPTH, FakeServer
 
 pytestmark = [pytest.mark.reliability, pytest.mark.timeout(60)]
 
@@ -201,7 +201,7 @@ def test_a_failing_handler_is_a_500_naming_it(server: FakeServer, monkeypatch: p
 
 PARENT = """
 import subprocess, sys, time
-child = subprocess.Popen([sys.executable, "-m", "reference.providers.fake_server"], stdout=subprocess.PIPE)
+child = subprocess.Popen([sys.executable, "-m", "conformance.fake_server"], stdout=subprocess.PIPE)
 print(child.pid, child.stdout.readline().decode().strip(), flush=True)
 time.sleep(600)
 """

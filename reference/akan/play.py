@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from conformance.players.common import model_responses
 from conformance.scenario.akan import (
     AdvanceStep,
     AttachStep,
@@ -39,7 +40,8 @@ def play(scenario: AkanCase) -> dict[str, Any]:
     so the expectations are still judged and a failure names the rule whose behaviour made the extra call.
     """
     recorder = Recorder()
-    session = ChatSession(scenario.setup, ScriptedProvider(scenario.script, recorder), recorder)
+    provider = ScriptedProvider(model_responses(scenario.script), recorder)
+    session = ChatSession(scenario.setup, provider, recorder)
     try:
         for step in scenario.steps:
             _step(session, step)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from conformance.scenario.akan import Caller, GuardSpec, Relay
-from conformance.scenario.common import ScriptEntry
+from reference.providers.model import ModelResponse
 
 #: What ``AgentRelayAccess`` answers: it is the ``None`` guard until the app names another.
 DEFAULT_GUARD = "None"
@@ -81,12 +81,12 @@ def response_path(accept: str) -> str:
     return "sse" if "text/event-stream" in accept.lower() else "json"
 
 
-def forwarded(entry: ScriptEntry) -> ScriptEntry:
+def forwarded(entry: ModelResponse) -> ModelResponse:
     """akan.mount.relay-never-executes-tools: the model's answer goes back as it came, calls unexecuted."""
     return entry
 
 
-def deltas(entry: ScriptEntry, path: str, on_delta: bool) -> list[str]:
+def deltas(entry: ModelResponse, path: str, on_delta: bool) -> list[str]:
     """Text the browser sees arrive before the whole answer: only on the stream, only if the adaptor
     reports deltas (akan.llm.on-delta-optional: without them the answer still arrives, whole)."""
     if path != "sse" or not on_delta:

@@ -26,7 +26,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from conformance.scenario.akan import File, PageTool, Setup, filler
-from conformance.scenario.common import ScriptEntry
 from conformance.scenario.invalid import raw
 from reference.akan import builtins, ceilings, compaction, llm, placement, relay, speech
 from reference.akan.attachments import Attachment, accepts_of, persisted, provider_message, read_file
@@ -38,6 +37,7 @@ from reference.akan.page import Page
 from reference.akan.sanitize import cap, sanitize
 from reference.akan.wire import Message, estimate_tokens, json_text, on_wire
 from reference.clock import VirtualClock
+from reference.providers.model import ModelResponse
 from reference.providers.scripted import ProviderFailure, ScriptedProvider
 from reference.record import Recorder
 
@@ -354,7 +354,7 @@ class ChatSession:
         """akan.sanitize.runs-on-request-assembly: the turn's own request is built from a sound transcript."""
         self.transcript = sanitize(self.transcript)
 
-    def _post_turn(self) -> ScriptEntry | None:
+    def _post_turn(self) -> ModelResponse | None:
         """Post one request, compacting first when past the threshold (akan.compaction.before-the-turn)."""
         self._sanitize_request()
         estimate = estimate_tokens(on_wire(self.transcript))
@@ -374,7 +374,7 @@ class ChatSession:
             "provider_messages": [provider_message(explained(m), self.accepts) for m in messages],
         })
 
-    def _relay_turn(self, request: dict[str, Any]) -> ScriptEntry | None:
+    def _relay_turn(self, request: dict[str, Any]) -> ModelResponse | None:
         """One post to ``runAgentTurn``: its guard, the adaptor, then the model (``reference.akan.relay``).
 
         The model is asked (a ``model_request``) only when the guard admits the caller and the adaptor has
@@ -423,7 +423,7 @@ class ChatSession:
         given = provider.settings.model_dump(exclude_none=True) if provider.settings else {}
         return {**chosen, **given}
 
-    def _answer(self, entry: ScriptEntry) -> bool:
+    def _answer(self, entry: ModelResponse) -> bool:
         """Append the model's answer; run its tool calls. True when the loop must post again."""
         if not entry.tool_calls:
             self.transcript.append({"role": "assistant", "content": entry.text})

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from conformance.players.common import model_responses
 from conformance.scenario.falai import AdvanceStep, ContextStep, MessageStep, TurnExtras, WakeStep
 from conformance.scenario.model import FalaiCase
 from reference.clock import VirtualClock
@@ -38,7 +39,7 @@ def _extras(agent: Agent, step: TurnExtras) -> None:
 def play(scenario: FalaiCase) -> dict[str, Any]:
     recorder = Recorder()
     clock = VirtualClock(scenario.setup.clock_start_ms)
-    provider = ScriptedProvider(scenario.script, recorder)
+    provider = ScriptedProvider(model_responses(scenario.script), recorder)
     agent = Agent(scenario.setup, provider, clock, recorder)
     last_schedule: list[dict[str, Any]] = []
     for index, step in enumerate(scenario.steps):

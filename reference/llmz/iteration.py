@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.scenario.common import ScriptEntry
 from reference.clock import VirtualClock
 from reference.llmz import feedback, guard, program, settle, signals
 from reference.llmz.config import LISTEN, RunConfig
@@ -21,6 +20,7 @@ from reference.llmz.inspector import present
 from reference.llmz.preview import UNDEFINED
 from reference.llmz.prompt import TOOL_NAME
 from reference.llmz.session import Session
+from reference.providers.model import ModelResponse
 from reference.record import Recorder
 
 STATUS = {
@@ -49,7 +49,7 @@ class IterationEnd:
     exit: tuple[str, Any] | None = None
 
 
-def output_overflow(entry: ScriptEntry) -> LlmzError:
+def output_overflow(entry: ModelResponse) -> LlmzError:
     """An answer cut off at its output allowance is a critical TOKEN_OVERFLOW in phase ``output``, never
     run and never taken for a listen request (llmz.budget.overflow.output-phase,
     llmz.errors.token-overflow)."""
@@ -59,7 +59,7 @@ def output_overflow(entry: ScriptEntry) -> LlmzError:
     return LlmzError("TOKEN_OVERFLOW", message, phase="output")
 
 
-def _native_problem(entry: ScriptEntry, config: RunConfig) -> LlmzError | None:
+def _native_problem(entry: ModelResponse, config: RunConfig) -> LlmzError | None:
     """Protocol checks on the response before anything runs."""
     if entry.effective_stop_reason() == "max_tokens":
         return output_overflow(entry)
@@ -77,7 +77,7 @@ def _native_problem(entry: ScriptEntry, config: RunConfig) -> LlmzError | None:
     return None
 
 
-def _store_call(entry: ScriptEntry, session: Session, iteration_id: str) -> list[str]:
+def _store_call(entry: ModelResponse, session: Session, iteration_id: str) -> list[str]:
     ids = [call.id or session.mint_call_id() for call in entry.tool_calls]
     message: dict[str, Any] = {"role": "assistant", "content": entry.text, "iteration": iteration_id}
     if entry.tool_calls:
@@ -93,7 +93,7 @@ def _store_call(entry: ScriptEntry, session: Session, iteration_id: str) -> list
     return ids
 
 
-def stream_previews(entry: ScriptEntry, host: IterationHost) -> None:
+def stream_previews(entry: ModelResponse, host: IterationHost) -> None:
     """Hand each streamed chunk to ``onDelta`` with the text accumulated so far
     (llmz.streaming.content-accumulates). A preview callback that throws is ignored
     (llmz.streaming.preview-callback-errors-ignored); previews are not deliveries."""
@@ -109,7 +109,7 @@ def stream_previews(entry: ScriptEntry, host: IterationHost) -> None:
         host.recorder.emit("delta", **event)
 
 
-def _deliver_text(entry: ScriptEntry, host: IterationHost) -> LlmzError | None:
+def _deliver_text(entry: ModelResponse, host: IterationHost) -> LlmzError | None:
     stream_previews(entry, host)
     if not host.config.chat or guard.is_blank(entry.text):
         return None
@@ -134,7 +134,7 @@ def _apply_exit(host: IterationHost, ctx: IterationContext) -> LlmzError | None:
     return None
 
 
-def _code_to_run(entry: ScriptEntry, ctx: IterationContext, index: int) -> str:
+def _code_to_run(entry: ModelResponse, ctx: IterationContext, index: int) -> str:
     """onBeforeExecution may return code that runs instead of the model's program
     (llmz.hooks.before-execution-replaces-code); the stored call keeps the model's code."""
     replacement = ctx.config.before_execution
@@ -144,7 +144,7 @@ def _code_to_run(entry: ScriptEntry, ctx: IterationContext, index: int) -> str:
     return replacement
 
 
-def run_iteration(entry: ScriptEntry, ctx: IterationContext, index: int) -> IterationEnd:
+def run_iteration(entry: ModelResponse, ctx: IterationContext, index: int) -> IterationEnd:
     session = ctx.session
     iteration_id = session.mint_iteration_id()
     host = IterationHost(ctx.config, session, ctx.recorder, ctx.call_counts, index)
@@ -182,7 +182,7 @@ def run_iteration(entry: ScriptEntry, ctx: IterationContext, index: int) -> Iter
 
 
 def _close(
-    entry: ScriptEntry,
+    entry: ModelResponse,
     host: IterationHost,
     ctx: IterationContext,
     end: IterationEnd,

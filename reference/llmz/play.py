@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from conformance.players.common import model_responses
 from conformance.scenario.llmz import (
     AppendStep,
     CompactionSpec,
@@ -66,7 +67,7 @@ class Player:
     def __init__(self, scenario: LlmzCase) -> None:
         self.setup: Setup = scenario.setup
         self.recorder = Recorder()
-        self.provider = ScriptedProvider(scenario.script, self.recorder)
+        self.provider = ScriptedProvider(model_responses(scenario.script), self.recorder)
         self.clock = VirtualClock()
         self.session = Session(
             compaction=compaction_controls(self.setup.compaction), memory=initial_memory(self.setup.memory)

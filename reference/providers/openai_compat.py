@@ -1,7 +1,7 @@
 """A provider that talks to any OpenAI-compatible chat-completions endpoint over HTTP.
 
-It has the scripted provider's shape (``complete(request, purpose=...) -> ScriptEntry``), so a reference
-runtime can be pointed at a real endpoint, or at ``reference.providers.fake_server``, without changing.
+It has the scripted provider's shape (``complete(request, purpose=...) -> ModelResponse``), so a reference
+runtime can be pointed at a real endpoint, or at ``conformance.fake_server``, without changing.
 The conversions are pure and live elsewhere: ``chat_request`` builds the body, ``wire`` reads the
 answer. What is left here is the HTTP exchange and what to do when it goes wrong:
 
@@ -13,7 +13,7 @@ answer. What is left here is the HTTP exchange and what to do when it goes wrong
   scripted provider's error for the same event, so a case ends the same way over HTTP as in-process.
 
 A call whose purpose is in ``structured_purposes`` (falai's ``understand``) asks for a JSON object and
-reads the content back as ``ScriptEntry.json``; request dicts do not always say so themselves.
+reads the content back as ``ModelResponse.json``; request dicts do not always say so themselves.
 
 Retrying is a policy object, not a loop with a hard-coded sleep: the default never retries (the runtime
 under test decides what a 429 means), ``HonourRetryAfter`` waits what the server asked for, and the
@@ -31,14 +31,14 @@ from typing import Any, Protocol
 
 import httpx
 
-from conformance.scenario.common import ScriptEntry
 from reference.providers import wire
 from reference.providers.chat_request import chat_request, wants_structured
+from reference.providers.model import ModelResponse
 from reference.providers.scripted import ProviderFailure, ScriptExhausted
 from reference.record import Recorder
 
 DEFAULT_TIMEOUT_S = 60.0
-#: Calls whose answer is structured output (``ScriptEntry.json``) although the request dict does not
+#: Calls whose answer is structured output (``ModelResponse.json``) although the request dict does not
 #: say so: falai's understand call returns its judgement as a JSON object.
 STRUCTURED_PURPOSES = frozenset({"understand"})
 #: What the fake server (and the scripted provider) say when a script runs out.
@@ -178,7 +178,7 @@ def http_failure(response: httpx.Response) -> ProviderHTTPError | ScriptExhauste
 
 
 class OpenAICompatibleProvider:
-    """``complete`` posts one chat-completions request per call and returns the answer as a ScriptEntry.
+    """``complete`` posts one chat-completions request per call and returns the answer as a ModelResponse.
 
     With a ``recorder`` it records ``model_request`` and ``model_response`` events in the same shape as
     the scripted provider, so a record made against a live endpoint reads like a scripted one.
@@ -210,7 +210,7 @@ class OpenAICompatibleProvider:
         self.structured_purposes = structured_purposes
         self.calls = 0
 
-    def complete(self, request: dict[str, Any], *, purpose: str = "turn") -> ScriptEntry:
+    def complete(self, request: dict[str, Any], *, purpose: str = "turn") -> ModelResponse:
         """Send ``request`` as call N (1-based), retrying as the policy says; raise on failure."""
         self.calls += 1
         call = self.calls
@@ -226,7 +226,7 @@ class OpenAICompatibleProvider:
         self._record_answer(call, entry)
         return entry
 
-    def _with_retries(self, body: dict[str, Any], structured: bool) -> ScriptEntry:
+    def _with_retries(self, body: dict[str, Any], structured: bool) -> ModelResponse:
         attempt = 0
         while True:
             attempt += 1
@@ -244,7 +244,7 @@ class OpenAICompatibleProvider:
             headers["Authorization"] = f"Bearer {self._api_key}"
         return headers
 
-    def _exchange(self, body: dict[str, Any], structured: bool) -> ScriptEntry:
+    def _exchange(self, body: dict[str, Any], structured: bool) -> ModelResponse:
         try:
             if self.stream:
                 return self._exchange_streamed(body, structured)
@@ -259,7 +259,7 @@ class OpenAICompatibleProvider:
             raise MalformedResponse(response.status_code, f"not JSON: {response.text[:120]!r}") from None
         return _read(response.status_code, lambda: wire.entry_from_completion(answer, structured=structured))
 
-    def _exchange_streamed(self, body: dict[str, Any], structured: bool) -> ScriptEntry:
+    def _exchange_streamed(self, body: dict[str, Any], structured: bool) -> ModelResponse:
         headers = {**self._headers(), "Accept": "text/event-stream"}
         with self._client.stream("POST", self.url, json=body, headers=headers) as response:
             if response.status_code >= 400:
@@ -271,18 +271,10 @@ class OpenAICompatibleProvider:
                 lambda: wire.entry_from_stream(wire.parse_sse(lines), structured=structured),
             )
 
-    def _record_answer(self, call: int, entry: ScriptEntry) -> None:
+    def _record_answer(self, call: int, entry: ModelResponse) -> None:
         if self._recorder is None:
             return
-        self._recorder.emit(
-            "model_response",
-            call=call,
-            text=entry.text,
-            tool_calls=[c.model_dump(exclude_none=True) for c in entry.tool_calls],
-            **({"json": entry.json_data} if entry.json_data is not None else {}),
-            stop_reason=entry.effective_stop_reason(),
-            usage=entry.usage.model_dump(),
-        )
+        self._recorder.emit("model_response", call=call, **entry.record_fields())
 
     def _record_failure(self, call: int, failure: ProviderHTTPError) -> None:
         if self._recorder is None:
@@ -309,7 +301,7 @@ class OpenAICompatibleProvider:
         self.close()
 
 
-def _read(status: int, parse: Callable[[], ScriptEntry]) -> ScriptEntry:
+def _read(status: int, parse: Callable[[], ModelResponse]) -> ModelResponse:
     try:
         return parse()
     except wire.WireFormatError as exc:

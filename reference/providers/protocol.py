@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
-from conformance.scenario.common import ScriptEntry
+from reference.providers.model import ModelResponse
 
 
 @runtime_checkable
@@ -17,6 +17,6 @@ class ModelProvider(Protocol):
     calls: int
     """How many calls have been made so far; runtimes count their model calls per turn with it."""
 
-    def complete(self, request: dict[str, Any], *, purpose: str = "turn") -> ScriptEntry:
+    def complete(self, request: dict[str, Any], *, purpose: str = "turn") -> ModelResponse:
         """Answer one model call. ``request`` is the runtime's own request dict, recorded as sent."""
         ...

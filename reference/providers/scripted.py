@@ -2,14 +2,15 @@
 
 It records every request and response into the scenario's record, so the wire traffic between a runtime
 and its model is observable. A runtime builds a request as a plain JSON-able dict (its own wire shape:
-messages, tools, options) and receives the ``ScriptEntry`` for that call.
+messages, tools, options) and receives the ``ModelResponse`` for that call.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from conformance.scenario.common import ScriptEntry
+from reference.providers.model import ModelResponse
 from reference.record import Recorder
 
 
@@ -31,12 +32,12 @@ class ProviderFailure(RuntimeError):
 
 
 class ScriptedProvider:
-    def __init__(self, script: list[ScriptEntry], recorder: Recorder) -> None:
-        self._script = script
+    def __init__(self, script: Sequence[ModelResponse], recorder: Recorder) -> None:
+        self._script = list(script)
         self._recorder = recorder
         self.calls = 0
 
-    def complete(self, request: dict[str, Any], *, purpose: str = "turn") -> ScriptEntry:
+    def complete(self, request: dict[str, Any], *, purpose: str = "turn") -> ModelResponse:
         """Record ``request`` as call N (1-based), then return the Nth script entry or raise."""
         self.calls += 1
         call = self.calls
@@ -44,18 +45,9 @@ class ScriptedProvider:
         if call > len(self._script):
             raise ScriptExhausted(call)
         entry = self._script[call - 1]
+        self._recorder.emit("model_response", call=call, **entry.record_fields())
         if entry.failure is not None:
-            self._recorder.emit("model_response", call=call, failure=entry.failure.model_dump())
             raise ProviderFailure(entry.failure.status, entry.failure.message, entry.failure.retry_after)
-        self._recorder.emit(
-            "model_response",
-            call=call,
-            text=entry.text,
-            tool_calls=[c.model_dump(exclude_none=True) for c in entry.tool_calls],
-            **({"json": entry.json_data} if entry.json_data is not None else {}),
-            stop_reason=entry.effective_stop_reason(),
-            usage=entry.usage.model_dump(),
-        )
         return entry
 
     @property

@@ -1,9 +1,9 @@
-"""Our ``ScriptEntry`` in the OpenAI chat-completions wire format, both ways, with no I/O.
+"""Our ``ModelResponse`` in the OpenAI chat-completions wire format, both ways, with no I/O.
 
 Theory of operation. The fake server turns script entries into what an OpenAI-compatible endpoint
 sends (a ``chat.completion`` body, a stream of ``chat.completion.chunk`` server-sent events, or an error
 with its status and ``Retry-After``); the HTTP provider turns what an endpoint sends back into a
-``ScriptEntry``. Both directions live here so a round trip is one module's promise: what the server
+``ModelResponse``. Both directions live here so a round trip is one module's promise: what the server
 builds from an entry, the provider reads back as the same entry.
 
 Mapping decisions, kept in one place:
@@ -25,15 +25,16 @@ import math
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from pydantic import ValidationError
-
-from conformance.scenario.common import ScriptedFailure, ScriptedToolCall, ScriptEntry, Usage
 from reference.clock import DEFAULT_START_MS
+from reference.providers.model import ModelResponse, ProviderError, StopReason, ToolCall, Usage
 
 #: Our stop reason -> the wire's ``finish_reason``.
 FINISH_REASONS: dict[str, str] = {"stop": "stop", "tool_calls": "tool_calls", "max_tokens": "length"}
 #: The wire's ``finish_reason`` -> ours. ``function_call`` is the legacy name for a tool call.
 STOP_REASONS: dict[str, str] = {**{v: k for k, v in FINISH_REASONS.items()}, "function_call": "tool_calls"}
+STOP_REASONS_TYPED: dict[str, StopReason] = {
+    "stop": "stop", "tool_calls": "tool_calls", "max_tokens": "max_tokens"
+}
 #: A fixed ``created`` second (the virtual clock's epoch), so bodies never depend on the wall clock.
 CREATED = DEFAULT_START_MS // 1000
 JAVASCRIPT_TOOL = "run_javascript"
@@ -67,10 +68,10 @@ def _is_jsonable(value: Any) -> bool:
     return True
 
 
-# -- ScriptEntry -> wire ------------------------------------------------------------------------------
+# -- ModelResponse -> wire ------------------------------------------------------------------------------
 
 
-def tool_arguments(call: ScriptedToolCall) -> dict[str, Any]:
+def tool_arguments(call: ToolCall) -> dict[str, Any]:
     """The arguments object a call carries: ``code`` joins any explicit arguments under its own key."""
     arguments = dict(call.arguments or {})
     if call.code is not None:
@@ -78,7 +79,7 @@ def tool_arguments(call: ScriptedToolCall) -> dict[str, Any]:
     return arguments
 
 
-def wire_tool_call(call: ScriptedToolCall, *, call_number: int, index: int) -> dict[str, Any]:
+def wire_tool_call(call: ToolCall, *, call_number: int, index: int) -> dict[str, Any]:
     return {
         "id": call.id or f"call_{call_number}_{index + 1}",
         "type": "function",
@@ -86,7 +87,7 @@ def wire_tool_call(call: ScriptedToolCall, *, call_number: int, index: int) -> d
     }
 
 
-def message_content(entry: ScriptEntry) -> str | None:
+def message_content(entry: ModelResponse) -> str | None:
     """Structured output wins over text; an empty answer that only calls tools has no content (null)."""
     if entry.json_data is not None:
         return json.dumps(entry.json_data, ensure_ascii=False)
@@ -104,7 +105,7 @@ def wire_usage(usage: Usage) -> dict[str, int]:
     }
 
 
-def completion(entry: ScriptEntry, *, call: int, model: str) -> dict[str, Any]:
+def completion(entry: ModelResponse, *, call: int, model: str) -> dict[str, Any]:
     """The ``chat.completion`` body that answers call number ``call`` (1-based) with ``entry``."""
     message: dict[str, Any] = {"role": "assistant", "content": message_content(entry)}
     if entry.tool_calls:
@@ -123,7 +124,7 @@ def completion(entry: ScriptEntry, *, call: int, model: str) -> dict[str, Any]:
     }
 
 
-def stream_deltas(entry: ScriptEntry) -> list[str]:
+def stream_deltas(entry: ModelResponse) -> list[str]:
     """The content deltas of a streamed answer: the scripted chunks, else the whole content at once."""
     if entry.chunks is not None:
         return list(entry.chunks)
@@ -132,7 +133,7 @@ def stream_deltas(entry: ScriptEntry) -> list[str]:
 
 
 def stream_chunks(
-    entry: ScriptEntry, *, call: int, model: str, include_usage: bool = False
+    entry: ModelResponse, *, call: int, model: str, include_usage: bool = False
 ) -> list[dict[str, Any]]:
     """The ``chat.completion.chunk`` objects of a streamed answer, in order.
 
@@ -185,7 +186,7 @@ def error_body(status: int, message: str) -> dict[str, Any]:
     return {"error": {"message": message, "type": kind, "param": None, "code": code}}
 
 
-def failure_headers(failure: ScriptedFailure) -> dict[str, str]:
+def failure_headers(failure: ProviderError) -> dict[str, str]:
     """``Retry-After`` in whole seconds (rounded up, as HTTP allows no fraction) plus the exact
     milliseconds in ``retry-after-ms``, the extension OpenAI's own endpoints send."""
     if failure.retry_after is None:
@@ -196,7 +197,7 @@ def failure_headers(failure: ScriptedFailure) -> dict[str, str]:
     }
 
 
-# -- wire -> ScriptEntry ------------------------------------------------------------------------------
+# -- wire -> ModelResponse ------------------------------------------------------------------------------
 
 
 def _field(container: Any, key: str | int, path: str, expected: type | tuple[type, ...], what: str) -> Any:
@@ -214,7 +215,7 @@ def _as_tuple(expected: type | tuple[type, ...]) -> tuple[type, ...]:
     return expected if isinstance(expected, tuple) else (expected,)
 
 
-def read_tool_call(raw: Any, path: str) -> ScriptedToolCall:
+def read_tool_call(raw: Any, path: str) -> ToolCall:
     """A wire tool call as ours: a ``run_javascript`` call whose arguments are exactly ``{code}`` gets
     its program back in ``code``; every other call keeps its arguments object."""
     function = _field(raw, "function", f"{path}.function", dict, "an object")
@@ -228,8 +229,8 @@ def read_tool_call(raw: Any, path: str) -> ScriptedToolCall:
         raise WireFormatError(f"{path}.function.arguments", "a JSON object as text", text)
     call_id = raw.get("id") if isinstance(raw.get("id"), str) else None
     if name == JAVASCRIPT_TOOL and set(arguments) == {"code"} and isinstance(arguments["code"], str):
-        return ScriptedToolCall(name=name, code=arguments["code"], id=call_id)
-    return ScriptedToolCall(name=name, arguments=arguments, id=call_id)
+        return ToolCall(name=name, code=arguments["code"], id=call_id)
+    return ToolCall(name=name, arguments=arguments, id=call_id)
 
 
 def read_stop_reason(finish: Any, path: str) -> str:
@@ -262,30 +263,26 @@ def read_structured(content: str | None, path: str) -> dict[str, Any]:
 
 def build_entry(
     content: str | None,
-    calls: list[ScriptedToolCall],
+    calls: list[ToolCall],
     stop: str,
     usage: Usage,
     *,
     structured: bool,
     chunks: list[str] | None = None,
-) -> ScriptEntry:
-    fields: dict[str, Any] = {
-        "text": "" if structured else content or "",
-        "tool_calls": calls,
-        "stop_reason": stop,
-        "usage": usage,
-        "chunks": chunks,
-    }
-    if structured:
-        fields["json"] = read_structured(content, "choices[0].message.content")
-    try:
-        return ScriptEntry.model_validate(fields)
-    except ValidationError as exc:  # pragma: no cover - every field was checked above
-        raise WireFormatError("choices[0]", "an answer our script format can hold", str(exc)) from None
+) -> ModelResponse:
+    stop_reason: StopReason = STOP_REASONS_TYPED[stop]
+    return ModelResponse(
+        text="" if structured else content or "",
+        tool_calls=tuple(calls),
+        json_data=read_structured(content, "choices[0].message.content") if structured else None,
+        stop_reason=stop_reason,
+        usage=usage,
+        chunks=tuple(chunks) if chunks is not None else None,
+    )
 
 
-def entry_from_completion(body: Any, *, structured: bool = False) -> ScriptEntry:
-    """Read a ``chat.completion`` body (first choice) as a ScriptEntry; ``WireFormatError`` if malformed."""
+def entry_from_completion(body: Any, *, structured: bool = False) -> ModelResponse:
+    """Read a ``chat.completion`` body (first choice) as a ModelResponse; ``WireFormatError`` if malformed."""
     if not isinstance(body, dict):
         raise WireFormatError("(body)", "a JSON object", body)
     choices = _field(body, "choices", "choices", list, "a non-empty list")
@@ -351,8 +348,8 @@ def _read_delta(delta: Any, path: str, deltas: list[str], slots: dict[int, dict[
         _merge_call_fragment(slots, fragment, f"{path}.tool_calls[{i}]")
 
 
-def entry_from_stream(items: Iterable[dict[str, Any]], *, structured: bool = False) -> ScriptEntry:
-    """Assemble streamed ``chat.completion.chunk`` objects (first choice) into one ScriptEntry.
+def entry_from_stream(items: Iterable[dict[str, Any]], *, structured: bool = False) -> ModelResponse:
+    """Assemble streamed ``chat.completion.chunk`` objects (first choice) into one ModelResponse.
 
     The content deltas are kept as ``chunks`` so a caller can see how the answer arrived."""
     deltas: list[str] = []

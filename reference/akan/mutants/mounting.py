@@ -6,17 +6,17 @@ from typing import Any
 from unittest import mock
 
 from conformance.scenario.akan import Provider, Relay
-from conformance.scenario.common import ScriptEntry
 from reference.akan import llm, relay
 from reference.akan.session import ChatSession
 from reference.akan.wire import json_text
 from reference.mutants import Mutant
+from reference.providers.model import ModelResponse
 
 _relay_turn = ChatSession._relay_turn
 _adaptor_error = llm.adaptor_error
 
 
-def _relay_running_tools(self: ChatSession, request: dict[str, Any]) -> ScriptEntry | None:
+def _relay_running_tools(self: ChatSession, request: dict[str, Any]) -> ModelResponse | None:
     """A relay that runs the page's tools itself and posts again, handing the browser only the last answer."""
     entry = _relay_turn(self, request)
     while entry is not None and entry.tool_calls:

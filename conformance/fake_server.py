@@ -3,7 +3,7 @@
 Runtimes written in other languages cannot use the Python scripted provider, but nearly all of them can
 talk to a chat-completions endpoint. This server is that endpoint, offline::
 
-    python -m reference.providers.fake_server [--scenario fixtures/scenarios/akan/x/y.yaml] [--port 0]
+    python -m conformance.fake_server [--scenario fixtures/scenarios/akan/x/y.yaml] [--port 0]
 
 The first line it prints is its base URL (``http://127.0.0.1:<port>/v1``); point the runtime's
 OpenAI-compatible client at it. Routes:
@@ -36,6 +36,10 @@ deeper than ``MAX_JSON_DEPTH``; recorded requests bounded (``MAX_RECORDED_BYTES`
 and ``/_requests`` says how many in its ``X-Dropped-Requests`` header); a 500 naming the exception if a
 handler fails, instead of a dropped connection. Run as a command, it exits when its parent process dies,
 so a crashed test run does not leave servers behind.
+
+It lives in the harness, not in ``reference``: it reads scenario files and plays their scripts, which is
+harness work; it borrows only the reference's wire translation (``reference.providers.wire``), so the
+HTTP provider and this server agree on the format by construction.
 """
 
 from __future__ import annotations
@@ -58,6 +62,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from conformance.paths import SCENARIO_ROOT
+from conformance.players.common import model_response
 from conformance.scenario.common import ScriptEntry
 from conformance.yamlio import YamlFileError, read_yaml_file
 from reference.providers import wire
@@ -217,7 +222,8 @@ class Handler(BaseHTTPRequestHandler):
             self.server.state.refuse(self.path, body, problem, size)
             self._json(400, wire.error_body(400, problem))
             return
-        call, entry = self.server.state.take(self.path, body, size)
+        call, scripted = self.server.state.take(self.path, body, size)
+        entry = model_response(scripted) if scripted is not None else None
         model = body["model"] if isinstance(body.get("model"), str) else DEFAULT_MODEL
         if entry is None:
             self._json(500, wire.error_body(500, f"the script has no response for call {call}"))
@@ -441,7 +447,7 @@ def _exit_with_parent(server: FakeServer, parent: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m reference.providers.fake_server",
+        prog="python -m conformance.fake_server",
         description="Serve a scenario's script as a chat-completions endpoint on 127.0.0.1.",
     )
     parser.add_argument(
