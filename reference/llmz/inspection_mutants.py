@@ -1,0 +1,99 @@
+"""Mutants for the inspector and the ThinkSignal report (see ``reference.mutants``).
+
+They pin the 1.0.1-era preview rules that the thrown-signal scenarios judge on their own: a zero budget
+hides the preview, ``preserve`` picks the surviving end, a ``truncate()`` policy replaces the run's
+budget, nested strings keep their JSON quoting, and a signal report keeps reason, site and context apart.
+Each patches the one function that makes that choice.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from typing import Any
+from unittest import mock
+
+from reference.llmz import preview as preview_module
+from reference.llmz.preview import Preserve
+from reference.mutants import Mutant
+
+_real_preview = preview_module.preview
+_real_cut = preview_module._cut
+
+
+def _patch(target: str, replacement: Any) -> Callable[[], AbstractContextManager[object]]:
+    return lambda: mock.patch(target, replacement)
+
+
+def _zero_shows_everything(value: Any, max_tokens: int = 2000, preserve: Preserve = "top") -> str:
+    """A zero budget is read as "no limit"."""
+    return _real_preview(value, 2000 if max_tokens <= 0 else max_tokens, preserve)
+
+
+def _always_top(text: str, max_tokens: int, preserve: Preserve) -> str:
+    """``preserve`` is ignored: the start of the text always survives."""
+    return _real_cut(text, max_tokens, "top")
+
+
+def _run_budget_only(value: Any, display: Any, budget: int, hook: Any = None) -> str:
+    """A value's own truncate() policy is ignored: the run's result budget applies."""
+    from reference.llmz.inspector import present
+
+    return present(value, budget, hook=hook)
+
+
+def _raw_nested_strings(value: Any) -> str:
+    """Nested strings are written raw (their line breaks become real ones), not JSON-quoted."""
+    if isinstance(value, str) or value is preview_module.UNDEFINED:
+        return _real_format(value)
+    return json.dumps(value, indent=2, ensure_ascii=False).replace("\\n", "\n")
+
+
+_real_format = preview_module.format_value
+
+
+def _merged_signal_section(host: Any, budget: int) -> str:
+    """The signal report runs reason and context together in one section, without the site."""
+    from reference.llmz import signals
+    from reference.llmz.feedback import shown
+
+    parts = []
+    for signal in signals.reported(host.signals):
+        result = shown(signal.result, signal.display, budget, host.config.on_inspect)
+        parts.append(f"{signal.tool}: {signal.reason} {result}")
+    return "<forced_inspection>\n" + "\n".join(parts) + "\n</forced_inspection>"
+
+
+MUTANTS: list[Mutant] = [
+    Mutant(
+        "llmz-zero-budget-shows-preview",
+        rules=("llmz.inspection.zero-hides", "llmz.think-signal.display-budgets-apply"),
+        patch=_patch("reference.llmz.inspector.preview", _zero_shows_everything),
+        description="a display budget of zero shows the whole preview",
+    ),
+    Mutant(
+        "llmz-preserve-ignored",
+        rules=("llmz.inspection.preserve-modes",),
+        patch=_patch("reference.llmz.preview._cut", _always_top),
+        description="preserve is ignored: an over-long preview always keeps its start",
+    ),
+    Mutant(
+        "llmz-truncate-policy-ignored",
+        rules=("llmz.inspection.truncate-overrides-budget",),
+        patch=_patch("reference.llmz.feedback.shown", _run_budget_only),
+        description="a truncate() policy on a result is ignored; the run's result budget applies",
+    ),
+    Mutant(
+        "llmz-nested-strings-raw",
+        rules=("llmz.inspection.nested-strings-json",),
+        patch=_patch("reference.llmz.preview.format_value", _raw_nested_strings),
+        description="strings nested in objects are previewed raw, their line breaks unescaped",
+    ),
+    Mutant(
+        "llmz-signal-report-merged",
+        rules=("llmz.error-recovery.think-signal-report",),
+        patch=_patch("reference.llmz.feedback.forced_inspection", _merged_signal_section),
+        description="a ThinkSignal report runs the reason and the context together, without the site",
+    ),
+]
