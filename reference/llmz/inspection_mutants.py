@@ -1,9 +1,9 @@
-"""Mutants for the inspector and the ThinkSignal report (see ``reference.mutants``).
+"""Mutants for the inspector, the ThinkSignal report and restoring a session (see ``reference.mutants``).
 
 They pin the 1.0.1-era preview rules that the thrown-signal scenarios judge on their own: a zero budget
 hides the preview, ``preserve`` picks the surviving end, a ``truncate()`` policy replaces the run's
-budget, nested strings keep their JSON quoting, and a signal report keeps reason, site and context apart.
-Each patches the one function that makes that choice.
+budget, nested strings keep their JSON quoting, and a signal report keeps reason, site and context apart;
+and a restored session never resumes a stopped program. Each patches the one function making that choice.
 """
 
 from __future__ import annotations
@@ -15,10 +15,12 @@ from typing import Any
 from unittest import mock
 
 from reference.llmz import preview as preview_module
+from reference.llmz.play import Player
 from reference.llmz.preview import Preserve
 from reference.mutants import Mutant
 
 _real_preview = preview_module.preview
+_real_save_and_restore = Player.save_and_restore
 _real_cut = preview_module._cut
 
 
@@ -65,6 +67,23 @@ def _merged_signal_section(host: Any, budget: int) -> str:
     return "<forced_inspection>\n" + "\n".join(parts) + "\n</forced_inspection>"
 
 
+def _restore_that_resumes(self: Player, step: Any) -> None:
+    """Restoring resumes the stopped program: the next model call is answered, without asking the model,
+    by the program that was running when the session was saved."""
+    _real_save_and_restore(self, step)
+    provider = self.provider
+    if not provider.calls:
+        return
+    stopped = provider._script[provider.calls - 1]
+    asking = provider.complete
+
+    def resume_once(request: dict[str, Any], *, purpose: str = "turn") -> Any:
+        provider.complete = asking  # type: ignore[method-assign]
+        return stopped
+
+    provider.complete = resume_once  # type: ignore[method-assign]
+
+
 MUTANTS: list[Mutant] = [
     Mutant(
         "llmz-zero-budget-shows-preview",
@@ -95,5 +114,11 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.error-recovery.think-signal-report",),
         patch=_patch("reference.llmz.feedback.forced_inspection", _merged_signal_section),
         description="a ThinkSignal report runs the reason and the context together, without the site",
+    ),
+    Mutant(
+        "llmz-restore-resumes-program",
+        rules=("llmz.persistence.no-paused-stack",),
+        patch=_patch("reference.llmz.play.Player.save_and_restore", _restore_that_resumes),
+        description="a restored session resumes the program that was running when it was saved",
     ),
 ]

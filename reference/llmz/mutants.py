@@ -3,7 +3,8 @@
 Every runtime mutant patches exactly one pure policy (guard, settle, signals, session restore), so the
 suite can show that the scenarios pinning a rule really notice when that rule is broken.
 ``tests/test_llmz_mutants.py`` checks ``RUNTIME_MUTANTS`` (these plus ``contract_mutants``: errors,
-memory, sessions, inspection, hooks; and ``inspection_mutants``: previews and the signal report); the budget's own test checks its mutants.
+memory, sessions, inspection, hooks; and ``inspection_mutants``: previews, the signal report, restore);
+the budget's own test checks its mutants.
 """
 
 from __future__ import annotations
