@@ -72,9 +72,9 @@ def _restore_that_resumes(self: Player, step: Any) -> None:
     by the program that was running when the session was saved."""
     _real_save_and_restore(self, step)
     provider = self.provider
-    if not provider.calls:
+    stopped = provider.last_entry
+    if stopped is None:
         return
-    stopped = provider._script[provider.calls - 1]
     asking = provider.complete
 
     def resume_once(request: dict[str, Any], *, purpose: str = "turn") -> Any:

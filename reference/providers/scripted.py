@@ -1,4 +1,4 @@
-"""The scripted provider: answers each model call with the scenario's next script entry.
+"""The scripted provider: answers each model call with the scenario's next script entry for it.
 
 It records every request and response into the scenario's record, so the wire traffic between a runtime
 and its model is observable. A runtime builds a request as a plain JSON-able dict (its own wire shape:
@@ -31,19 +31,33 @@ class ProviderFailure(RuntimeError):
 
 
 class ScriptedProvider:
+    """Answers calls from the script: each call takes the first unused entry meant for its purpose
+    (``ScriptEntry.purpose``), so an untagged script is played strictly in order."""
+
     def __init__(self, script: list[ScriptEntry], recorder: Recorder) -> None:
         self._script = script
         self._recorder = recorder
+        self._used: set[int] = set()
         self.calls = 0
+        self.last_entry: ScriptEntry | None = None
+        """The entry that answered the latest call."""
+
+    def _next_entry(self, purpose: str) -> ScriptEntry | None:
+        for index, entry in enumerate(self._script):
+            if index not in self._used and entry.purpose in (None, purpose):
+                self._used.add(index)
+                return entry
+        return None
 
     def complete(self, request: dict[str, Any], *, purpose: str = "turn") -> ScriptEntry:
-        """Record ``request`` as call N (1-based), then return the Nth script entry or raise."""
+        """Record ``request`` as call N (1-based), then return the script entry for it or raise."""
         self.calls += 1
         call = self.calls
         self._recorder.emit("model_request", call=call, purpose=purpose, **request)
-        if call > len(self._script):
+        entry = self._next_entry(purpose)
+        if entry is None:
             raise ScriptExhausted(call)
-        entry = self._script[call - 1]
+        self.last_entry = entry
         if entry.failure is not None:
             self._recorder.emit("model_response", call=call, failure=entry.failure.model_dump())
             raise ProviderFailure(entry.failure.status, entry.failure.message, entry.failure.retry_after)
@@ -60,4 +74,4 @@ class ScriptedProvider:
 
     @property
     def remaining(self) -> int:
-        return max(0, len(self._script) - self.calls)
+        return len(self._script) - len(self._used)

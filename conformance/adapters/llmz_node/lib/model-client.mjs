@@ -2,7 +2,8 @@
 //
 // llmz 1.0.1 exports `_CustomModelClient` (undocumented) so a host can stand in for the model provider.
 // Each `generateText` call records the request llmz built (`model_request`), answers with the scenario's
-// next script entry in llmz's native response shape, and records that answer (`model_response`), so the
+// next script entry for that call (an entry with a `purpose` answers only turn or only summary calls) in
+// llmz's native response shape, and records that answer (`model_response`), so the
 // wire traffic between llmz and its model is in the record exactly as with the Python reference.
 //
 // Tool-call ids must be unique across everything a session retains (llmz rejects a reused id with
@@ -33,6 +34,7 @@ export class ScriptedModelClient extends _CustomModelClient {
     this.recorder = recorder
     this.models = models
     this.calls = 0
+    this.used = new Set() // indexes of the script entries already played
     this.minted = 0
     /** Set when llmz asked for more calls than the script holds; the case then fails naming the call. */
     this.exhausted = null
@@ -81,7 +83,7 @@ export class ScriptedModelClient extends _CustomModelClient {
     const call = this.calls
     this.recorder.emit('model_request', { call, purpose, ...normalizeRequest(input) })
     if (options.signal?.aborted) throw options.signal.reason ?? new Error('generation aborted')
-    const entry = this.script[call - 1]
+    const entry = this.#nextEntry(purpose)
     if (entry === undefined) {
       this.exhausted ??= new ScriptExhausted(call)
       throw this.exhausted
@@ -118,6 +120,14 @@ export class ScriptedModelClient extends _CustomModelClient {
         cached: false,
       },
     }
+  }
+
+  /** The first unused script entry for a call of this purpose (an entry without `purpose` answers any). */
+  #nextEntry(purpose) {
+    const index = this.script.findIndex((entry, i) => !this.used.has(i) && (entry.purpose == null || entry.purpose === purpose))
+    if (index < 0) return undefined
+    this.used.add(index)
+    return this.script[index]
   }
 
   /**
