@@ -3,7 +3,8 @@
 They pin the 1.0.1-era preview rules that the thrown-signal scenarios judge on their own: a zero budget
 hides the preview, ``preserve`` picks the surviving end, a ``truncate()`` policy replaces the run's
 budget, nested strings keep their JSON quoting, and a signal report keeps reason, site and context apart;
-and a restored session never resumes a stopped program. Each patches the one function making that choice.
+a restored session never resumes a stopped program; and the worker prompt rules out chatter. Each patches
+the one function (or text) making that choice.
 """
 
 from __future__ import annotations
@@ -120,5 +121,13 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.persistence.no-paused-stack",),
         patch=_patch("reference.llmz.play.Player.save_and_restore", _restore_that_resumes),
         description="a restored session resumes the program that was running when it was saved",
+    ),
+    Mutant(
+        "llmz-worker-prompt-allows-chatter",
+        rules=("llmz.memory.worker-prompt-no-chatter",),
+        patch=_patch(
+            "reference.llmz.prompt._WORKER", "You are running as a worker: use run_javascript to do the task."
+        ),
+        description="the worker prompt no longer tells the model to write nothing beside its program",
     ),
 ]
