@@ -56,6 +56,18 @@ def _raw_nested_strings(value: Any) -> str:
 _real_format = preview_module.format_value
 
 
+def _forced_inspection_without_reasons(host: Any, budget: int) -> str:
+    """The forced inspection lists each signalling tool and its result but leaves the reasons out."""
+    from reference.llmz import signals
+    from reference.llmz.feedback import shown
+
+    parts = []
+    for signal in signals.reported(host.signals):
+        result = shown(signal.result, signal.display, budget, host.config.on_inspect)
+        parts.append(f"{signal.tool} (line {signal.line}):\n{result}")
+    return "<forced_inspection>\n" + "\n".join(parts) + "\n</forced_inspection>"
+
+
 def _merged_signal_section(host: Any, budget: int) -> str:
     """The signal report runs reason and context together in one section, without the site."""
     from reference.llmz import signals
@@ -106,7 +118,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "llmz-nested-strings-raw",
-        rules=("llmz.inspection.nested-strings-json",),
+        rules=("llmz.inspection.nested-strings-json", "llmz.think-signal.native-inspector"),
         patch=_patch("reference.llmz.preview.format_value", _raw_nested_strings),
         description="strings nested in objects are previewed raw, their line breaks unescaped",
     ),
@@ -129,5 +141,11 @@ MUTANTS: list[Mutant] = [
             "reference.llmz.prompt._WORKER", "You are running as a worker: use run_javascript to do the task."
         ),
         description="the worker prompt no longer tells the model to write nothing beside its program",
+    ),
+    Mutant(
+        "llmz-forced-inspection-without-reasons",
+        rules=("llmz.think-signal.forced-inspection-report",),
+        patch=_patch("reference.llmz.feedback.forced_inspection", _forced_inspection_without_reasons),
+        description="the forced inspection shows each signalling tool's result but not its reason",
     ),
 ]
