@@ -231,7 +231,6 @@ MUTANTS: list[Mutant] = [
         "llmz-definitions-unchecked",
         rules=(
             "llmz.errors.config-before-iteration",
-            "llmz.errors.invalid-tool",
             "llmz.errors.invalid-exit",
             "llmz.errors.invalid-object",
             "llmz.errors.invalid-component",

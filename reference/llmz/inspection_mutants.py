@@ -9,18 +9,25 @@ the one function (or text) making that choice.
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from typing import Any
 from unittest import mock
 
+from reference.llmz import iteration as iteration_module
 from reference.llmz import preview as preview_module
+from reference.llmz.host import IterationHost
 from reference.llmz.play import Player
 from reference.llmz.preview import Preserve
 from reference.mutants import Mutant
 
 _real_preview = preview_module.preview
+_real_finish_call = IterationHost._finish_call
+_real_run_iteration = iteration_module.run_iteration
+_SIGNALLED: dict[int, Any] = {}
+"""Per session, the program whose iteration ended in a forced inspection (for the resuming mutant)."""
 _real_save_and_restore = Player.save_and_restore
 _real_cut = preview_module._cut
 
@@ -54,6 +61,40 @@ def _raw_nested_strings(value: Any) -> str:
 
 
 _real_format = preview_module.format_value
+
+
+def _strings_quoted(value: Any) -> str:
+    """A standalone string is previewed JSON-quoted, its line breaks and quotes escaped."""
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    return _real_format(value)
+
+
+def _display_cuts_data(self: Any, report: Any, signal: str | None = None) -> str:
+    """A truncate() display budget cuts the value the program receives, not only its preview."""
+    if report.display is not None and isinstance(report.output, str):
+        report.output = _real_preview(report.output, report.display[0], report.display[1])
+    return _real_finish_call(self, report, signal)
+
+
+def _resume_after_signal(entry: Any, ctx: Any, index: int) -> Any:
+    """The iteration after a forced inspection first runs the signalled program again, then the new one."""
+    previous = _SIGNALLED.get(id(ctx.session))
+    if previous is not None:
+        del _SIGNALLED[id(ctx.session)]
+        _real_run_iteration(previous, ctx, index)
+    end = _real_run_iteration(entry, ctx, index)
+    if end.status == "thinking_requested":
+        _SIGNALLED[id(ctx.session)] = entry
+    return end
+
+
+@contextlib.contextmanager
+def _fresh_resume_patch() -> Iterator[object]:
+    _SIGNALLED.clear()
+    with mock.patch("reference.llmz.execute.run_iteration", _resume_after_signal) as patched:
+        yield patched
+    _SIGNALLED.clear()
 
 
 def _forced_inspection_without_reasons(host: Any, budget: int) -> str:
@@ -147,5 +188,23 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.think-signal.forced-inspection-report",),
         patch=_patch("reference.llmz.feedback.forced_inspection", _forced_inspection_without_reasons),
         description="the forced inspection shows each signalling tool's result but not its reason",
+    ),
+    Mutant(
+        "llmz-standalone-text-quoted",
+        rules=("llmz.inspection.standalone-text-verbatim",),
+        patch=_patch("reference.llmz.preview.format_value", _strings_quoted),
+        description="a standalone string is previewed JSON-quoted instead of as itself",
+    ),
+    Mutant(
+        "llmz-display-budget-cuts-data",
+        rules=("llmz.inspection.truncate-keeps-data",),
+        patch=_patch("reference.llmz.host.IterationHost._finish_call", _display_cuts_data),
+        description="a truncate() display budget also cuts the value the program receives",
+    ),
+    Mutant(
+        "llmz-signal-resumes-program",
+        rules=("llmz.error-recovery.think-signal-continue",),
+        patch=_fresh_resume_patch,
+        description="after a forced inspection the signalled program runs again before the new one",
     ),
 ]
