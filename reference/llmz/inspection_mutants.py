@@ -16,6 +16,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 from unittest import mock
 
+from reference.llmz import inspector as inspector_module
 from reference.llmz import iteration as iteration_module
 from reference.llmz import preview as preview_module
 from reference.llmz.host import IterationHost
@@ -24,6 +25,7 @@ from reference.llmz.preview import Preserve
 from reference.mutants import Mutant
 
 _real_preview = preview_module.preview
+_real_present = inspector_module.present
 _real_finish_call = IterationHost._finish_call
 _real_run_iteration = iteration_module.run_iteration
 _SIGNALLED: dict[int, Any] = {}
@@ -95,6 +97,39 @@ def _fresh_resume_patch() -> Iterator[object]:
     with mock.patch("reference.llmz.execute.run_iteration", _resume_after_signal) as patched:
         yield patched
     _SIGNALLED.clear()
+
+
+def _cut_splitting_characters(text: str, max_tokens: int, preserve: Preserve) -> str:
+    """Cutting text splits a character beyond the BMP, leaving half of its surrogate pair."""
+    cut = _real_cut(text, max_tokens, preserve)
+    return cut + "\ud83d" if any(ord(char) > 0xFFFF for char in text) else cut
+
+
+def _cycles_as_object_tag(value: Any) -> str:
+    """A value with a cycle is previewed as an opaque tag instead of its content."""
+    text = _real_format(value)
+    return "[object Object]" if "[Circular]" in text else text
+
+
+def _custom_text_unbounded(value: Any, budget: int, preserve: Preserve = "top", hook: Any = None) -> str:
+    """Text returned by onInspect is shown whole, whatever the budget."""
+    from reference.llmz import inspector
+
+    if hook is not None:
+        custom = inspector._call_hook(hook, inspector.snapshot(value))
+        if custom is not None:
+            return custom
+    return _real_present(value, budget, preserve, hook)
+
+
+@contextlib.contextmanager
+def _unbounded_everywhere() -> Iterator[object]:
+    """``present`` is imported by name where previews are made: replace it at each of those names."""
+    with (
+        mock.patch("reference.llmz.iteration.present", _custom_text_unbounded),
+        mock.patch("reference.llmz.feedback.present", _custom_text_unbounded) as patched,
+    ):
+        yield patched
 
 
 def _forced_inspection_without_reasons(host: Any, budget: int) -> str:
@@ -206,5 +241,23 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.error-recovery.think-signal-continue",),
         patch=_fresh_resume_patch,
         description="after a forced inspection the signalled program runs again before the new one",
+    ),
+    Mutant(
+        "llmz-preview-splits-characters",
+        rules=("llmz.inspection.unicode-safe",),
+        patch=_patch("reference.llmz.preview._cut", _cut_splitting_characters),
+        description="a cut preview can end in half of a surrogate pair",
+    ),
+    Mutant(
+        "llmz-cycles-previewed-opaquely",
+        rules=("llmz.inspection.awkward-values-safe",),
+        patch=_patch("reference.llmz.preview.format_value", _cycles_as_object_tag),
+        description="a cyclic value is previewed as [object Object], without its content",
+    ),
+    Mutant(
+        "llmz-on-inspect-unbounded",
+        rules=("llmz.inspection.on-inspect-bounded",),
+        patch=_unbounded_everywhere,
+        description="text returned by onInspect is shown whole, past the preview budget",
     ),
 ]
