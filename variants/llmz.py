@@ -207,6 +207,13 @@ PERMITTED: list[Permitted] = [
         patch=_tokenizer(_coarser_count),
     ),
     Permitted(
+        name="llmz-finer-tokenizer",
+        system="llmz",
+        exercises=("llmz.budget.measure.local-tokenizer#open_question",),
+        description="text is counted with a tokenizer giving about 10% fewer tokens than cl100k_base",
+        patch=_tokenizer(_finer_count),
+    ),
+    Permitted(
         name="llmz-heavier-message-framing",
         system="llmz",
         exercises=("llmz.budget.measure.includes#open_question",),
