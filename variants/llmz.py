@@ -18,7 +18,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 from unittest import mock
 
-from reference.llmz import budget, compaction, feedback, prompt, session, tokens
+from reference.llmz import budget, compaction, feedback, program, prompt, session, tokens
 from variants import Permitted, Record
 from variants.records import extra_event_and_final_fields
 
@@ -27,6 +27,8 @@ _real_api_description = prompt.api_description
 _real_count_text = tokens.count_text
 _real_section = feedback._section
 _real_choose_cut = compaction.choose_cut
+_real_run_program = program.run
+_real_render = feedback.render
 
 
 def _patch(target: str, replacement: Any) -> Callable[[], AbstractContextManager[object]]:
@@ -160,6 +162,47 @@ def _larger_summary_allowance(groups: Any, **options: Any) -> Any:
     return _real_choose_cut(groups, **options)
 
 
+# --- Readings of open questions about failures -------------------------------------------------------------
+
+
+def _caught_delivery_still_fails(code: str, host: Any, ctx: Any, iteration_id: str) -> Any:
+    """A failed delivery fails the iteration even when the program caught it (llmz 1.0.1's reading: sends
+    are queued, so the failure surfaces after the program's own try/catch is gone)."""
+    ran = _real_run_program(code, host, ctx, iteration_id)
+    if ran.error is None and host.delivery_error is not None:
+        return program.ProgramResult(ran.returned, host.delivery_error)
+    return ran
+
+
+def _memory_errors_listed_only(code: str, host: Any, ctx: Any, iteration_id: str) -> Any:
+    """Values memory cannot keep are listed in the iteration's errors but do not fail it."""
+    ran = _real_run_program(code, host, ctx, iteration_id)
+    if ran.error is not None and ran.error.code == "INVALID_MEMORY_VALUE":
+        host.seen_errors.append(ran.error)
+        return program.ProgramResult(ran.returned, None)
+    return ran
+
+
+def _render_with_memory_errors(report: Any) -> str:
+    """The report of an iteration that completed with memory errors lists them in their own section."""
+    text = _real_render(report)
+    host = report.host
+    failed = [e for e in (host.seen_errors if host else []) if e.code == "INVALID_MEMORY_VALUE"]
+    if report.error is None and failed:
+        lines = "\n".join(f"- {error.message}" for error in failed)
+        text += "\n" + _real_section("memory_errors", f"Values that could not be kept:\n{lines}")
+    return text
+
+
+@contextlib.contextmanager
+def _memory_errors_complete() -> Iterator[object]:
+    with (
+        mock.patch("reference.llmz.program.run", _memory_errors_listed_only),
+        mock.patch("reference.llmz.feedback.render", _render_with_memory_errors) as patched,
+    ):
+        yield patched
+
+
 # --- Record-only choices ------------------------------------------------------------------------------------
 
 
@@ -268,6 +311,20 @@ PERMITTED: list[Permitted] = [
         exercises=("llmz.compaction.target-ratio#open_question",),
         description="compaction sets aside twice the summary ceiling (at most a fifth of the budget) for it",
         patch=_patch("reference.llmz.compaction.choose_cut", _larger_summary_allowance),
+    ),
+    Permitted(
+        name="llmz-caught-delivery-failure-fails-iteration",
+        system="llmz",
+        exercises=("llmz.errors.delivery-failed#open_question",),
+        description="a delivery failure the program caught still fails the iteration (recoverably)",
+        patch=_patch("reference.llmz.program.run", _caught_delivery_still_fails),
+    ),
+    Permitted(
+        name="llmz-memory-errors-complete-iteration",
+        system="llmz",
+        exercises=("llmz.errors.invalid-memory-value#open_question",),
+        description="a value memory cannot keep is listed in iteration.errors and the report, not failing it",
+        patch=_memory_errors_complete,
     ),
     Permitted(
         name="llmz-duplicate-exit-as-config",
