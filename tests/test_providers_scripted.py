@@ -34,3 +34,14 @@ def test_no_entry_for_the_purpose_exhausts_the_script_naming_the_call() -> None:
     provider = ScriptedProvider([ScriptEntry(purpose="summary", text="s")], Recorder())
     with pytest.raises(ScriptExhausted, match="no response for call 1"):
         provider.complete({}, purpose="turn")
+
+
+def test_the_fake_server_addresses_entries_by_the_purpose_a_client_names_or_the_request_implies() -> None:
+    from reference.providers.fake_server import ScriptState, call_purpose
+
+    state = ScriptState([ScriptEntry(purpose="summary", text="s"), ScriptEntry(text="t")])
+    turn = {"tools": [{"type": "function"}]}
+    assert call_purpose({}, turn) == "turn" and call_purpose({}, {}) == "summary"
+    assert call_purpose({"X-Scripted-Purpose": "summary"}, turn) == "summary"
+    first, second = state.take("/v1/chat/completions", turn), state.take("/v1/chat/completions", {}, "summary")
+    assert [first[1].text if first[1] else None, second[1].text if second[1] else None] == ["t", "s"]

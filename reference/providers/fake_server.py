@@ -8,8 +8,10 @@ talk to a chat-completions endpoint. This server is that endpoint, offline::
 The first line it prints is its base URL (``http://127.0.0.1:<port>/v1``); point the runtime's
 OpenAI-compatible client at it. Routes:
 
-* ``POST /v1/chat/completions`` answers call N with script entry N: a ``chat.completion`` body, a
-  server-sent event stream when the request sets ``stream: true``, or the entry's scripted failure
+* ``POST /v1/chat/completions`` answers call N with the next script entry for it (entry N, unless the
+  script addresses entries to a call ``purpose``: then the first unused entry for the purpose named in
+  the ``X-Scripted-Purpose`` header, or ``summary`` for a request without tools): a ``chat.completion``
+  body, a server-sent event stream when the request sets ``stream: true``, or the entry's scripted failure
   (status, ``Retry-After``, OpenAI-style error body). A call past the end of the script gets HTTP 500
   with "the script has no response for call N", the same words the scripted provider uses.
   Before any of that, the request is checked as a real endpoint would check it
@@ -91,6 +93,18 @@ def load_script(path: Path) -> list[ScriptEntry]:
     return parse_script(document.get("script"), str(path))
 
 
+PURPOSE_HEADER = "X-Scripted-Purpose"
+
+
+def call_purpose(headers: Any, body: dict[str, Any]) -> str:
+    """Which script entries may answer this call: the purpose the client names in ``X-Scripted-Purpose``,
+    else ``summary`` for a request that declares no tools (a summarizer cannot call any), else ``turn``."""
+    named = headers.get(PURPOSE_HEADER)
+    if named:
+        return str(named)
+    return "turn" if body.get("tools") else "summary"
+
+
 class ScriptState:
     """The script and what has been asked of it; one lock, since handler threads run concurrently."""
 
@@ -99,14 +113,20 @@ class ScriptState:
         self._lock = threading.Lock()
         self._requests: list[dict[str, Any]] = []
         self._calls = 0
+        self._used: set[int] = set()
 
-    def take(self, path: str, body: dict[str, Any]) -> tuple[int, ScriptEntry | None]:
-        """Record a chat request as the next call; return its number and entry (None past the end)."""
+    def take(self, path: str, body: dict[str, Any], purpose: str = "turn") -> tuple[int, ScriptEntry | None]:
+        """Record a chat request as the next call; return its number and the first unused entry meant for
+        its purpose (``ScriptEntry.purpose``; None when there is none left)."""
         with self._lock:
             self._calls += 1
             call = self._calls
             self._requests.append({"call": call, "path": path, "body": body})
-            return call, self.script[call - 1] if call <= len(self.script) else None
+            for index, entry in enumerate(self.script):
+                if index not in self._used and entry.purpose in (None, purpose):
+                    self._used.add(index)
+                    return call, entry
+            return call, None
 
     def refuse(self, path: str, body: dict[str, Any], problem: str) -> None:
         """Record a request refused before it reached the script: it is not a call (``call`` is null)."""
@@ -122,6 +142,7 @@ class ScriptState:
         with self._lock:
             self._requests.clear()
             self._calls = 0
+            self._used.clear()
             if script is not None:
                 self.script = script
 
@@ -159,7 +180,7 @@ class Handler(BaseHTTPRequestHandler):
             self.server.state.refuse(self.path, body, problem)
             self._json(400, wire.error_body(400, problem))
             return
-        call, entry = self.server.state.take(self.path, body)
+        call, entry = self.server.state.take(self.path, body, call_purpose(self.headers, body))
         model = body["model"] if isinstance(body.get("model"), str) else DEFAULT_MODEL
         if entry is None:
             self._json(500, wire.error_body(500, f"the script has no response for call {call}"))
