@@ -43,5 +43,6 @@ def test_the_fake_server_addresses_entries_by_the_purpose_a_client_names_or_the_
     turn = {"tools": [{"type": "function"}]}
     assert call_purpose({}, turn) == "turn" and call_purpose({}, {}) == "summary"
     assert call_purpose({"X-Scripted-Purpose": "summary"}, turn) == "summary"
-    first, second = state.take("/v1/chat/completions", turn), state.take("/v1/chat/completions", {}, "summary")
-    assert [first[1].text if first[1] else None, second[1].text if second[1] else None] == ["t", "s"]
+    path = "/v1/chat/completions"
+    first, second = state.take(path, turn)[1], state.take(path, {}, "summary")[1]
+    assert [first.text if first else None, second.text if second else None] == ["t", "s"]
