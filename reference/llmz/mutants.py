@@ -3,7 +3,7 @@
 Every runtime mutant patches exactly one pure policy (guard, settle, signals, session restore), so the
 suite can show that the scenarios pinning a rule really notice when that rule is broken.
 ``tests/test_llmz_mutants.py`` checks ``RUNTIME_MUTANTS`` (these plus ``contract_mutants``: errors,
-memory, sessions, inspection, hooks; and ``inspection_mutants``: previews, the signal report, restore);
+memory, sessions, inspection, hooks; and ``model_view_mutants``: what the model is shown);
 the budget's own test checks its mutants.
 """
 
@@ -18,7 +18,7 @@ from reference.llmz import settle
 from reference.llmz.budget_mutants import MUTANTS as BUDGET_MUTANTS
 from reference.llmz.config import ExitDef
 from reference.llmz.contract_mutants import MUTANTS as CONTRACT_MUTANTS
-from reference.llmz.inspection_mutants import MUTANTS as INSPECTION_MUTANTS
+from reference.llmz.model_view_mutants import MUTANTS as MODEL_VIEW_MUTANTS
 from reference.mutants import Mutant
 
 
@@ -174,7 +174,7 @@ RUNTIME_MUTANTS: list[Mutant] = [
         description="chat mode registers its hand-back exit under another name, so exit('listen') is unknown",
     ),
     *CONTRACT_MUTANTS,
-    *INSPECTION_MUTANTS,
+    *MODEL_VIEW_MUTANTS,
 ]
 
 #: Everything the harness can run: the runtime mutants above and the token budget's

@@ -1,11 +1,13 @@
-"""Mutants for the inspector, the ThinkSignal report and restoring a session (see ``reference.mutants``).
+"""Mutants for what the model is shown and what a stopped program leaves behind (see ``reference.mutants``).
 
-They pin the 1.0.1-era preview rules that the thrown-signal scenarios judge on their own: a zero budget
-hides the preview, ``preserve`` picks the surviving end, a ``truncate()`` policy replaces the run's
-budget, nested strings keep their JSON quoting, and a signal report keeps reason, site and context apart;
-a restored session never resumes a stopped program; and the worker prompt rules out chatter. Each patches
-the one function (or text) making that choice.
-"""
+Previews: a zero budget hides them, ``preserve`` picks the surviving end, a ``truncate()`` policy replaces
+the run's budget and still leaves the program the whole value, standalone text is shown as itself and
+nested strings JSON-quoted, cyclic values are previewed with their content, cuts never split a character,
+onInspect text is bounded. Reports: a ThinkSignal report keeps reason, site and context apart, a forced
+inspection names each reason and obeys display budgets, recovery feedback carries its footers. Inputs:
+the worker prompt rules out chatter, events never become system messages. And a stopped program is never
+resumed, neither after a restore nor after a signal. Each mutant patches the one function (or text) that
+makes its choice."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from unittest import mock
 from reference.llmz import inspector as inspector_module
 from reference.llmz import iteration as iteration_module
 from reference.llmz import preview as preview_module
+from reference.llmz import session as session_module
 from reference.llmz.host import IterationHost
 from reference.llmz.play import Player
 from reference.llmz.preview import Preserve
@@ -26,6 +29,7 @@ from reference.mutants import Mutant
 
 _real_preview = preview_module.preview
 _real_present = inspector_module.present
+_real_to_native = session_module.to_native
 _real_finish_call = IterationHost._finish_call
 _real_run_iteration = iteration_module.run_iteration
 _SIGNALLED: dict[int, Any] = {}
@@ -130,6 +134,25 @@ def _unbounded_everywhere() -> Iterator[object]:
         mock.patch("reference.llmz.feedback.present", _custom_text_unbounded) as patched,
     ):
         yield patched
+
+
+def _events_as_system(item: dict[str, Any]) -> Any:
+    """An appended event becomes a system instruction instead of user-role data."""
+    message = _real_to_native(item)
+    if item.get("role") == "event":
+        message["role"] = "system"
+    return message
+
+
+def _forced_previews_uncut(host: Any, budget: int) -> str:
+    """The forced inspection shows each signalling tool's result whole, ignoring display budgets."""
+    from reference.llmz import signals
+
+    parts = [
+        f"{signal.tool} (line {signal.line}): {signal.reason}\n{preview_module.format_value(signal.result)}"
+        for signal in signals.reported(host.signals)
+    ]
+    return "<forced_inspection>\n" + "\n".join(parts) + "\n</forced_inspection>"
 
 
 def _forced_inspection_without_reasons(host: Any, budget: int) -> str:
@@ -259,5 +282,23 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.inspection.on-inspect-bounded",),
         patch=_unbounded_everywhere,
         description="text returned by onInspect is shown whole, past the preview budget",
+    ),
+    Mutant(
+        "llmz-events-become-system",
+        rules=("llmz.sessions.events-not-system",),
+        patch=_patch("reference.llmz.session.to_native", _events_as_system),
+        description="an appended event reaches the model as a system message",
+    ),
+    Mutant(
+        "llmz-feedback-without-footers",
+        rules=("llmz.error-recovery.footers",),
+        patch=_patch("reference.llmz.feedback._footers", lambda footer: ""),
+        description="recovery feedback carries no memory or iteration-budget footer",
+    ),
+    Mutant(
+        "llmz-forced-previews-uncut",
+        rules=("llmz.think-signal.display-budgets-apply",),
+        patch=_patch("reference.llmz.feedback.forced_inspection", _forced_previews_uncut),
+        description="forced inspection shows signalling results whole, whatever their display budget",
     ),
 ]
