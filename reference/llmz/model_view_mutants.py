@@ -6,7 +6,8 @@ nested strings JSON-quoted, cyclic values are previewed with their content, cuts
 onInspect text is bounded. Reports: a ThinkSignal report keeps reason, site and context apart, a forced
 inspection names each reason and obeys display budgets, recovery feedback carries its footers. Inputs:
 the worker prompt rules out chatter, events never become system messages. And a stopped program is never
-resumed, neither after a restore nor after a signal. Each mutant patches the one function (or text) that
+resumed, neither after a restore nor after a signal; a timeout stops the run; a new summary replaces the
+earlier ones. Each mutant patches the one function (or text) that
 makes its choice."""
 
 from __future__ import annotations
@@ -155,6 +156,27 @@ def _forced_previews_uncut(host: Any, budget: int) -> str:
     return "<forced_inspection>\n" + "\n".join(parts) + "\n</forced_inspection>"
 
 
+_real_replace_history = session_module.Session.replace_earlier_history
+
+
+def _earlier_summaries_kept(self: Any, retained_count: int, summary: str) -> None:
+    """A new compaction adds its summary but keeps the earlier summaries too, instead of replacing them."""
+    earlier, _current = self.split()
+    older = [m for m in earlier if (m.get("source") or {}).get("role") == "summary"]
+    _real_replace_history(self, retained_count, summary)
+    kept = [m for m in older if m not in self.history]
+    self.history = [*kept, *self.history]
+    if self.turn_start is not None:
+        self.turn_start += len(kept)
+
+
+def _timeout_recoverable(ctx: Any) -> Any:
+    """A program cut off by the timeout fails its iteration recoverably, so the run asks the model again."""
+    from reference.llmz.errors import LlmzError
+
+    return LlmzError("EXECUTION_FAILED", "the program was interrupted by the timeout")
+
+
 def _forced_inspection_without_reasons(host: Any, budget: int) -> str:
     """The forced inspection lists each signalling tool and its result but leaves the reasons out."""
     from reference.llmz import signals
@@ -300,5 +322,17 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.think-signal.display-budgets-apply",),
         patch=_patch("reference.llmz.feedback.forced_inspection", _forced_previews_uncut),
         description="forced inspection shows signalling results whole, whatever their display budget",
+    ),
+    Mutant(
+        "llmz-earlier-summaries-kept",
+        rules=("llmz.compaction.summary-event.replaces-earlier",),
+        patch=_patch("reference.llmz.session.Session.replace_earlier_history", _earlier_summaries_kept),
+        description="a new compaction summary is added beside the earlier ones instead of replacing them",
+    ),
+    Mutant(
+        "llmz-timeout-recoverable",
+        rules=("llmz.errors.execution-aborted", "llmz.configuration.timeout-bounds-javascript"),
+        patch=_patch("reference.llmz.program._timeout", _timeout_recoverable),
+        description="a program cut off by the timeout is a recoverable failure and the run carries on",
     ),
 ]
