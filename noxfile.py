@@ -1,89 +1,146 @@
-"""Sessions: tests, conformance (the main job), snapshots, spec, mutants, bench, lint, typecheck, demo,
-conformance-llmz."""
+"""Sessions: tests, conformance (the main job), conformance-llmz, report, snapshots, spec, mutants, bench,
+lint, typecheck, demo.
+
+Every session needs the same packages (the project with its dev extra), so they share one environment,
+``.nox/shared``, instead of building one each: set-up is paid once per clone, not once per session. It is
+made with uv when uv is installed (``pip install 'nox[uv]'``, as the README does), else with ``venv`` and
+pip. A stamp records a digest of what the install depends on (pyproject.toml, setup.py, the interpreter);
+a repeated run whose stamp matches installs nothing. Delete ``.nox/shared`` to start over.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import os
+import shutil
+import sys
+from pathlib import Path
+
 import nox
 
-nox.options.default_venv_backend = "venv"
-nox.options.reuse_existing_virtualenvs = True
 nox.options.sessions = ["tests"]
 
-#: None: the interpreter running nox (3.11 or newer), so the README's commands work on any such machine.
-PYTHON = None
+ROOT = Path(__file__).resolve().parent
+SHARED = ROOT / ".nox" / "shared"
+BIN = SHARED / ("Scripts" if os.name == "nt" else "bin")
+STAMP = SHARED / ".installed"
+#: What the shared environment's contents are derived from: change one and the next session reinstalls.
+INSTALL_INPUTS = ("pyproject.toml", "setup.py")
+
+#: The sessions manage their own (shared) environment; nox's per-session virtualenvs are not used.
+OWN_ENV = "none"
 
 
-def _install(session: nox.Session) -> None:
-    session.install("-e", ".[dev]")
+def _uv() -> str | None:
+    try:
+        from uv import find_uv_bin
+
+        return str(find_uv_bin())
+    except (ImportError, FileNotFoundError):
+        return shutil.which("uv")
 
 
-@nox.session(python=PYTHON)
-def tests(session: nox.Session) -> None:
+def _wanted() -> str:
+    digest = hashlib.sha256(sys.version.encode())
+    for name in INSTALL_INPUTS:
+        digest.update(name.encode() + b"\0" + (ROOT / name).read_bytes())
+    return digest.hexdigest()
+
+
+def _shared(s: nox.Session) -> None:
+    """Create and fill ``.nox/shared`` unless its stamp says it is current; put it first on PATH."""
+    wanted = _wanted()
+    current = STAMP.read_text(encoding="utf-8") if STAMP.exists() else ""
+    uv = _uv()
+    if current == wanted:
+        s.log(f"using {SHARED.relative_to(ROOT)} (up to date, nothing to install)")
+    elif uv:
+        if not (BIN / "python").exists():
+            s.run(uv, "venv", "--quiet", "--seed", "--python", sys.executable, str(SHARED), external=True)
+        s.run(uv, "pip", "install", "--quiet", "--python", str(BIN / "python"), "-e", ".[dev]", external=True)
+    else:
+        if not (BIN / "python").exists():
+            s.run(sys.executable, "-m", "venv", str(SHARED), external=True)
+        s.run(str(BIN / "python"), "-m", "pip", "install", "-q", "-e", ".[dev]", external=True)
+    if current != wanted:
+        STAMP.write_text(wanted, encoding="utf-8")
+    s.env["VIRTUAL_ENV"] = str(SHARED)
+    s.env["PATH"] = os.pathsep.join([str(BIN), os.environ.get("PATH", "")])
+
+
+def _run(s: nox.Session, program: str, *args: str) -> None:
+    """Run one of the shared environment's programs (``python``, ``pytest``, ``ruff``, ...)."""
+    _shared(s)
+    s.run(str(BIN / program), *args, external=True)
+
+
+@nox.session(venv_backend=OWN_ENV)
+def tests(s: nox.Session) -> None:
     """The project's own tests, including the whole suite run against the reference (in-process and stdio)."""
-    _install(session)
-    session.run("pytest", "-n", "2", *session.posargs)
+    _run(s, "pytest", "-n", "2", *s.posargs)
 
 
-@nox.session(python=PYTHON)
-def conformance(session: nox.Session) -> None:
+@nox.session(venv_backend=OWN_ENV)
+def conformance(s: nox.Session) -> None:
     """Run the conformance suite: ``nox -s conformance -- --impl <spec> [--report-dir DIR]``."""
-    _install(session)
-    session.run("python", "-m", "conformance", "run", *session.posargs)
+    _run(s, "python", "-m", "conformance", "run", *s.posargs)
 
 
-@nox.session(name="conformance-llmz", python=PYTHON)
-def conformance_llmz(session: nox.Session) -> None:
+@nox.session(name="conformance-llmz", venv_backend=OWN_ENV)
+def conformance_llmz(s: nox.Session) -> None:
     """The suite against llmz 1.0.1 through the Node bridge, with its expected-failures baseline."""
-    _install(session)
-    session.run(
-        "python", "-m", "conformance", "run", "--impl", "llmz-node",
-        "--expected-failures", "conformance/baselines/llmz-1.0.1.yaml", *session.posargs,
-    )
+    _run(
+        s, "python", "-m", "conformance", "run", "--impl", "llmz-node",
+        "--expected-failures", "conformance/baselines/llmz-1.0.1.yaml", *s.posargs,
+    )  # fmt: skip
 
 
-@nox.session(python=PYTHON)
-def snapshots(session: nox.Session) -> None:
+@nox.session(venv_backend=OWN_ENV)
+def report(s: nox.Session) -> None:
+    """report.html for the reference and llmz 1.0.1 side by side, and its screenshot in headless Chromium.
+
+    Writes ``build/conformance/showcase/report.html`` and ``report.png``; without Node the page holds the
+    reference alone, and without Chromium the screenshot is skipped with a message.
+    """
+    _run(s, "python", "-m", "conformance.report.showcase", *s.posargs)
+
+
+@nox.session(venv_backend=OWN_ENV)
+def snapshots(s: nox.Session) -> None:
     """Regenerate the golden transcripts in fixtures/golden/ from the reference."""
-    _install(session)
-    session.run("pytest", "tests/test_golden.py", "--snapshot-update", "-p", "no:xdist", *session.posargs)
+    _run(s, "pytest", "tests/test_golden.py", "--snapshot-update", "-p", "no:xdist", *s.posargs)
 
 
-@nox.session(python=PYTHON)
-def spec(session: nox.Session) -> None:
+@nox.session(venv_backend=OWN_ENV)
+def spec(s: nox.Session) -> None:
     """Check the schemas are current, validate catalogue and scenarios, write build/spec/traceability.*."""
-    _install(session)
-    session.run("python", "-m", "conformance.schemas", "--check")
-    session.run("python", "-m", "conformance.catalogue", *session.posargs)
+    _run(s, "python", "-m", "conformance.schemas", "--check")
+    _run(s, "python", "-m", "conformance.catalogue", *s.posargs)
 
 
-@nox.session(python=PYTHON)
-def mutants(session: nox.Session) -> None:
+@nox.session(venv_backend=OWN_ENV)
+def mutants(s: nox.Session) -> None:
     """Mutation score: every deliberately broken reference must be caught by the cases pinning its rules."""
-    _install(session)
-    session.run("python", "-m", "conformance", "check-mutants", *session.posargs)
+    _run(s, "python", "-m", "conformance", "check-mutants", *s.posargs)
 
 
-@nox.session(python=PYTHON)
-def bench(session: nox.Session) -> None:
+@nox.session(venv_backend=OWN_ENV)
+def bench(s: nox.Session) -> None:
     """Scenarios per second against the reference, in-process and through stdio."""
-    _install(session)
-    session.run("python", "-m", "conformance.bench", *session.posargs)
+    _run(s, "python", "-m", "conformance.bench", *s.posargs)
 
 
-@nox.session(python=PYTHON)
-def lint(session: nox.Session) -> None:
-    session.install("ruff>=0.5")
-    session.run("ruff", "check", ".")
+@nox.session(venv_backend=OWN_ENV)
+def lint(s: nox.Session) -> None:
+    _run(s, "ruff", "check", ".")
 
 
-@nox.session(python=PYTHON)
-def typecheck(session: nox.Session) -> None:
-    _install(session)
-    session.run("mypy", "reference", "conformance", "variants")
+@nox.session(venv_backend=OWN_ENV)
+def typecheck(s: nox.Session) -> None:
+    _run(s, "mypy", "reference", "conformance", "variants")
 
 
-@nox.session(python=PYTHON)
-def demo(session: nox.Session) -> None:
+@nox.session(venv_backend=OWN_ENV)
+def demo(s: nox.Session) -> None:
     """Play one scenario of each system and print the conversation readably (no API key needed)."""
-    _install(session)
-    session.run("python", "-m", "reference.demo", *session.posargs)
+    _run(s, "python", "-m", "reference.demo", *s.posargs)

@@ -1,68 +1,254 @@
-"""``python -m conformance.bench``: how fast the suite runs against the reference, in-process and over stdio.
+"""``python -m conformance.bench``: what the suite costs, in CPU seconds, measured so two runs compare.
 
-Both runs play the same loaded scenarios (loading is timed separately), so the ratio is the cost of the
-protocol: a process boundary, JSON both ways and schema checks. ``--repeat N`` keeps the best of N runs,
-which is the least disturbed by whatever else the machine is doing.
+Theory of operation. Every figure comes from whole runs of ``python -m conformance run`` in a child
+process, timed by the CPU the process tree used (``RUSAGE_CHILDREN``: the harness, and the stdio
+implementation it started and waited for) and by wall clock. CPU time is what we compare because this
+machine is shared: wall time swings with the neighbours, CPU time much less. Runs being compared are
+played as *interleaved pairs* (A B, B A, A B, ...) so drift hits both sides alike, repeated, and reported
+as min and median; ratios are the median of the per-pair ratios.
+
+Start-up is separated from per-case cost by running each configuration twice: once over all its
+scenarios (N) and once over a single one. ``per case = (all - one) / (N - 1)`` and ``start-up = one -
+per case``. The figures:
+
+- ``suite``: the whole suite in-process, including start-up (scenarios/s) and per case;
+- ``<system> stdio/in-process``: the same system's scenarios through ``python -m reference.harness`` over
+  stdio and in-process, both including start-up;
+- ``llmz bridge/reference``: per-case cost of llmz 1.0.1 through the Node bridge against the reference
+  on the llmz scenarios (only where node and npm are installed; ``--no-bridge`` leaves it out).
+
+Results go to ``build/bench/bench.json`` (``--out``) so two runs can be compared.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import platform
+import resource
+import shutil
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from conformance.adapters.base import Adapter
-from conformance.adapters.reference import ReferenceAdapter
-from conformance.adapters.stdio import StdioAdapter
-from conformance.paths import SCENARIO_ROOT
-from conformance.runner import run_all, select
-from conformance.scenario.load import LoadedScenario, LoadError
+from conformance.paths import BUILD_ROOT, SCENARIO_ROOT
+from conformance.runner import select
+from conformance.scenario.load import LoadedScenario
+
+SYSTEMS = ("llmz", "falai", "akan")
+STDIO_REFERENCE = f"stdio:{sys.executable} -m reference.harness"
 
 
-def timed_run(
-    make: Callable[[], Adapter], items: list[LoadedScenario | LoadError]
-) -> tuple[float, float, int]:
-    """(seconds for hello, seconds for the cases, how many passed)."""
-    adapter = make()
-    try:
-        started = time.perf_counter()
-        info = adapter.hello()
-        greeted = time.perf_counter()
-        _, cases = run_all(adapter, items, 60.0)
-        finished = time.perf_counter()
-    finally:
-        adapter.close()
-    del info
-    return greeted - started, finished - greeted, sum(1 for c in cases if c.verdict == "pass")
+@dataclass(frozen=True)
+class Sample:
+    cpu: float
+    wall: float
+    exit_code: int
+
+
+@dataclass
+class Figure:
+    name: str
+    cpu: list[float] = field(default_factory=list)
+    wall: list[float] = field(default_factory=list)
+
+    def add(self, sample: Sample) -> None:
+        self.cpu.append(sample.cpu)
+        self.wall.append(sample.wall)
+
+    def summary(self) -> dict[str, float]:
+        return {
+            "cpu_min": min(self.cpu),
+            "cpu_median": statistics.median(self.cpu),
+            "wall_min": min(self.wall),
+            "wall_median": statistics.median(self.wall),
+        }
+
+
+def measure(argv: Sequence[str], cwd: Path) -> Sample:
+    """CPU and wall seconds of one child command, including every descendant it waited for."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    done = subprocess.run(list(argv), cwd=cwd, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if done.returncode not in (0, 1):
+        raise RuntimeError(f"{' '.join(argv)} exited {done.returncode}:\n{done.stderr[-2000:]}")
+    return Sample(cpu, wall, done.returncode)
+
+
+def run_argv(impl: str, scenarios: Path, report_dir: Path, *extra: str) -> list[str]:
+    return [
+        sys.executable, "-m", "conformance", "run", "--impl", impl, "--scenarios", str(scenarios),
+        "--report-dir", str(report_dir), *extra,
+    ]
+
+
+def interleaved(
+    pairs: dict[str, list[str]], repeat: int, cwd: Path
+) -> tuple[dict[str, Figure], list[float]]:
+    """Run two commands ``repeat`` times as alternating pairs; return their figures and per-pair ratios."""
+    (name_a, argv_a), (name_b, argv_b) = pairs.items()
+    figures = {name_a: Figure(name_a), name_b: Figure(name_b)}
+    ratios: list[float] = []
+    for round_ in range(repeat):
+        order = [(name_a, argv_a), (name_b, argv_b)]
+        if round_ % 2:
+            order.reverse()
+        samples = {name: measure(argv, cwd) for name, argv in order}
+        for name, sample in samples.items():
+            figures[name].add(sample)
+        ratios.append(samples[name_a].cpu / max(samples[name_b].cpu, 1e-9))
+    return figures, ratios
+
+
+def per_case(all_cpu: float, one_cpu: float, count: int) -> tuple[float, float]:
+    """(per-case CPU seconds, start-up CPU seconds) from a run of ``count`` cases and a run of one."""
+    each = max(all_cpu - one_cpu, 0.0) / max(count - 1, 1)
+    return each, max(one_cpu - each, 0.0)
+
+
+def _ids(scenarios: Path, system: str | None = None) -> list[str]:
+    return [
+        item.id
+        for item in select(scenarios)
+        if isinstance(item, LoadedScenario) and (system is None or item.scenario.system == system)
+    ]
+
+
+def _one(ids: list[str]) -> list[str]:
+    """``-k`` arguments selecting exactly one of ``ids``: the first that is no substring of another."""
+    for candidate in ids:
+        if sum(1 for other in ids if candidate in other) == 1:
+            return ["-k", candidate]
+    raise ValueError("every scenario id is contained in another; cannot select exactly one")
+
+
+def bridge_available() -> bool:
+    return shutil.which("node") is not None and shutil.which("npm") is not None
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m conformance.bench", description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=3, help="runs per adapter; the best is reported")
+    parser.add_argument("--repeat", type=int, default=3, help="interleaved pairs per figure (default 3)")
     parser.add_argument("--scenarios", type=Path, default=SCENARIO_ROOT, help="scenario root")
+    parser.add_argument("--out", type=Path, default=BUILD_ROOT / "bench" / "bench.json")
+    parser.add_argument("--no-bridge", action="store_true", help="leave out the llmz 1.0.1 bridge figure")
     args = parser.parse_args(argv)
-    started = time.perf_counter()
-    items = select(args.scenarios)
-    print(f"loaded {len(items)} scenarios in {time.perf_counter() - started:.2f}s")
-    if not items:
-        print("no scenarios to run")
-        return 0
-    adapters: dict[str, Callable[[], Adapter]] = {
-        "in-process": ReferenceAdapter,
-        "stdio": lambda: StdioAdapter([sys.executable, "-m", "reference.harness"]),
+    repeat = max(1, args.repeat)
+    cwd = Path.cwd()
+    ids = _ids(args.scenarios)
+    if not ids:
+        print(f"error: no scenarios under {args.scenarios}", file=sys.stderr)
+        return 2
+    results: dict[str, object] = {
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "repeat": repeat,
+        "scenarios": len(ids),
     }
-    rates: dict[str, float] = {}
-    for name, make in adapters.items():
-        runs = [timed_run(make, items) for _ in range(max(1, args.repeat))]
-        hello, seconds, passed = min(runs, key=lambda run: run[1])
-        rates[name] = len(items) / seconds
-        print(
-            f"{name:10} {len(items)} scenarios ({passed} pass) in {seconds:.3f}s = "
-            f"{rates[name]:.1f} scenarios/s (+ {hello * 1000:.0f} ms hello)"
+    lines: list[str] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp)
+
+        # The whole suite in-process, all of it against one scenario: rate with start-up, and per case.
+        whole, _ = interleaved(
+            {
+                "all": run_argv("reference", args.scenarios, out / "a"),
+                "one": run_argv("reference", args.scenarios, out / "b", *_one(ids)),
+            },
+            repeat,
+            cwd,
         )
-    print(f"ratio in-process/stdio: {rates['in-process'] / rates['stdio']:.2f}x")
+        all_cpu, one_cpu = (statistics.median(whole[k].cpu) for k in ("all", "one"))
+        each, startup = per_case(all_cpu, one_cpu, len(ids))
+        results["suite"] = {
+            "in_process": whole["all"].summary(),
+            "scenarios_per_cpu_second_with_startup": len(ids) / all_cpu,
+            "per_case_cpu": each,
+            "cases_per_cpu_second": 1 / each if each else None,
+            "startup_cpu": startup,
+        }
+        lines.append(
+            f"suite in-process: {len(ids)} scenarios, {all_cpu:.2f}s CPU (median) = "
+            f"{len(ids) / all_cpu:.0f}/s with start-up; per case {each * 1000:.2f} ms = "
+            f"{(1 / each if each else float('inf')):.0f}/s; start-up {startup:.2f}s"
+        )
+
+        per_system: dict[str, object] = {}
+        for system in SYSTEMS:
+            system_ids = _ids(args.scenarios, system)
+            if not system_ids:
+                continue
+            figures, ratios = interleaved(
+                {
+                    "stdio": run_argv(STDIO_REFERENCE, args.scenarios, out / "s", "--system", system),
+                    "in_process": run_argv("reference", args.scenarios, out / "p", "--system", system),
+                },
+                repeat,
+                cwd,
+            )
+            ratio = statistics.median(ratios)
+            per_system[system] = {
+                "scenarios": len(system_ids),
+                "stdio": figures["stdio"].summary(),
+                "in_process": figures["in_process"].summary(),
+                "stdio_over_in_process_cpu": ratio,
+            }
+            lines.append(
+                f"{system:5} stdio/in-process, with start-up: {ratio:.2f}x CPU "
+                f"({statistics.median(figures['stdio'].cpu):.2f}s vs "
+                f"{statistics.median(figures['in_process'].cpu):.2f}s, {len(system_ids)} scenarios)"
+            )
+        results["systems"] = per_system
+
+        if not args.no_bridge and bridge_available():
+            llmz_ids = _ids(args.scenarios, "llmz")
+            runs: dict[str, dict[str, Figure]] = {}
+            for impl in ("llmz-node", "reference"):
+                figures, _ = interleaved(
+                    {
+                        "all": run_argv(impl, args.scenarios, out / "ba", "--system", "llmz"),
+                        "one": run_argv(impl, args.scenarios, out / "bo", *_one(llmz_ids)),
+                    },
+                    1 if impl == "llmz-node" else repeat,
+                    cwd,
+                )
+                runs[impl] = figures
+            bridge_each, bridge_start = per_case(
+                statistics.median(runs["llmz-node"]["all"].cpu),
+                statistics.median(runs["llmz-node"]["one"].cpu),
+                len(llmz_ids),
+            )
+            ref_each, _ = per_case(
+                statistics.median(runs["reference"]["all"].cpu),
+                statistics.median(runs["reference"]["one"].cpu),
+                len(llmz_ids),
+            )
+            results["llmz_bridge"] = {
+                "per_case_cpu": bridge_each,
+                "startup_cpu": bridge_start,
+                "reference_per_case_cpu": ref_each,
+                "bridge_over_reference_per_case": bridge_each / ref_each if ref_each else None,
+                "bridge_wall": runs["llmz-node"]["all"].summary(),
+            }
+            times = bridge_each / ref_each if ref_each else float("inf")
+            lines.append(
+                f"llmz bridge/reference per case: {times:.1f}x "
+                f"({bridge_each * 1000:.0f} ms vs {ref_each * 1000:.0f} ms CPU; bridge start-up "
+                f"{bridge_start:.2f}s)"
+            )
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    print("\n".join([*lines, f"written: {args.out}"]))
     return 0
 
 

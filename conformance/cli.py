@@ -1,9 +1,14 @@
 """``python -m conformance``: run the suite against an implementation, or list the reference mutants.
 
 ``run`` writes report.json, junit.xml and report.md into the report directory and prints a per-system
-summary ending with the line ``N passed, N failed, N errored, N skipped``. Exit status: 0 when nothing
-failed or errored unexpectedly and the baseline has no stale or unknown entry; 1 otherwise; 2 when the
-run could not start (unknown implementation, failed hello, unreadable baseline).
+summary ending with the line ``N passed, N failed, N errored, N skipped``. Exit status:
+
+- 0: at least one scenario was played, and nothing failed or errored unless the baseline expected it;
+- 1: a scenario failed or errored unexpectedly, a baseline entry is stale or unknown, or nothing was
+  played at all (every selected scenario was skipped): a run that checked nothing is never green;
+- 2: the run could not start, and no report was written: no scenario selected (a missing or empty
+  folder, a layout that is not ``<root>/<system>/<area>/<name>.yaml``, a ``-k`` or ``--system`` that
+  matches nothing), an unknown implementation, a failed hello, an unreadable baseline.
 """
 
 from __future__ import annotations
@@ -18,19 +23,19 @@ from conformance.adapters.base import DEFAULT_TIMEOUT, AdapterError
 from conformance.adapters.registry import create, display_name
 from conformance.catalogue.load import SYSTEMS, load_catalogue
 from conformance.paths import BUILD_ROOT, SCENARIO_ROOT, SPEC_ROOT
-from conformance.report import console
+from conformance.progress import track
+from conformance.report import compare, console, html
 from conformance.report.build import build_report
 from conformance.report.junit import to_junit
 from conformance.report.markdown import to_markdown
+from conformance.report.metadata import Clock, run_metadata
 from conformance.report.model import Report
-from conformance.runner import Selection, run_all, select
+from conformance.runner import Selection, layout_problem, nothing_selected, run_case, select
 from conformance.scenario.load import LoadedScenario, load_all
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m conformance", description="Agent runtime conformance suite."
-    )
+def _parser(prog: str = "python -m conformance") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description="Agent runtime conformance suite.")
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="run the suite against an implementation")
     run.add_argument(
@@ -38,7 +43,9 @@ def _parser() -> argparse.ArgumentParser:
         default="reference",
         help="reference | reference[<mutant>] | stdio:<command> | python:<module>:<factory> | preset",
     )
-    run.add_argument("--report-dir", type=Path, help="default: build/conformance/<impl-name>/")
+    run.add_argument(
+        "--report-dir", type=Path, help="default: build/conformance/<impl-name>/ in the current directory"
+    )
     run.add_argument("--expected-failures", type=Path, metavar="FILE", help="YAML baseline of known failures")
     run.add_argument("--system", action="append", choices=SYSTEMS, help="only this system (repeatable)")
     run.add_argument(
@@ -46,10 +53,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per case (default 30)")
     run.add_argument(
-        "--scenarios", type=Path, default=SCENARIO_ROOT, help="scenario root (default fixtures/scenarios)"
+        "--scenarios",
+        type=Path,
+        default=SCENARIO_ROOT,
+        help="scenario root (default: the clone's fixtures/scenarios, else the package's copy)",
     )
     run.add_argument("--spec", type=Path, default=SPEC_ROOT, help=argparse.SUPPRESS)
     run.add_argument("-v", "--verbose", action="store_true", help="also list skips and expected failures")
+    compare.add_parser(commands)
+    html.add_parser(commands)
     commands.add_parser("list-mutants", help="the reference's mutants and permitted variants")
     mutants = commands.add_parser(
         "check-mutants",
@@ -79,35 +91,57 @@ def write_reports(report: Report, directory: Path) -> None:
     (directory / "report.md").write_text(to_markdown(report), encoding="utf-8")
 
 
+def _usage_error(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
 def run_command(args: argparse.Namespace) -> int:
+    clock = Clock()
     try:
         entries = baseline.load(args.expected_failures) if args.expected_failures else []
     except baseline.BaselineError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return _usage_error(str(exc))
+    layout = layout_problem(args.scenarios)
+    if layout:
+        return _usage_error(layout)
     selection = Selection(set(args.system) if args.system else None, args.keyword)
     items = select(args.scenarios, selection)
+    if not items:
+        return _usage_error(nothing_selected(args.scenarios, selection))
     try:
         adapter = create(args.impl, hello_timeout=args.timeout)
     except AdapterError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return _usage_error(str(exc))
     try:
-        info, cases = run_all(adapter, items, args.timeout)
+        info = adapter.hello()
+        # Without --system, the run covers the systems the implementation says it implements: a bridge to
+        # llmz alone is not "skipping" Akan. Naming a system explicitly keeps its cases, as honest skips.
+        systems = set(args.system) if args.system else set(info.systems)
+        items = [item for item in items if item.id.split("/", 1)[0] in systems]
+        if not items:
+            return _usage_error(
+                f"none of the selected scenarios belongs to a system {info.name} implements "
+                f"({', '.join(info.systems)}); name one with --system to count them as skips"
+            )
+        cases = track(
+            items,
+            lambda item: item.id.split("/", 1)[0],
+            lambda item: run_case(adapter, info, item, args.timeout),
+            " (before the baseline)" if entries else "",
+        )
     except AdapterError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return _usage_error(str(exc))
     finally:
         adapter.close()
-    # Without --system, the run covers the systems the implementation says it implements: a bridge to
-    # llmz alone is not "skipping" Akan. Naming a system explicitly keeps its cases, as honest skips.
-    systems = set(args.system) if args.system else set(info.systems)
-    cases = [case for case in cases if case.system in systems]
-    catalogue_ids = [i for i in load_catalogue(args.spec).ids() if i.split(".")[0] in systems]
+    catalogue = load_catalogue(args.spec)
+    catalogue_ids = [i for i in catalogue.ids() if i.split(".")[0] in systems]
     problems = baseline.apply(cases, entries, known_ids(args.scenarios, catalogue_ids)) if entries else []
-    report = build_report(args.impl, info, cases, catalogue_ids, problems)
+    run = run_metadata(clock, args.spec, args.scenarios)
+    report = build_report(args.impl, info, cases, catalogue_ids, problems, run)
     directory = args.report_dir or BUILD_ROOT / "conformance" / display_name(args.impl)
     write_reports(report, directory)
+    html.write([report], catalogue, directory / "report.html")
     lines = console.render(report, verbose=args.verbose)
     print("\n".join([*lines[:-1], f"reports: {directory}", lines[-1]]))
     return 0 if report.ok else 1
@@ -152,10 +186,17 @@ def check_mutants(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+def main(argv: list[str] | None = None, prog: str = "python -m conformance") -> int:
+    args = _parser(prog).parse_args(argv)
     if args.command == "list-mutants":
         return list_mutants()
     if args.command == "check-mutants":
         return check_mutants(args)
+    if args.command in ("compare", "html"):
+        return int(compare.command(args) if args.command == "compare" else html.command(args))
     return run_command(args)
+
+
+def console_main() -> None:
+    """The ``agent-conformance`` console script: the same commands as ``python -m conformance``."""
+    sys.exit(main(prog="agent-conformance"))

@@ -76,16 +76,20 @@ class PermittedResult:
 
 def judge_permitted(variant: Permitted, items: Iterable[LoadedScenario | LoadError]) -> PermittedResult:
     """Play every scenario of the variant's system against it; any verdict but pass is a rejection."""
+    items = list(items)
     cases = [i for i in items if isinstance(i, LoadedScenario) and i.scenario.system == variant.system]
+    # A file of the variant's system that does not even load was not accepted by anything: count it, or a
+    # broken scenario would let every variant look accepted.
+    broken = [i for i in items if isinstance(i, LoadError) and i.id.split("/", 1)[0] == variant.system]
     adapter = ReferenceAdapter(permitted=variant)
     info = adapter.hello()
-    rejections = []
+    rejections = [f"{i.id}: not loaded: {(i.message.strip().splitlines() or [''])[0]}" for i in broken]
     for item in cases:
         result = run_case(adapter, info, item)
         if result.verdict != "pass":
             first = (result.message.strip().splitlines() or [""])[0]
             rejections.append(f"{item.id}: {result.verdict}: {first}")
-    return PermittedResult(variant.name, variant.exercises, len(cases), tuple(rejections))
+    return PermittedResult(variant.name, variant.exercises, len(cases) + len(broken), tuple(rejections))
 
 
 def permitted_lines(results: list[PermittedResult]) -> list[str]:

@@ -3,7 +3,8 @@
 ``events`` is the ordered log of everything observable (model requests and responses, tool calls,
 deliveries, exits, errors, schedule entries, outcome lines, refusals); ``final`` is the end state
 (session status, transcript, ...). Every event has a ``type``; the vocabulary per system is documented in
-``spec/protocol/records/<system>.md``. The envelope is validated against ``spec/protocol/record.schema.json``.
+``spec/protocol/records/<system>.md`` and modelled in ``conformance.records`` (whose schemas the runner checks
+next). This envelope is validated first, against ``spec/protocol/record.schema.json``.
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ Theory of operation. The runner loads every scenario file (a file that fails to 
 verdict and the rest still run), keeps those selected by system and keyword, and plays each through the
 adapter. Before playing, a case whose system the implementation does not implement, or which requires a
 capability it does not declare, is a ``skip`` naming what is missing. After playing, the record is checked
-against the record schema (a broken record is the implementation's ``error``), its volatile values are
+against the record schema, the envelope and then its system's vocabulary (``conformance.records``; a broken
+record is the implementation's ``error``, naming the path and the schema rule), its volatile values are
 replaced by placeholders, and ``conformance.judging.judge`` evaluates the expectations: no mismatch is
 ``pass``, any mismatch is ``fail`` with every failing matcher and its rule id in the message. The runner
 never judges anything itself and never stops early: one verdict per selected file, always.
@@ -23,11 +24,13 @@ from typing import Any
 import jsonschema
 
 from conformance.adapters.base import DEFAULT_TIMEOUT, Adapter, Outcome
-from conformance.judging.judge import judge
+from conformance.catalogue.load import SYSTEMS
+from conformance.judging.judge import Mismatch, judge
 from conformance.judging.normalise import normalise
 from conformance.paths import PROTOCOL_DIR, SCENARIO_ROOT
 from conformance.protocol import ImplementationInfo
 from conformance.record import Record
+from conformance.records.check import problems as vocabulary_problems
 from conformance.scenario.load import LoadedScenario, LoadError, load_all
 
 
@@ -43,6 +46,8 @@ class CaseResult:
     expected_failure: str | None = None
     record: dict[str, Any] | None = None
     """The normalised record, when the implementation returned a valid one."""
+    checks: list[Mismatch] = field(default_factory=list)
+    """The failed expectations of a ``fail``, with what they expected and what the record held."""
 
     @property
     def system(self) -> str:
@@ -106,12 +111,19 @@ def verdict_for(item: LoadedScenario, outcome: Outcome) -> CaseResult:
     problems = record_problems(outcome.record)
     if problems:
         return CaseResult(item.id, rules, "error", "invalid record: " + "; ".join(problems))
+    system = item.scenario.system
+    problems = vocabulary_problems(system, outcome.record)
+    if problems:
+        return CaseResult(
+            item.id, rules, "error", f"the record breaks the {system} record schema: " + "; ".join(problems)
+        )
     record = normalise(outcome.record, item.document)
     mismatches = judge(item.scenario.expect, record)
     if not mismatches:
         return CaseResult(item.id, rules, "pass", record=record)
     failing = sorted({m.rule for m in mismatches})
-    return CaseResult(item.id, rules, "fail", "\n".join(map(str, mismatches)), failing, record=record)
+    message = "\n".join(map(str, mismatches))
+    return CaseResult(item.id, rules, "fail", message, failing, record=record, checks=mismatches)
 
 
 def run_case(
@@ -138,6 +150,38 @@ def run_case(
         )
     result.duration_ms = (time.perf_counter() - started) * 1000
     return result
+
+
+LAYOUT = "<root>/<system>/<area>/<name>.yaml, with <system> one of llmz, falai, akan"
+
+
+def layout_problem(root: Path) -> str | None:
+    """Why ``root`` cannot be a scenario root, or None. A wrong root is a usage error, not an empty run."""
+    if not root.exists():
+        return f"scenario folder {root} does not exist (expected {LAYOUT})"
+    if not root.is_dir():
+        return f"scenario folder {root} is not a folder (expected {LAYOUT})"
+    files = sorted(root.rglob("*.yaml"))
+    if not files:
+        return f"scenario folder {root} holds no .yaml files (expected {LAYOUT})"
+    systems = {path.relative_to(root).parts[0] for path in files if len(path.relative_to(root).parts) > 1}
+    if not systems & set(SYSTEMS):
+        found = ", ".join(sorted({path.relative_to(root).parts[0] for path in files})[:5])
+        return (
+            f"scenario folder {root} has no system folder (found {found}); expected {LAYOUT}. "
+            "Point --scenarios at the folder that holds the system folders."
+        )
+    return None
+
+
+def nothing_selected(root: Path, selection: Selection) -> str:
+    """The usage error for a selection that matched no scenario file, naming what was asked for."""
+    asked = []
+    if selection.systems:
+        asked.append(f"--system {' '.join(sorted(selection.systems))}")
+    if selection.keyword:
+        asked.append(f"-k {selection.keyword!r}")
+    return f"no scenario in {root} matches {' and '.join(asked) or 'the selection'}"
 
 
 def select(

@@ -1,8 +1,9 @@
 """Generate the published JSON Schemas from the pydantic models: ``python -m conformance.schemas``.
 
 The models are the single source of truth; the files under ``spec/schema/`` (catalogue, scenario,
-traceability, report) and ``spec/protocol/`` (the stdio messages and the record) are what implementations
-in other languages and editors read. ``--check`` exits 1 when a committed file differs from what the models
+traceability, report), ``spec/protocol/`` (the stdio messages and the record envelope) and
+``spec/protocol/records/`` (each system's record vocabulary) are what implementations in other languages and
+editors read. ``--check`` exits 1 when a committed file differs from what the models
 generate; ``tests/test_harness_schemas.py`` runs the same check so stale schemas fail the build.
 """
 
@@ -22,6 +23,8 @@ from conformance.catalogue.model import RuleFile
 from conformance.catalogue.traceability import Traceability
 from conformance.paths import PROTOCOL_DIR, REPO_ROOT, SCHEMA_DIR
 from conformance.record import Record
+from conformance.records import RECORD_MODELS, schema_name
+from conformance.records.check import RECORDS_DIR, generated_schema
 from conformance.report.model import Report
 from conformance.scenario.model import SCENARIO_ADAPTER
 
@@ -74,6 +77,18 @@ TARGETS: dict[str, tuple[Path, Callable[[], dict[str, Any]], str]] = {
         "The record an implementation returns for one scenario",
     ),
 }
+
+
+def _record_schema(system: str) -> Callable[[], dict[str, Any]]:
+    return lambda: generated_schema(system)
+
+
+for _system in RECORD_MODELS:
+    TARGETS[schema_name(_system)] = (
+        RECORDS_DIR,
+        _record_schema(_system),
+        f"The events and final state of one {_system} record (documented in {_system}.md)",
+    )
 
 
 def render(name: str) -> str:

@@ -95,8 +95,8 @@ def test_a_silent_process_fails_hello_within_the_hello_timeout() -> None:
     assert time.monotonic() - started < 6
 
 
-def test_bare_python_means_this_interpreter() -> None:
-    assert command_argv("python -m reference.harness") == [PYTHON, "-m", "reference.harness"]
+def test_bare_python3_is_the_users_python3_from_path_not_the_harness_interpreter() -> None:
+    assert command_argv("python3 adapter.py --flag 'a b'") == ["python3", "adapter.py", "--flag", "a b"]
     with pytest.raises(AdapterError):
         command_argv("  ")
 

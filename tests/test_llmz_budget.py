@@ -63,9 +63,12 @@ def test_reserve_leaves_at_least_one_token_for_input() -> None:
     assert budget.planned_reserve(200, 16_384) == 199
 
 
-def test_a_window_below_two_tokens_is_a_configuration_error() -> None:
-    with pytest.raises(budget.BudgetConfigError, match="no room for both input and output"):
-        budget.effective_limits(1, [128_000], [16_384])
+def test_a_one_token_window_is_a_valid_setting_that_no_request_fits() -> None:
+    """maxTokens 1 is a positive safe integer, so it is no configuration error; the request then fails to fit
+    (llmz.budget.max-tokens.positive-safe-integer, llmz.budget.overflow.before-dispatch)."""
+    window = budget.window_for(1, [128_000], [16_384])
+    assert (window.limit, window.reserve, window.input_budget) == (1, 0, 1)
+    assert not budget.fits(window, 2)
 
 
 def test_input_budget_is_the_limit_minus_the_planned_reserve() -> None:

@@ -225,6 +225,7 @@ def test_the_suite_against_llmz_1_0_1_matches_its_baseline(tmp_path: Path) -> No
     assert summary["passed"] > 0 and summary["xfailed"] > 0
     assert report["baseline"] == []
     _each_entry_fails_the_way_its_reason_says(report)
+    _compare_lists_exactly_what_the_baseline_explains(tmp_path)
 
 
 def _each_entry_fails_the_way_its_reason_says(report: dict[str, Any]) -> None:
@@ -241,3 +242,27 @@ def _each_entry_fails_the_way_its_reason_says(report: dict[str, Any]) -> None:
         if entry.error is not None:
             assert entry.error in case["message"], (entry.id, case["message"][:300])
         assert set(entry.fails) <= set(case["failing_rules"]), (entry.id, case["failing_rules"])
+
+
+def _compare_lists_exactly_what_the_baseline_explains(llmz_dir: Path) -> None:
+    """`compare` reference vs llmz 1.0.1: each regression is an xfail the baseline explains, bar skips."""
+    from conformance.baseline import load as load_baseline
+    from conformance.cli import main
+    from conformance.report.compare import compare, load
+
+    reference_dir = llmz_dir / "reference"
+    assert main(["run", "--system", "llmz", "--report-dir", str(reference_dir)]) == 0
+    llmz = load(llmz_dir)
+    comparison = compare(load(reference_dir), llmz)
+    explained = {c.id for c in comparison.regressed if c.explained}
+    covered_scenarios = {s.id for s in llmz.scenarios if s.verdict == "xfail"}
+    covered_rules = {rule for s in llmz.scenarios if s.verdict == "xfail" for rule in s.rules}
+    assert {c for c in explained if "/" in c} == covered_scenarios
+    assert {c for c in explained if "/" not in c} == covered_rules == {
+        r.id for r in llmz.rules if r.verdict == "xfail"
+    }
+    entries = {entry.id for entry in load_baseline(BASELINE)}
+    assert {e for e in entries if "/" in e} <= covered_scenarios
+    assert {e for e in entries if "/" not in e} <= covered_rules
+    assert all(c.new == "skip" for c in comparison.unexplained), comparison.unexplained
+    assert not comparison.fixed and not comparison.changed

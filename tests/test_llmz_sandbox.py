@@ -51,7 +51,7 @@ def test_a_host_error_is_thrown_with_its_code() -> None:
         {"boom": json.dumps({"error": {"code": "TOOL_EXECUTION_FAILED", "name": "X", "message": "no"}})}
     )
     outcome = run_program("await boom({})", host, ["boom"], chat=False)
-    assert outcome.error == {"code": "TOOL_EXECUTION_FAILED", "name": "X", "message": "no"}
+    assert outcome.error == {"code": "TOOL_EXECUTION_FAILED", "name": "X", "message": "no", "host": True}
 
 
 def test_a_caught_host_error_lets_the_program_finish() -> None:

@@ -67,3 +67,17 @@ def test_a_variant_that_breaks_what_scenarios_pin_is_rejected(items: list[object
     result = judge_permitted(broken, items)  # type: ignore[arg-type]
     assert result.played > 0 and not result.accepted
     assert "rejected  falai-drops-events" in permitted_lines([result])[0]
+
+
+def test_a_scenario_file_that_does_not_load_counts_against_every_variant_of_its_system(
+    scenario_tree: object,
+) -> None:
+    from conftest import minimal_scenario
+
+    good = minimal_scenario()
+    system = good["system"]
+    root = scenario_tree({"area/good": good, "area/broken": {**good, "expect": []}})  # type: ignore[operator]
+    variant = next(v for v in VARIANTS.values() if v.system == system)
+    result = judge_permitted(variant, select(root))
+    assert not result.accepted
+    assert any("area/broken: not loaded" in line for line in result.rejections)

@@ -15,8 +15,8 @@ import httpx
 import pytest
 import yaml
 
+from conformance.paths import SCENARIO_ROOT
 from conformance.scenario.common import ScriptEntry
-from conformance.scenario.load import SCENARIO_ROOT
 from reference.providers import wire
 from reference.providers.fake_server import FakeServer, ScriptFileError, load_script, resolve_scenario
 from reference.providers.openai_compat import OpenAICompatibleProvider, ProviderHTTPError, RateLimited

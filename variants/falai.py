@@ -1,9 +1,147 @@
-"""Permitted variants of the falai reference: allowed choices every falai scenario must accept."""
+"""Permitted variants of the falai reference: allowed choices every falai scenario must accept.
+
+Each one is the reference choosing differently where the triggers guide leaves the choice open (a rule's
+``open_question``, a key shape or a field it does not fix). A scenario that rejects one of these pins the
+reference, not the guide.
+"""
 
 from __future__ import annotations
 
-from variants import Permitted
+import copy
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
+from typing import Any
+from unittest import mock
+
+from reference.falai import repeat, routing
+from reference.falai.engine import Engine
+from reference.falai.messages import MessageTurn
+from reference.falai.repeat import Policy
+from variants import Permitted, Record
 from variants.records import extra_event_and_final_fields
+
+
+def _turns(record: Record) -> list[dict[str, Any]]:
+    return [event for event in record.get("events", []) if event.get("type") == "turn"]
+
+
+# -- a mention spoke: the catch-all may still take the floor ----------------------------------------------
+
+_real_apply = MessageTurn._apply
+
+
+def _catch_all_holds_floor(
+    self: MessageTurn, decision: routing.Decision, asking: Any, answer: Any
+) -> None:
+    """After a mention's ``say`` answered, the catch-all still starts and takes the floor, but keeps quiet
+    this turn (``another-reply``) and asks on the next message, as an asking run would."""
+    if decision.kind != "catch-all" or decision.flow_id is None or not self.turn.spoke:
+        _real_apply(self, decision, asking, answer)
+        return
+    flow = self.engine.flows[decision.flow_id]
+    index = self._first(flow, "message", False)
+    run = self.engine.start(
+        flow, index, "message", f"{flow.id}#{self.message_id}", {}, self.message_id, self.turn
+    )
+    if run is not None:
+        self.engine.take_floor(run)
+        self.turn.outcomes.append({"code": "another-reply", "runId": run.run_id})
+
+
+# -- record shapes the guide does not fix -------------------------------------------------------------------
+
+
+def _another_reply_in_skipped(record: Record) -> Record:
+    """The ``another-reply`` line is reported in ``skipped`` (with its flow), not in ``outcomes``."""
+    changed = copy.deepcopy(record)
+    for turn in _turns(changed):
+        quiet = [line for line in turn.get("outcomes", []) if line.get("code") == "another-reply"]
+        turn["outcomes"] = [line for line in turn.get("outcomes", []) if line.get("code") != "another-reply"]
+        for line in quiet:
+            run_id = str(line.get("runId", ""))
+            turn.setdefault("skipped", []).append(
+                {"flowId": run_id.split("#", 1)[0], "code": "another-reply", "runId": run_id}
+            )
+    return changed
+
+
+def _replaces_null(record: Record) -> Record:
+    """A silence wake with no earlier key says ``replaces: null`` instead of leaving the field out."""
+    changed = copy.deepcopy(record)
+    for turn in _turns(changed):
+        for entry in turn.get("schedule", []):
+            if str(entry.get("key", "")).startswith("silence:"):
+                entry.setdefault("replaces", None)
+    return changed
+
+
+def _step_keys_slashed(record: Record) -> Record:
+    """A step's message is keyed ``step/<runId>/<stepId>`` (only the idle speaker's key is documented)."""
+    changed = copy.deepcopy(record)
+
+    def rekey(key: Any) -> Any:
+        if not isinstance(key, str) or key.startswith("idle:") or ":" not in key:
+            return key
+        run_id, _, step_id = key.rpartition(":")
+        return f"step/{run_id}/{step_id}"
+
+    for turn in _turns(changed):
+        for message in turn.get("messages", []):
+            message["key"] = rekey(message.get("key"))
+    for entry in changed.get("final", {}).get("session", {}).get("history", []):
+        if "key" in entry:
+            entry["key"] = rekey(entry["key"])
+    return changed
+
+
+def _idle_kind_reply(record: Record) -> Record:
+    """The idle speaker's message is reported with kind ``reply`` (our documents name only ``verbatim``)."""
+    changed = copy.deepcopy(record)
+    for turn in _turns(changed):
+        for message in turn.get("messages", []):
+            if message.get("kind") == "idle":
+                message["kind"] = "reply"
+    return changed
+
+
+# -- readings of open questions -----------------------------------------------------------------------------
+
+_real_anchor_of = Engine.anchor_of
+
+
+def _anchor_spelled_session(self: Engine, flow: Any) -> str:
+    """A session anchor is written ``session=<id>`` inside claim keys."""
+    anchor = _real_anchor_of(self, flow)
+    return f"session={anchor}" if anchor == self.session.session_id else anchor
+
+
+_real_verdict = repeat.verdict
+
+
+def _cooldown_exclusive(
+    claims: Mapping[str, int], flow_id: str, anchor: str, policy: Policy, trigger_key: str, now_ms: int
+) -> str | None:
+    """A trigger exactly one cooldown after the last start is still in the cooldown."""
+    found = _real_verdict(claims, flow_id, anchor, policy, trigger_key, now_ms)
+    key = repeat.claim_key(flow_id, anchor, policy, trigger_key)
+    if found is None and policy.mode == "cooldown" and key in claims:
+        return "cooldown" if now_ms - claims[key] <= policy.cooldown_ms else None
+    return found
+
+
+def _ties_to_later(scores: Mapping[str, float], flows: Sequence[str]) -> tuple[str, float] | None:
+    """Among equal top scores the later flow (agent order) wins."""
+    winner: tuple[str, float] | None = None
+    for flow in flows:
+        score = scores.get(flow, 0)
+        if winner is None or score >= winner[1]:
+            winner = (flow, score)
+    return winner
+
+
+def _patch(target: str, new: object) -> Callable[[], AbstractContextManager[object]]:
+    return lambda: mock.patch(target, new)
+
 
 PERMITTED: list[Permitted] = [
     Permitted(
@@ -12,5 +150,62 @@ PERMITTED: list[Permitted] = [
         exercises=("protocol:extra-fields",),
         description="every event and the final state carry a field the record vocabulary does not list",
         transform=extra_event_and_final_fields,
+    ),
+    Permitted(
+        name="falai-catch-all-holds-floor-after-mention",
+        system="falai",
+        exercises=("falai.mention.say-do-one-call#open_question", "falai.message.catch-all.when"),
+        description="after a mention's say answered, the catch-all still starts and quietly holds the floor",
+        patch=_patch("reference.falai.messages.MessageTurn._apply", _catch_all_holds_floor),
+    ),
+    Permitted(
+        name="falai-another-reply-in-skipped",
+        system="falai",
+        exercises=("falai.mention.say-answers#open_question",),
+        description="the another-reply line is reported in skipped[] rather than outcomes[]",
+        transform=_another_reply_in_skipped,
+    ),
+    Permitted(
+        name="falai-first-wake-replaces-null",
+        system="falai",
+        exercises=("falai.silence.replaces#open_question",),
+        description="a flow's first silence wake carries replaces: null instead of no replaces field",
+        transform=_replaces_null,
+    ),
+    Permitted(
+        name="falai-step-message-keys",
+        system="falai",
+        exercises=("falai.idle.key#open_question",),
+        description="a step's message key is step/<runId>/<stepId> (only idle keys are documented)",
+        transform=_step_keys_slashed,
+    ),
+    Permitted(
+        name="falai-idle-message-kind",
+        system="falai",
+        exercises=("falai.idle.key#open_question",),
+        description="the idle speaker's message has kind 'reply' (its outcome line stays kind 'idle')",
+        transform=_idle_kind_reply,
+    ),
+    Permitted(
+        name="falai-session-anchor-spelling",
+        system="falai",
+        exercises=("falai.repeat.claim-key#open_question",),
+        description="a session anchor is written session=<id> inside claim keys",
+        patch=_patch("reference.falai.engine.Engine.anchor_of", _anchor_spelled_session),
+    ),
+    Permitted(
+        name="falai-cooldown-exclusive",
+        system="falai",
+        exercises=("falai.repeat.cooldown#open_question",),
+        description="a trigger exactly one cooldown after the last start is still refused (cooldown)",
+        patch=lambda: mock.patch.object(repeat, "verdict", _cooldown_exclusive),
+    ),
+    Permitted(
+        name="falai-score-ties-to-later-flow",
+        system="falai",
+        exercises=("falai.routing.new-flow-min-score#open_question",
+                   "falai.routing.takeover.margin#open_question"),
+        description="among equal top scores the later flow in agent order wins",
+        patch=lambda: mock.patch.object(routing, "best", _ties_to_later),
     ),
 ]

@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import queue
+import sys
 import threading
 from typing import Any, Protocol
+
+from pydantic import ValidationError
 
 from conformance.adapters.base import AdapterError, Outcome
 from conformance.protocol import ImplementationInfo
@@ -25,28 +29,70 @@ class PythonImplementation(Protocol):
     def run(self, payload: dict[str, Any]) -> dict[str, Any]: ...
 
 
+CONTRACT = (
+    "The python:<module>:<factory> contract: <module> must be importable by the harness's own interpreter "
+    "(installed in its environment, in the current directory or on PYTHONPATH); <factory> is a callable "
+    "taking no arguments that returns an object with hello() returning a dict (name, version, language, "
+    "systems, and optionally capabilities) and run(case) taking the case as a dict and returning the "
+    "record as a dict; run() raises an exception whose class is named CannotExpress to skip a case, and "
+    "close() is optional. See docs/testing-your-runtime.md, 'A Python implementation'."
+)
+
+
+def contract_error(target: str, problem: str) -> AdapterError:
+    """One paragraph: what went wrong with ``python:<target>`` and what the contract asks for."""
+    return AdapterError(f"python:{target}: {problem}. {CONTRACT}")
+
+
 def load_factory(target: str) -> PythonImplementation:
+    """Import the module, call the factory and check the object it returns; errors name the contract."""
     module_name, _, attribute = target.rpartition(":")
     if not module_name or not attribute:
-        raise AdapterError(f"python adapter spec needs <module>:<factory>, got {target!r}")
+        raise contract_error(target, "the spec needs the form <module>:<factory>")
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # as under `python -m conformance`, so the console script agrees
     try:
-        factory = getattr(importlib.import_module(module_name), attribute)
-    except (ImportError, AttributeError) as exc:
-        raise AdapterError(f"cannot load {target!r}: {exc}") from exc
-    implementation: PythonImplementation = factory()
-    return implementation
+        module = importlib.import_module(module_name)
+    except Exception as exc:  # a syntax error or a failing import inside the module is the user's to see
+        raise contract_error(target, f"importing {module_name} failed ({type(exc).__name__}: {exc})") from exc
+    factory = getattr(module, attribute, None)
+    if not callable(factory):
+        found = "nothing" if factory is None else f"a {type(factory).__name__}"
+        raise contract_error(target, f"{module_name} has {found} named {attribute}, not a callable factory")
+    try:
+        implementation = factory()
+    except Exception as exc:
+        raise contract_error(target, f"calling {attribute}() raised {type(exc).__name__}: {exc}") from exc
+    missing = [name for name in ("hello", "run") if not callable(getattr(implementation, name, None))]
+    if missing:
+        raise contract_error(
+            target,
+            f"{attribute}() returned a {type(implementation).__name__} without "
+            f"{' and '.join(m + '()' for m in missing)}",
+        )
+    checked: PythonImplementation = implementation
+    return checked
 
 
 class PythonAdapter:
-    def __init__(self, implementation: PythonImplementation) -> None:
+    def __init__(self, implementation: PythonImplementation, target: str = "<module>:<factory>") -> None:
         self._impl = implementation
+        self._target = target
         self._poisoned: str | None = None
 
     def hello(self) -> ImplementationInfo:
         try:
-            return ImplementationInfo.model_validate(self._impl.hello())
+            answer = self._impl.hello()
         except Exception as exc:
-            raise AdapterError(f"hello() failed: {type(exc).__name__}: {exc}") from exc
+            raise contract_error(self._target, f"hello() raised {type(exc).__name__}: {exc}") from exc
+        try:
+            return ImplementationInfo.model_validate(answer)
+        except ValidationError as exc:
+            fields = "; ".join(
+                f"{'.'.join(map(str, e['loc'])) or '(the answer)'}: {e['msg']}" for e in exc.errors()[:4]
+            )
+            problem = f"hello() returned {type(answer).__name__} ({fields})"
+            raise contract_error(self._target, problem) from exc
 
     def run(self, payload: dict[str, Any], timeout: float) -> Outcome:
         if self._poisoned:
@@ -67,6 +113,9 @@ class PythonAdapter:
             if type(exc).__name__ == "CannotExpress":
                 return Outcome(skip=str(exc) or "cannot express this scenario")
             return Outcome(error=f"run() raised {type(exc).__name__}: {exc}")
+        if not isinstance(record, dict):
+            kind = type(record).__name__
+            return Outcome(error=f"run() returned a {kind}, not a record dict (see the python: contract)")
         try:
             return Outcome(record=json.loads(json.dumps(record)))
         except (TypeError, ValueError) as exc:

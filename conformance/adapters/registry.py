@@ -63,7 +63,8 @@ def create(spec: str, *, hello_timeout: float = DEFAULT_TIMEOUT) -> Adapter:
     if spec.startswith("stdio:"):
         return StdioAdapter(command_argv(spec[len("stdio:") :]), hello_timeout=hello_timeout)
     if spec.startswith("python:"):
-        return PythonAdapter(load_factory(spec[len("python:") :]))
+        target = spec[len("python:") :]
+        return PythonAdapter(load_factory(target), target)
     known = presets()
     if spec in known:
         return known[spec]()

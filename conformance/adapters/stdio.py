@@ -14,7 +14,6 @@ import contextlib
 import itertools
 import json
 import shlex
-import sys
 import time
 from typing import Any
 
@@ -28,12 +27,14 @@ _EXCERPT = 200
 
 
 def command_argv(command: str) -> list[str]:
-    """Split the command; a bare ``python``/``python3`` means this interpreter (same venv as the harness)."""
+    """Split the command as a POSIX shell would; the program is found on PATH like any other.
+
+    ``python3`` is whatever ``python3`` the user's PATH gives, never silently this interpreter (under nox,
+    PATH starts with the session's environment). docs/testing-your-runtime.md says so.
+    """
     argv = shlex.split(command)
     if not argv:
         raise AdapterError("stdio adapter needs a command: stdio:<command>")
-    if argv[0] in ("python", "python3"):
-        argv[0] = sys.executable
     return argv
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.judging.matchers import check
-from conformance.judging.path import PathError
+from conformance.judging.matchers import check, excerpt
+from conformance.judging.path import PathError, select
 from conformance.scenario.common import Expectation
 
 
@@ -15,9 +15,18 @@ class Mismatch:
     rule: str
     index: int
     message: str
+    why: str | None = None
+    """The scenario's own words on what this failure means (``expect[].why``)."""
+    matcher: str = ""
+    path: str = ""
+    expected: Any = None
+    """The matcher's argument as the scenario wrote it (for ``count``, the number; for ``absent``, true)."""
+    found: str = ""
+    """An excerpt of what the path selected in the record (JSON text), for reports that show both sides."""
 
     def __str__(self) -> str:
-        return f"[{self.rule}] expect[{self.index}] {self.message}"
+        text = f"[{self.rule}] expect[{self.index}] {self.message}"
+        return text + (f"\n    why: {self.why}" if self.why else "")
 
 
 def judge(expectations: list[Expectation], record: dict[str, Any]) -> list[Mismatch]:
@@ -29,5 +38,21 @@ def judge(expectations: list[Expectation], record: dict[str, Any]) -> list[Misma
         except PathError as exc:
             problem = str(exc)
         if problem is not None:
-            mismatches.append(Mismatch(expectation.rule, index, problem))
+            matcher = expectation.matcher
+            mismatches.append(
+                Mismatch(
+                    expectation.rule, index, problem, expectation.why, matcher, expectation.path,
+                    getattr(expectation, matcher), _found(record, expectation.path),
+                )
+            )
     return mismatches
+
+
+def _found(record: dict[str, Any], path: str) -> str:
+    """What ``path`` selects in the record, excerpted: one value as itself, several (or none) as a list."""
+    try:
+        selection = select(record, path)
+    except PathError as exc:
+        return f"(path error: {exc})"
+    single = not selection.plural and len(selection.values) == 1
+    return excerpt(selection.values[0] if single else selection.values)

@@ -55,8 +55,14 @@ def _contains(container: Any, expected: Any) -> bool:
 def _single(selection: Selection, expectation: Expectation) -> tuple[Any, str | None]:
     if selection.plural:
         return selection.values, None
+    if not selection.values:
+        return None, (
+            f"{expectation.matcher} at {expectation.path}: the path matched nothing in the record "
+            f"({selection.where_it_emptied()})"
+        )
     if len(selection.values) != 1:
-        return None, f"{expectation.matcher} at {expectation.path}: the path matched nothing in the record"
+        count = len(selection.values)
+        return None, f"{expectation.matcher} at {expectation.path}: the path matched {count} values, not one"
     return selection.values[0], None
 
 

@@ -35,6 +35,22 @@ class Selection:
 
     values: list[Any]
     plural: bool
+    trail: tuple[tuple[str, int], ...] = ()
+    """Each segment's text and how many values were left after it, for explaining an empty result."""
+
+    def where_it_emptied(self) -> str:
+        """Which segment selected nothing, and what the path still held just before it."""
+        held, prefix = 1, ""
+        for text, count in self.trail:
+            if count == 0:
+                before = f"`{prefix}` selected {_values(held)}" if prefix else "in the record"
+                return f"{before}, then `{text}` selected nothing"
+            prefix, held = prefix + text, count
+        return f"`{prefix}` selected {_values(held)}"
+
+
+def _values(count: int) -> str:
+    return f"{count} value" + ("" if count == 1 else "s")
 
 
 def _literal(text: str) -> Any:
@@ -45,26 +61,26 @@ def _literal(text: str) -> Any:
         return text
 
 
-def _parse(path: str) -> list[tuple[str, Any]]:
-    segments: list[tuple[str, Any]] = []
+def _parse(path: str) -> list[tuple[str, Any, str]]:
+    segments: list[tuple[str, Any, str]] = []
     position = 0
     while position < len(path):
         match = _SEGMENT.match(path, position)
         if match is None or match.end() == position:
             raise PathError(f"cannot parse path {path!r} at character {position}: {path[position:]!r}")
-        key, bracket = match.group(1), match.group(2)
+        key, bracket, text = match.group(1), match.group(2), match.group(0)
         if key is not None:
-            segments.append(("key", key))
+            segments.append(("key", key, text))
         elif bracket == "*":
-            segments.append(("all", None))
+            segments.append(("all", None, text))
         elif re.fullmatch(r"-?\d+", bracket.strip()):
-            segments.append(("index", int(bracket)))
+            segments.append(("index", int(bracket), text))
         elif "!=" in bracket:
             field, value = bracket.split("!=", 1)
-            segments.append(("filter-not", (field.strip(), _literal(value))))
+            segments.append(("filter-not", (field.strip(), _literal(value)), text))
         elif "=" in bracket:
             field, value = bracket.split("=", 1)
-            segments.append(("filter", (field.strip(), _literal(value))))
+            segments.append(("filter", (field.strip(), _literal(value)), text))
         else:
             raise PathError(f"path {path!r}: bracket [{bracket}] is not an index, [*] or [field=value]")
         position = match.end()
@@ -77,7 +93,8 @@ def select(record: Any, path: str) -> Selection:
     """Apply ``path`` to ``record``. Raises PathError for a malformed path, never for missing data."""
     values: list[Any] = [record]
     plural = False
-    for kind, arg in _parse(path):
+    trail: list[tuple[str, int]] = []
+    for kind, arg, text in _parse(path):
         if kind == "key":
             values = [v[arg] for v in values if isinstance(v, dict) and arg in v]
         elif kind == "index":
@@ -93,4 +110,5 @@ def select(record: Any, path: str) -> Selection:
                 for v in values
                 if isinstance(v, list)
             ]
-    return Selection(values=values, plural=plural)
+        trail.append((text, len(values)))
+    return Selection(values=values, plural=plural, trail=tuple(trail))

@@ -6,11 +6,14 @@ from collections.abc import Iterable
 
 from conformance.baseline import Problem
 from conformance.protocol import ImplementationInfo
+from conformance.report.metadata import run_metadata
 from conformance.report.model import (
     BaselineProblem,
+    FailedCheck,
     ImplementationReport,
     Report,
     RuleReport,
+    RunMetadata,
     ScenarioReport,
     Summary,
 )
@@ -32,6 +35,11 @@ def summarise(cases: list[CaseResult]) -> Summary:
     )
 
 
+def played(summary: Summary) -> int:
+    """Scenarios an implementation actually played to a verdict; a run where this is 0 checked nothing."""
+    return summary.passed + summary.failed + summary.xfailed
+
+
 def scenario_report(case: CaseResult) -> ScenarioReport:
     return ScenarioReport(
         id=case.id,
@@ -43,6 +51,13 @@ def scenario_report(case: CaseResult) -> ScenarioReport:
         failing_rules=case.failing_rules,
         expected_failure=case.expected_failure,
         duration_ms=round(case.duration_ms, 3),
+        checks=[
+            FailedCheck(
+                rule=m.rule, expectation=m.index, matcher=m.matcher, path=m.path, expected=m.expected,
+                found=m.found, message=m.message, why=m.why,
+            )
+            for m in case.checks
+        ],
     )
 
 
@@ -52,6 +67,7 @@ def build_report(
     cases: list[CaseResult],
     catalogue_ids: Iterable[str],
     problems: list[Problem] | None = None,
+    run: RunMetadata | None = None,
 ) -> Report:
     problems = problems or []
     summary = summarise(cases)
@@ -63,9 +79,10 @@ def build_report(
         for rule_id, (verdict, ids) in rule_verdicts(cases, catalogue_ids).items()
     ]
     return Report(
+        run=run or run_metadata(),
         implementation=implementation,
         summary=summary,
-        ok=summary.failed == 0 and summary.errored == 0 and not problems,
+        ok=summary.failed == 0 and summary.errored == 0 and not problems and played(summary) > 0,
         scenarios=[scenario_report(case) for case in cases],
         rules=rules,
         baseline=[BaselineProblem(id=p.id, problem=p.kind, message=p.message) for p in problems],

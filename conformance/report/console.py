@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from conformance.report.build import played
 from conformance.report.model import Report
 
 _DETAIL_LINES = 12
@@ -38,5 +39,8 @@ def render(report: Report, *, verbose: bool = False) -> list[str]:
         )
     if report.summary.xfailed:
         lines.append(f"{report.summary.xfailed} expected failures (baseline)")
+    if not played(report.summary):
+        total = report.summary.total
+        lines.append(f"NOT GREEN: nothing was played; all {total} selected scenarios were skipped or errored")
     lines.append(final_line(report))
     return lines

@@ -9,8 +9,16 @@ from conformance.report.model import Report
 _COLUMNS = ("pass", "fail", "error", "skip", "xfail")
 
 
+_MESSAGE = 500
+
+
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _clip(text: str, limit: int = _MESSAGE) -> str:
+    """At most ``limit`` characters, and a visible ellipsis when anything was cut (report.json has it all)."""
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def to_markdown(report: Report) -> str:
@@ -37,7 +45,11 @@ def to_markdown(report: Report) -> str:
     if problems:
         lines += ["", "## Failures", ""]
         for case in problems:
-            lines.append(f"- **{case.verdict}** `{case.id}`: {_cell(case.message[:500])}")
+            lines.append(f"- **{case.verdict}** `{case.id}`: {_cell(_clip(case.message))}")
+    skips = [c for c in report.scenarios if c.verdict == "skip"]
+    if skips:
+        lines += ["", "## Skips", "", "Skips count against compliance; reasons are the implementation's.", ""]
+        lines += [f"- `{case.id}`: {_cell(_clip(case.message)) or '(no reason given)'}" for case in skips]
     lines += ["", "## Rules", "", "| rule | verdict | scenarios |", "| --- | --- | --- |"]
     lines += [f"| `{r.id}` | {r.verdict} | {', '.join(r.scenarios)} |" for r in report.rules]
     return "\n".join(lines) + "\n"

@@ -7,7 +7,7 @@ rule they add ``untested`` (no scenario that ran names the rule).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -37,6 +37,19 @@ class Summary(_Model):
     total: int = Field(ge=0)
 
 
+class FailedCheck(_Model):
+    """One expectation a failing scenario did not meet: what it asked for and what the record held."""
+
+    rule: str
+    expectation: int = Field(ge=0, description="Index into the scenario's expect list.")
+    matcher: str
+    path: str
+    expected: Any = Field(description="The matcher's argument as the scenario states it.")
+    found: str = Field(description="An excerpt (JSON text) of what the path selected in the record.")
+    message: str
+    why: str | None = None
+
+
 class ScenarioReport(_Model):
     id: str
     system: str
@@ -47,6 +60,7 @@ class ScenarioReport(_Model):
     failing_rules: list[str] = Field(default_factory=list, description="Rules whose matchers failed.")
     expected_failure: str | None = Field(default=None, description="The baseline reason, for an xfail.")
     duration_ms: float = Field(ge=0)
+    checks: list[FailedCheck] = Field(default_factory=list, description="Failed expectations, for a fail.")
 
 
 class RuleReport(_Model):
@@ -61,7 +75,21 @@ class BaselineProblem(_Model):
     message: str
 
 
+class RunMetadata(_Model):
+    """What a reader needs to know that two reports are comparable (same suite, same rules)."""
+
+    suite_version: str = Field(description="The harness's version ('+clone': run from a clone).")
+    catalogue_digest: str = Field(description="sha256 over the catalogue's YAML files (names, bytes).")
+    scenarios_digest: str = Field(description="sha256 over the scenario files (names and bytes).")
+    protocol_version: int = Field(description="The harness-implementation protocol version the run spoke.")
+    started_at: str = Field(description="When the run started, ISO 8601 in UTC.")
+    duration_s: float = Field(ge=0, description="Wall time of the run, from loading scenarios to the report.")
+    platform: str = Field(description="Operating system and machine the harness ran on.")
+    python: str = Field(description="The harness's Python version.")
+
+
 class Report(_Model):
+    run: RunMetadata
     implementation: ImplementationReport
     summary: Summary
     ok: bool = Field(description="True iff no unexpected fail or error and no baseline problem.")

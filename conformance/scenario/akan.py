@@ -18,9 +18,10 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, TypeAdapter, ValidationError, model_validator
 
 from conformance.scenario.common import Strict
+from conformance.scenario.invalid import Invalid, refusable
 
 _FILLER_UNIT = "lorem ipsum "
 
@@ -379,6 +380,81 @@ class Voice(Strict):
     )
 
 
+class StoredCall(Strict):
+    """One tool call of a stored assistant message."""
+
+    id: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    arguments: dict[str, Any] = Field(default_factory=dict)
+
+
+class StoredMessage(Strict):
+    """One message of a transcript in web storage, in the provider-neutral shape the record uses."""
+
+    role: Literal["user", "assistant", "tool"]
+    content: str = ""
+    tool_calls: list[StoredCall] | None = Field(default=None, description="An assistant message's calls.")
+    tool_call_id: str | None = Field(default=None, description="The call a tool message answers.")
+
+    @model_validator(mode="after")
+    def _fields_of_its_role(self) -> StoredMessage:
+        if (self.role == "tool") != (self.tool_call_id is not None):
+            raise ValueError("give `tool_call_id` exactly on a tool message")
+        if self.tool_calls is not None and self.role != "assistant":
+            raise ValueError("only an assistant message has `tool_calls`")
+        return self
+
+
+_STORED: TypeAdapter[list[StoredMessage]] = TypeAdapter(list[StoredMessage])
+
+
+def stored_messages(value: Any) -> list[StoredMessage] | None:
+    """The messages of a stored transcript as written (marked or not), or None when one is malformed."""
+    try:
+        return _STORED.validate_python(value.invalid if isinstance(value, Invalid) else value)
+    except ValidationError:
+        return None
+
+
+def orphan_result(messages: list[StoredMessage]) -> int | None:
+    """The index of the first tool result that does not answer a call of the assistant message opening its
+    run of results (a result before its call, a result twice, a result of no call), or None."""
+    open_calls: set[str] = set()
+    for index, message in enumerate(messages):
+        if message.role == "tool":
+            if message.tool_call_id not in open_calls:
+                return index
+            open_calls.discard(message.tool_call_id)
+        else:
+            open_calls = {call.id for call in message.tool_calls or []}
+    return None
+
+
+def _sound(value: Any) -> bool:
+    """A transcript a chat could have saved: a call may lack its result (a save taken mid-turn), but a
+    result always follows the call it answers. A malformed list counts as sound here, so that the shape
+    error, not the marker hint, is what its author sees."""
+    messages = stored_messages(value)
+    return messages is None or orphan_result(messages) is None
+
+
+def _broken(value: Any) -> bool:
+    messages = stored_messages(value)
+    return messages is not None and orphan_result(messages) is not None
+
+
+StoredTranscript = Annotated[
+    list[StoredMessage] | Invalid,
+    refusable(
+        "akan.sanitize.runs-on-restore",
+        "a transcript a chat could have saved, each tool result after the call it answers",
+        _sound,
+        _broken,
+    ),
+]
+"""What web storage holds when the page opens; a transcript no chat could have saved is marked invalid."""
+
+
 class Setup(Strict):
     """System configuration for one akan scenario."""
 
@@ -424,6 +500,10 @@ class Setup(Strict):
     max_turns: int | None = Field(
         default=None, ge=1, description="maxTurns: model requests one loop may post; omitted, the "
         "implementation's default (the documents give none)."
+    )
+    stored: StoredTranscript | None = Field(
+        default=None, description="The transcript in web storage when the page opens (saved by an earlier "
+        "visit); a `reload` step restores it. Omitted, storage is empty."
     )
 
 def expand_fillers(text: str) -> str:

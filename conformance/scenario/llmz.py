@@ -12,11 +12,68 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, StrictInt, model_validator
 
 from conformance.scenario.common import Strict
+from conformance.scenario.invalid import (
+    ASCII_IDENTIFIER_PATTERN,
+    MAX_SAFE_INTEGER,
+    Invalid,
+    is_ascii_identifier,
+    is_js_identifier_name,
+    is_safe_integer,
+    refusable,
+)
 
 JsonSchema = dict[str, Any]
+
+TEXT_NAMES = ("text", "message")
+"""llmz.components.reserved-text-names: the documented examples of names kept for assistant text."""
+
+MaxTokens = Annotated[
+    Annotated[StrictInt, Field(ge=1, le=MAX_SAFE_INTEGER)] | Invalid,
+    refusable(
+        "llmz.budget.max-tokens.positive-safe-integer",
+        "a positive safe integer",
+        lambda value: is_safe_integer(value, 1),
+    ),
+]
+"""``options.maxTokens``: 1 to 2^53 - 1, or a marked invalid value."""
+
+ResultBudget = Annotated[
+    Annotated[StrictInt, Field(ge=0, le=2000)] | Invalid,
+    refusable(
+        "llmz.inspection.tool-result-range",
+        "an integer from 0 to 2000",
+        lambda value: is_safe_integer(value, 0, 2000),
+    ),
+]
+"""``options.toolResultMaxTokens``: 0 to 2,000 (a nonnegative safe integer), or a marked invalid value."""
+
+DisplayBudget = Annotated[
+    Annotated[StrictInt, Field(ge=0, le=MAX_SAFE_INTEGER)] | Invalid,
+    refusable(
+        "llmz.inspection.budget-integers",
+        "a nonnegative safe integer",
+        lambda value: is_safe_integer(value, 0),
+    ),
+]
+"""A ``truncate`` budget: 0 to 2^53 - 1, or a marked invalid value."""
+
+ComponentName = Annotated[
+    Annotated[
+        str, Field(pattern=ASCII_IDENTIFIER_PATTERN, json_schema_extra={"not": {"enum": list(TEXT_NAMES)}})
+    ]
+    | Invalid,
+    refusable(
+        "llmz.components.exact-identifier, llmz.components.reserved-text-names",
+        "a JavaScript identifier other than the reserved text names text and message",
+        lambda value: is_ascii_identifier(value) and value not in TEXT_NAMES,
+        # Unicode identifiers are valid JavaScript but not written here; they cannot be marked invalid.
+        lambda value: not is_js_identifier_name(value) or value in TEXT_NAMES,
+    ),
+]
+"""A component name: an exact identifier, not ``text`` or ``message``; or a marked invalid name."""
 
 
 class ThinkSignalSpec(Strict):
@@ -33,7 +90,7 @@ class TruncateSpec(Strict):
     """The handler wraps its result in ``truncate({ value, maxTokens, preserve })``: the program still gets
     the whole value; only previews shown to the model use this budget."""
 
-    max_tokens: int = Field(ge=0)
+    max_tokens: DisplayBudget = Field(description="Nonnegative safe integer; 0 hides the preview.")
     preserve: Literal["top", "bottom", "both"] = "top"
 
 
@@ -116,7 +173,7 @@ class ExitSpec(Strict):
 class ComponentSpec(Strict):
     """A chat ``Component``: exact JavaScript method name, props schema and handler behaviour."""
 
-    name: str = Field(pattern=r"^[A-Za-z_$][A-Za-z0-9_$]*$")
+    name: ComponentName
     description: str = ""
     props: JsonSchema = Field(default_factory=lambda: {"type": "object"})
     handler: Literal["ok", "fail", "none"] = Field(
@@ -262,11 +319,9 @@ class ExecuteOptions(Strict):
         default=None, description="JavaScript execution bound: milliseconds or a duration like '30s'."
     )
     require_chat_response: bool | None = None
-    max_tokens: int | None = Field(default=None, gt=0, description="`options.maxTokens`: context window cap.")
-    tool_result_max_tokens: int | None = Field(
-        default=None,
-        description="Result preview budget. Deliberately unbounded here: values outside 0-2,000 must be "
-        "expressible so scenarios can check they are rejected (INVALID_CONFIG).",
+    max_tokens: MaxTokens | None = Field(default=None, description="`options.maxTokens`: context window cap.")
+    tool_result_max_tokens: ResultBudget | None = Field(
+        default=None, description="`options.toolResultMaxTokens`: the result preview budget."
     )
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from conformance.paths import SCENARIO_ROOT
 from conformance.scenario.model import (
     AkanScenario,
     FalaiScenario,
@@ -23,9 +24,6 @@ from conformance.scenario.model import (
 )
 from conformance.validation import field_problems
 from conformance.yamlio import load_yaml
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
-SCENARIO_ROOT = REPO_ROOT / "fixtures" / "scenarios"
 
 AnyScenario = LlmzScenario | FalaiScenario | AkanScenario
 

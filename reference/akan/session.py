@@ -27,6 +27,7 @@ from typing import Any
 
 from conformance.scenario.akan import File, PageTool, Setup, filler
 from conformance.scenario.common import ScriptEntry
+from conformance.scenario.invalid import raw
 from reference.akan import builtins, ceilings, compaction, llm, placement, relay, speech
 from reference.akan.attachments import Attachment, accepts_of, persisted, provider_message, read_file
 from reference.akan.commands import Command, builtin, fill, menu, parse
@@ -65,6 +66,16 @@ class Waiting:
     question: str | None = None
 
 
+def stored_at_open(setup: Setup) -> list[Message]:
+    """What web storage holds when the page opens, exactly as written: a transcript written invalid on
+    purpose (a result before its call) is stored as it is, for the restore to deal with."""
+    stored: list[Message] = []
+    for item in raw(setup.stored) or []:
+        message = item.model_dump(exclude_none=True) if hasattr(item, "model_dump") else dict(item)
+        stored.append({key: value for key, value in message.items() if value is not None})
+    return stored
+
+
 class ChatSession:
     def __init__(self, setup: Setup, provider: ScriptedProvider, recorder: Recorder) -> None:
         self.setup = setup
@@ -84,7 +95,7 @@ class ChatSession:
         for name, count in clashes(self.declarations).items():
             self.recorder.emit("tool_clash", name=name, registrations=count)
         self.waiting: Waiting | None = None
-        self.stored: list[Message] = []
+        self.stored: list[Message] = stored_at_open(setup)
         self._minted_ids = 0
         self._turns = 0
         #: The composer's text and whether it came from the microphone (akan.speech.no-wire-field-for-voice:

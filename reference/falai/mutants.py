@@ -268,7 +268,21 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "falai-flow-gone-renamed",
         rules=("falai.start.flow-gone",),
-        patch=lambda: mock.patch("reference.falai.agent.FLOW_GONE", "unknown-flow"),
-        description="an unknown flow is skipped under another code",
+        patch=lambda: mock.patch("reference.falai.agent.FLOW_GONE", "already-running"),
+        description="an unknown flow is skipped under another (documented) code",
+    ),
+]
+
+
+def _silence_key_without_session(flow_id: str, session_id: str, last_assistant_at_ms: int) -> str:
+    return f"silence:{flow_id}:{last_assistant_at_ms}"
+
+
+MUTANTS += [
+    Mutant(
+        "falai-silence-key-without-session",
+        rules=("falai.silence.arm",),
+        patch=lambda: mock.patch("reference.falai.timers.silence_key", _silence_key_without_session),
+        description="the silence wake key leaves out the session id",
     ),
 ]

@@ -5,7 +5,9 @@ Theory of operation. ``play`` drives one ``Session`` (``session``) through a sce
 ``run_javascript`` declaration), let the token budget fit it (``fit``, owned by the budget work), send it
 to the scripted model, then play the answer as one iteration (``iteration``). The iteration runs the
 generated program in QuickJS (``sandbox``) against the host (``host``: tools with declarative handlers
-from ``behaviours``, exits, chat components, ``inspect``), then settles it.
+from ``behaviours``, exits, chat components, ``inspect``), then settles it. Programs are contained: each
+runs in a worker process with time, heap and payload limits (``containment``, ``jsworker``) behind an API
+the program cannot reach past or forge (``kernel``).
 
 The rules that decide outcomes are pure functions, each in one module and each citing its rule ids:
 

@@ -28,8 +28,6 @@ RESERVE_FLOOR = 256
 """llmz.budget.output-reserve.floor."""
 RESERVE_CEILING = 16_000
 """llmz.budget.output-reserve.ceiling."""
-MINIMUM_WINDOW = 2
-"""One token of output and one of input: anything smaller cannot hold a request at all."""
 MAX_SAFE_INTEGER = 2**53 - 1
 """llmz.budget.max-tokens.positive-safe-integer: JavaScript's Number.MAX_SAFE_INTEGER."""
 
@@ -81,8 +79,6 @@ def effective_limits(
     limit = min(input_limits)
     if cap is not None:
         limit = min(limit, cap)
-    if limit < MINIMUM_WINDOW:
-        raise BudgetConfigError(f"a context window of {limit} token(s) has no room for both input and output")
     return limit, min(output_limits)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
+from conformance.scenario.invalid import raw
 from conformance.scenario.llmz import (
     AfterToolHook,
     BeforeRequestHook,
@@ -77,8 +78,19 @@ class RunConfig:
     loop: int
     timeout_ms: int | None
     require_chat_response: bool
-    max_tokens: int | None
-    result_budget: int
+    max_tokens: object
+    """As the host gave it; checked (llmz.budget.max-tokens.positive-safe-integer) as requests are fitted."""
+    result_budget: object
+    """As the host gave it: checked (llmz.inspection.tool-result-range) before the first iteration."""
+
+    @property
+    def result_budget_tokens(self) -> int:
+        """The tool-result budget as a whole number of tokens: the value itself once ``definitions`` has
+        accepted it (a runtime whose check is broken reads other values the loose way JavaScript would)."""
+        value = self.result_budget
+        if isinstance(value, int | float):
+            return int(value)
+        return int(float(str(value))) if str(value).strip() else 0
 
     @property
     def chat(self) -> bool:
@@ -113,9 +125,16 @@ def _duplicates(setup: Setup) -> dict[str, list[str]]:
     found = {
         "tool": _repeated([t.name for t in setup.tools]),
         "exit": _repeated([e.name for e in setup.exits]),
-        "component": _repeated([c.name for c in setup.chat.components]),
+        "component": _repeated([raw(c.name) for c in setup.chat.components]),
     }
     return {kind: names for kind, names in found.items() if names}
+
+
+def _components(setup: Setup) -> dict[str, ComponentSpec]:
+    """Components by name, a name written invalid on purpose handed over as written: the runtime's own
+    checks (``definitions``) refuse it, exactly as they would a host's."""
+    specs = [c.model_copy(update={"name": raw(c.name)}) for c in setup.chat.components]
+    return {spec.name: spec for spec in specs}  # type: ignore[misc]
 
 
 def resolve(setup: Setup, step: ExecuteStep) -> RunConfig:
@@ -127,7 +146,7 @@ def resolve(setup: Setup, step: ExecuteStep) -> RunConfig:
         tools={t.name: t for t in setup.tools},
         objects=list(setup.objects),
         exits=_exits(setup, step),
-        components={c.name: c for c in setup.chat.components} if step.mode == "chat" else {},
+        components=_components(setup) if step.mode == "chat" else {},
         text_handler=setup.chat.text_handler,
         on_delta=setup.chat.on_delta,
         on_exit=setup.hooks.on_exit,
@@ -145,8 +164,10 @@ def resolve(setup: Setup, step: ExecuteStep) -> RunConfig:
         require_chat_response=_pick(
             options.require_chat_response, defaults.require_chat_response, default=True
         ),
-        max_tokens=_pick(options.max_tokens, defaults.max_tokens, default=None),
-        result_budget=_pick(
-            options.tool_result_max_tokens, defaults.tool_result_max_tokens, default=DEFAULT_RESULT_BUDGET
+        max_tokens=raw(_pick(options.max_tokens, defaults.max_tokens, default=None)),
+        result_budget=raw(
+            _pick(
+                options.tool_result_max_tokens, defaults.tool_result_max_tokens, default=DEFAULT_RESULT_BUDGET
+            )
         ),
     )

@@ -24,14 +24,24 @@ ALLOWED_EXIT_NAMES: Final = frozenset({"exit"})
 """llmz.errors.reserved-identifier-exit-name: the conventional exit name stays allowed."""
 
 
-def result_budget_problem(budget: int) -> LlmzError | None:
-    """Outside 0-2,000 (a negative budget included, llmz.inspection.budget-integers) is INVALID_CONFIG
+def is_integer_in(value: object, low: int, high: int) -> bool:
+    """``Number.isInteger(value) && low <= value <= high`` as JavaScript sees a JSON value: ``true`` is not a
+    number, ``2.0`` is the integer 2."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return float(value).is_integer() and low <= value <= high
+
+
+def result_budget_problem(budget: object) -> LlmzError | None:
+    """Outside 0-2,000, or not an integer at all (a fraction, a boolean, a string: a budget is a
+    nonnegative safe integer, llmz.inspection.budget-integers), is INVALID_CONFIG
     (llmz.errors.invalid-config)."""
     low, high = RESULT_BUDGET_RANGE
-    if low <= budget <= high:
+    if is_integer_in(budget, low, high):
         return None
     return LlmzError(
-        "INVALID_CONFIG", f"options.toolResultMaxTokens must be an integer from {low} to {high}, got {budget}"
+        "INVALID_CONFIG",
+        f"options.toolResultMaxTokens must be an integer from {low} to {high}, got {budget!r}",
     )
 
 
@@ -53,9 +63,21 @@ def reserved_registration(config: RunConfig) -> LlmzError | None:
     return None
 
 
+def is_identifier(name: object) -> bool:
+    """An exact JavaScript identifier name (llmz.components.exact-identifier): a letter, ``_`` or ``$``, then
+    letters, digits, ``_`` or ``$``; Unicode letters count, as in JavaScript."""
+    return isinstance(name, str) and name != "" and name.replace("$", "_").isidentifier()
+
+
 def component_name_problem(config: RunConfig) -> LlmzError | None:
-    """``text`` and ``message`` belong to native assistant output (llmz.components.reserved-text-names)."""
+    """A component name must be an identifier the program can call as ``chat.<name>``
+    (llmz.components.exact-identifier), and ``text`` and ``message`` belong to native assistant output
+    (llmz.components.reserved-text-names). Either failure is a bad registration: INVALID_COMPONENT."""
     for name in config.components:
+        if not is_identifier(name):
+            return LlmzError(
+                "INVALID_COMPONENT", f"the component name {name!r} is not a JavaScript identifier"
+            )
         if name in TEXT_NAMES:
             return LlmzError(
                 "INVALID_COMPONENT", f"{name!r} is reserved for assistant text and cannot name a component"

@@ -67,8 +67,9 @@ class FitContext:
     summary appears as ``{role: 'summary', content}`` and is rendered with ``render_summary``."""
     current: list[Message]
     """Current-turn input and this turn's iterations so far: never compacted."""
-    max_tokens: int | None
-    """``options.maxTokens``: a cap on the whole context window, or None."""
+    max_tokens: object
+    """``options.maxTokens`` as the host gave it: a cap on the whole context window, or None; checked
+    (``budget.check_max_tokens``) before anything is measured."""
     models: list[ModelLimits]
     """Every configured model (a fallback list has several); the smallest limits apply."""
     compaction: dict[str, Any] | None

@@ -9,18 +9,19 @@ critical failure every further host operation is refused, even if generated code
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
 import jsonschema
 
+from conformance.scenario.invalid import raw
 from conformance.scenario.llmz import SessionProbe
 from reference.llmz import behaviours, memory, signals
 from reference.llmz.config import RunConfig
 from reference.llmz.errors import LlmzError
+from reference.llmz.kernel import MAX_DEPTH
 from reference.llmz.preview import UNDEFINED, Preserve
-from reference.llmz.sandbox import decode, encode_error, encode_value
+from reference.llmz.sandbox import PayloadError, decode, encode_error, encode_value, load_bounded
 from reference.llmz.session import Session
 from reference.llmz.typescript import validation_error
 from reference.record import Recorder
@@ -100,18 +101,27 @@ class IterationHost:
         self.seen_errors.append(error)
         return encode_error(error.code, error.class_name, error.message)
 
+    def _refuse_payload(self, code: str, subject: str, schema: Any, problem: Exception) -> str:
+        """A value the host cannot take at all (too large, nested too deeply) fails like invalid input."""
+        return self._refuse(validation_error(code, subject, schema, [("(root)", str(problem))]))
+
     def _closed(self) -> str | None:
         if self.critical is None:
             return None
         return encode_error("EXECUTION_ABORTED", "ExecutionAbortedError", "host operations are closed")
 
     # -- tools -------------------------------------------------------------------------------------
-    def tool(self, name: str, input_json: str, line: int | None) -> str:
+    def tool(self, name: str, input_json: str | None, line: int | None) -> str:
         closed = self._closed()
         if closed:
             return closed
         spec = self.config.tools[name]
-        value = decode(input_json)
+        try:
+            value = decode(input_json)
+        except PayloadError as exc:
+            error = validation_error("INVALID_TOOL_INPUT", name, spec.input, [("(root)", str(exc))])
+            error.details["tool"] = name
+            return self._finish_call(ToolCallReport(name, None, error=error))
         issues = schema_issues(spec.input, value)
         if issues:
             error = validation_error("INVALID_TOOL_INPUT", name, spec.input, issues)
@@ -119,7 +129,7 @@ class IterationHost:
             return self._finish_call(ToolCallReport(name, _plain(value), error=error))
         outcome = self._after_tool(name, self._run_handler(spec.name, self._before_tool(name, value)))
         truncate = spec.behaviour.truncate
-        display: Display = None if truncate is None else (truncate.max_tokens, truncate.preserve)
+        display: Display = None if truncate is None else (raw(truncate.max_tokens), truncate.preserve)
         report = ToolCallReport(name, _plain(value), display=display)
         if outcome.kind == "value":
             report.output = outcome.value
@@ -231,7 +241,7 @@ class IterationHost:
         return encode_value(report.output)
 
     # -- registered objects ---------------------------------------------------------------------------
-    def object_set(self, obj: str, prop: str, tagged_json: str) -> str:
+    def object_set(self, obj: str, prop: str, tagged_json: str | None) -> str:
         """An assignment to a registered object's property (llmz.memory.object-property-access)."""
         closed = self._closed()
         if closed:
@@ -240,7 +250,10 @@ class IterationHost:
         definition = next(p for p in spec.properties if p.name == prop)
         if not definition.writable:
             return self._refuse(LlmzError("INVALID_ASSIGNMENT", f"{obj}.{prop} is read-only"))
-        tagged = json.loads(tagged_json)
+        try:  # the tagged form takes two levels per level of the value
+            tagged = load_bounded(tagged_json, 2 * MAX_DEPTH + 1)
+        except PayloadError as exc:
+            return self._refuse_payload("INVALID_OBJECT_PROPERTY", f"{obj}.{prop}", definition.schema_, exc)
         issues = schema_issues(definition.schema_, memory.to_plain(tagged))
         if issues:
             error = validation_error("INVALID_OBJECT_PROPERTY", f"{obj}.{prop}", definition.schema_, issues)
@@ -249,15 +262,18 @@ class IterationHost:
         return encode_value(UNDEFINED)
 
     # -- exits, components, inspect -----------------------------------------------------------------
-    def exit(self, name: str, payload_json: str) -> str:
+    def exit(self, name: str, payload_json: str | None) -> str:
         closed = self._closed()
         if closed:
             return closed
-        payload = decode(payload_json)
         definition = self.config.exits.get(name)
         if definition is None:
             available = sorted(self.config.exits)
             return self._refuse(LlmzError("UNKNOWN_EXIT", f"no exit named {name!r}; available: {available}"))
+        try:
+            payload = decode(payload_json)
+        except PayloadError as exc:
+            return self._refuse_payload("INVALID_EXIT_INPUT", f"exit {name!r}", definition.schema, exc)
         issues = schema_issues(definition.schema, payload)
         if issues:
             return self._refuse(
@@ -266,7 +282,7 @@ class IterationHost:
         self.exit_attempt = (name, _plain(payload))
         return encode_value(UNDEFINED)
 
-    def component(self, name: str, props_json: str) -> str:
+    def component(self, name: str, props_json: str | None) -> str:
         closed = self._closed()
         if closed:
             return closed
@@ -276,7 +292,10 @@ class IterationHost:
             return self._refuse(
                 LlmzError("UNKNOWN_COMPONENT", f"no component chat.{name}; available: {available}")
             )
-        props = decode(props_json)
+        try:
+            props = decode(props_json)
+        except PayloadError as exc:
+            return self._refuse_payload("INVALID_COMPONENT_INPUT", f"chat.{name}", spec.props, exc)
         issues = schema_issues(spec.props, props)
         if issues:
             return self._refuse(
@@ -312,5 +331,17 @@ class IterationHost:
             event["threw"] = True
         self.recorder.emit("hook", **event)
 
-    def inspect(self, value_json: str) -> None:
-        self.inspections.append(decode(value_json))
+    def inspect(self, value_json: str | None) -> str:
+        """An inspected value is kept for the next request; one the host cannot take (too large, nested
+        too deeply) is refused like any value inspection cannot show (llmz.errors.invalid-memory-value)."""
+        try:
+            self.inspections.append(decode(value_json))
+        except PayloadError as exc:
+            return self._refuse(LlmzError("INVALID_MEMORY_VALUE", f"inspect: {exc}"))
+        return encode_value(UNDEFINED)
+
+    def internal_failure(self, message: str) -> None:
+        """The host itself failed while answering the program: the run stops with INTERNAL_ERROR (critical),
+        recorded like any other failure instead of crashing."""
+        if self.critical is None:
+            self.critical = LlmzError("INTERNAL_ERROR", message)

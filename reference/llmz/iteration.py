@@ -191,7 +191,7 @@ def _close(
     iteration_id: str,
 ) -> None:
     """Append the feedback for the next call and record how the iteration ended."""
-    recorder, budget = ctx.recorder, ctx.config.result_budget
+    recorder, budget = ctx.recorder, ctx.config.result_budget_tokens
     forced = end.status == "thinking_requested"
     if end.status not in ("critical_error", "exit_success"):
         _record_inspections(host, recorder, forced, budget)

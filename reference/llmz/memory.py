@@ -1,10 +1,11 @@
 """Exact session memory: named variables, ``$return`` and ``$iterations`` (spec/llmz/memory.yaml).
 
 Theory of operation. Values live in the session in a *tagged* JSON encoding made by the guest-side codec
-(``GUEST_CODEC``): objects become ``{"$": "object", "v": {...}}``, and the two values JSON cannot spell,
-``undefined`` and negative zero, become ``{"$": "undefined"}`` and ``{"$": "-0"}``. That makes the stored
-form plain JSON that survives ``toJSON``/``fromJSON`` unchanged (llmz.memory.codec-round-trip). The codec
-refuses what memory cannot hold (llmz.memory.supported-values, llmz.memory.unsupported-values).
+(in ``reference.llmz.kernel``): objects become ``{"$": "object", "v": {...}}``, and the two values JSON
+cannot spell, ``undefined`` and negative zero, become ``{"$": "undefined"}`` and ``{"$": "-0"}``. That
+makes the stored form plain JSON that survives ``toJSON``/``fromJSON`` unchanged
+(llmz.memory.codec-round-trip). The codec refuses what memory cannot hold (llmz.memory.supported-values,
+llmz.memory.unsupported-values).
 
 Which names are variables: declarations at the top level of a program (``const``/``let``/``var`` at the
 start of a line, plain names and simple destructuring), plus every variable already in memory that the
@@ -37,99 +38,6 @@ Tagged = Any
 _DECLARATION = re.compile(r"^(const|let|var)(\s+)([A-Za-z_$][\w$]*|\{[^}]*\}|\[[^\]]*\])", re.MULTILINE)
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 
-#: The guest side of the codec: encode with checks, decode, and read-only views for $return/$iterations.
-GUEST_CODEC = r"""
-globalThis.__mem_fail = (message) => {
-  const error = new Error(message); error.code = 'INVALID_MEMORY_VALUE'; error.name = 'MemoryValueError';
-  throw error;
-};
-globalThis.__mem_encode = (value) => {
-  const ancestors = [];
-  const walk = (v, where) => {
-    if (v === undefined) return { $: 'undefined' };
-    if (v === null || typeof v === 'boolean' || typeof v === 'string') return v;
-    if (typeof v === 'number') {
-      if (!Number.isFinite(v)) __mem_fail(where + ': only finite numbers can be kept');
-      return Object.is(v, -0) ? { $: '-0' } : v;
-    }
-    if (typeof v !== 'object') __mem_fail(where + ': a ' + typeof v + ' cannot be kept in memory');
-    if (ancestors.includes(v)) __mem_fail(where + ': a cyclic structure cannot be kept in memory');
-    ancestors.push(v);
-    let out;
-    if (Array.isArray(v)) {
-      out = [];
-      for (let i = 0; i < v.length; i++) {
-        if (!(i in v)) __mem_fail(where + ': sparse arrays cannot be kept in memory');
-        out.push(walk(v[i], where + '[' + i + ']'));
-      }
-    } else {
-      const proto = Object.getPrototypeOf(v);
-      if (proto !== Object.prototype && proto !== null) {
-        __mem_fail(where + ': class instances cannot be kept in memory');
-      }
-      if (Object.getOwnPropertySymbols(v).length) {
-        __mem_fail(where + ': symbol keys cannot be kept in memory');
-      }
-      const fields = {};
-      for (const key of Object.getOwnPropertyNames(v)) {
-        const d = Object.getOwnPropertyDescriptor(v, key);
-        if (d.get || d.set) __mem_fail(where + '.' + key + ': accessor properties cannot be kept in memory');
-        fields[key] = walk(d.value, where + '.' + key);
-      }
-      out = { $: 'object', v: fields };
-    }
-    ancestors.pop();
-    return out;
-  };
-  return walk(value, 'value');
-};
-globalThis.__mem_decode = (node) => {
-  if (Array.isArray(node)) return node.map(__mem_decode);
-  if (node === null || typeof node !== 'object') return node;
-  if (node.$ === 'undefined') return undefined;
-  if (node.$ === '-0') return -0;
-  const out = {};
-  for (const key of Object.keys(node.v)) out[key] = __mem_decode(node.v[key]);
-  return out;
-};
-globalThis.__mem_refuse = (what) => () => {
-  const error = new Error(what + ' is read-only');
-  error.code = 'INVALID_ASSIGNMENT';
-  error.name = 'AssignmentError';
-  throw error;
-};
-globalThis.__mem_readonly = (value, what) => {
-  if (value === null || typeof value !== 'object') return value;
-  const refuse = __mem_refuse(what);
-  return new Proxy(value, {
-    get: (target, key) => __mem_readonly(target[key], what),
-    set: refuse, defineProperty: refuse, deleteProperty: refuse, setPrototypeOf: refuse,
-  });
-};
-globalThis.__mem_install = (text) => {
-  const state = JSON.parse(text);
-  for (const name of Object.keys(state.variables)) globalThis[name] = __mem_decode(state.variables[name]);
-  const records = state.iterations.map(
-    (r) => ({ id: r.id, hasResult: r.hasResult, result: __mem_decode(r.result) }));
-  const returned = state.hasReturn ? __mem_decode(state.returned) : undefined;
-  const refuse = __mem_refuse;
-  Object.defineProperty(globalThis, '$return', {
-    get: () => __mem_readonly(returned, '$return'), set: refuse('$return'), configurable: false });
-  Object.defineProperty(globalThis, '$iterations', {
-    get: () => __mem_readonly(records, '$iterations'), set: refuse('$iterations'), configurable: false });
-};
-globalThis.__mem_capture = (getters, known) => {
-  const out = {};
-  const take = (name, read) => {
-    try { out[name] = { ok: __mem_encode(read()) }; } catch (e) { out[name] = { error: String(e.message) }; }
-  };
-  for (const name of Object.keys(getters)) take(name, getters[name]);
-  for (const name of known) if (!(name in getters)) take(name, () => globalThis[name]);
-  return JSON.stringify(out);
-};
-"""
-
-
 def _pattern_names(pattern: str) -> list[str]:
     """Names bound by ``x``, ``{ a, b: c, d = 1 }`` or ``[a, b]``."""
     if not pattern.startswith(("{", "[")):
@@ -155,12 +63,6 @@ def declared_names(code: str) -> list[str]:
 def hoist_declarations(code: str) -> str:
     """Rewrite top-level ``const``/``let`` to ``var`` so the capture can still read them."""
     return _DECLARATION.sub(lambda m: f"var{m.group(2)}{m.group(3)}", code)
-
-
-def capture_source(declared: list[str], known: list[str]) -> str:
-    """The expression the program's ``finally`` evaluates to hand its variables to the host."""
-    getters = ", ".join(f"{json.dumps(name)}: () => {name}" for name in declared)
-    return f"__mem_capture({{{getters}}}, {json.dumps(known)})"
 
 
 def encode_plain(value: Any) -> Tagged:
@@ -251,6 +153,9 @@ class Memory:
         not fit (llmz.memory.partial-retention-reported)."""
         outcome = Capture()
         for name, answer in captured.items():
+            if answer.get("tooLarge"):  # longer than the limit before it is even measured
+                outcome.unavailable.append(name)
+                continue
             if "error" in answer:
                 outcome.unsupported[name] = answer["error"]
                 continue

@@ -14,10 +14,12 @@ from contextlib import AbstractContextManager
 from typing import Any
 from unittest import mock
 
-from reference.llmz import settle
+from reference.llmz import kernel, settle
 from reference.llmz.budget_mutants import MUTANTS as BUDGET_MUTANTS
 from reference.llmz.config import ExitDef
 from reference.llmz.contract_mutants import MUTANTS as CONTRACT_MUTANTS
+from reference.llmz.errors import LlmzError
+from reference.llmz.input_mutants import MUTANTS as INPUT_MUTANTS
 from reference.llmz.model_view_mutants import MUTANTS as MODEL_VIEW_MUTANTS
 from reference.mutants import Mutant
 
@@ -52,6 +54,19 @@ def _signal_softens_critical(happened: settle.Happenings) -> settle.Decision:
         return "critical"
     return "recover" if happened.recoverable_error else ("exit" if happened.exit_attempted else "continue")
 
+
+def _heap_exhaustion_crashes(error: dict[str, Any] | None) -> LlmzError | None:
+    """Running out of heap takes the runtime down (reported as an internal failure)."""
+    if error is None or "out of memory" not in str(error.get("message")):
+        return None
+    return LlmzError("INTERNAL_ERROR", "the runtime died with the program")
+
+
+#: The kernel with its settle hook attached through the guest-visible ``then``, as a naive host would.
+_FORGEABLE_KERNEL = kernel.DEFINITION.replace(
+    "apply(then, settleQuietly(promise), [onValue, onError]);", "promise.then(onValue, onError);"
+)
+assert _FORGEABLE_KERNEL != kernel.DEFINITION, "the kernel mutant no longer applies"
 
 RUNTIME_MUTANTS: list[Mutant] = [
     Mutant(
@@ -173,8 +188,27 @@ RUNTIME_MUTANTS: list[Mutant] = [
         ),
         description="chat mode registers its hand-back exit under another name, so exit('listen') is unknown",
     ),
+    Mutant(
+        "llmz-timeout-not-enforced",
+        rules=("llmz.configuration.timeout-bounds-javascript",),
+        patch=_patch("reference.llmz.containment.javascript_budget", lambda timeout_ms: None),
+        description="options.timeout does not stop a running program; only the host's backstop does",
+    ),
+    Mutant(
+        "llmz-heap-exhaustion-crashes",
+        rules=("llmz.configuration.program-memory-bounded",),
+        patch=_patch("reference.llmz.program.heap_exhausted", _heap_exhaustion_crashes),
+        description="a program that runs out of heap takes the runtime down instead of failing as typed",
+    ),
+    Mutant(
+        "llmz-settle-hook-forgeable",
+        rules=("llmz.errors.execution-failed",),
+        patch=_patch("reference.llmz.kernel.DEFINITION", _FORGEABLE_KERNEL),
+        description="the end of a program is watched through Promise.prototype.then, which it can replace",
+    ),
     *CONTRACT_MUTANTS,
     *MODEL_VIEW_MUTANTS,
+    *INPUT_MUTANTS,
 ]
 
 #: Everything the harness can run: the runtime mutants above and the token budget's

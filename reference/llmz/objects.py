@@ -18,32 +18,6 @@ from conformance.scenario.llmz import ObjectSpec
 from reference.llmz import memory
 from reference.llmz.errors import LlmzError
 
-GUEST_OBJECTS = r"""
-globalThis.__obj_install = (text) => {
-  const state = JSON.parse(text);
-  for (const objName of Object.keys(state)) {
-    const target = {};
-    for (const prop of Object.keys(state[objName])) {
-      let current = __mem_decode(state[objName][prop]);
-      Object.defineProperty(target, prop, {
-        enumerable: true,
-        get: () => current,
-        set: (v) => {
-          __dec(__host_object_set(objName, prop, JSON.stringify(__mem_encode(v))));
-          current = v;
-        },
-      });
-    }
-    const refuse = (key) => __mem_refuse(objName + '.' + String(key))();
-    globalThis[objName] = new Proxy(target, {
-      set(t, key, value) { if (!(key in t)) refuse(key); t[key] = value; return true; },
-      defineProperty: (t, key) => refuse(key),
-      deleteProperty: (t, key) => refuse(key),
-    });
-  }
-};
-"""
-
 
 def guest_state(specs: list[ObjectSpec], stored: dict[str, dict[str, Any]]) -> str:
     """Current property values per object: what memory holds, else the definition's initial value."""

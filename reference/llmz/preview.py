@@ -18,6 +18,9 @@ from typing import Any, Final, Literal
 
 from reference.llmz.tokens import count_text
 
+MAX_SAFE_INTEGER: Final = 2**53 - 1
+"""JavaScript's ``Number.MAX_SAFE_INTEGER``: the largest display budget (llmz.inspection.budget-integers)."""
+
 DEFAULT_RESULT_BUDGET: Final = 2000
 MARKER: Final = "[... truncated ...]"
 Preserve = Literal["top", "bottom", "both"]
@@ -39,6 +42,16 @@ def format_value(value: Any) -> str:
     if isinstance(value, str):
         return value
     return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def display_budget_problem(budget: object) -> str | None:
+    """Why ``budget`` cannot be a display budget, or None: budgets are nonnegative safe integers
+    (llmz.inspection.budget-integers). What ``truncate`` throws for one is not named; this is our wording."""
+    if isinstance(budget, bool) or not isinstance(budget, int | float):
+        return f"truncate: maxTokens must be a nonnegative safe integer, got {budget!r}"
+    if not float(budget).is_integer() or not 0 <= budget <= MAX_SAFE_INTEGER:
+        return f"truncate: maxTokens must be a nonnegative safe integer, got {budget!r}"
+    return None
 
 
 def hidden_marker() -> str:

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from reference.llmz import memory, objects
+from reference.llmz import containment, memory, objects
 from reference.llmz.errors import CATALOGUE, LlmzError
 from reference.llmz.host import IterationHost
 from reference.llmz.preview import UNDEFINED
@@ -50,7 +50,7 @@ def classify_failure(error: dict[str, Any], code: str, tools: list[str]) -> Llmz
     """The typed error for a program that threw. Calling a function that does not exist is an unknown
     tool naming the available ones (llmz.errors.unknown-tool); typed host errors keep their code; any
     other JavaScript failure is EXECUTION_FAILED (llmz.errors.execution-failed)."""
-    if error["code"] in CATALOGUE:
+    if error.get("host") and error["code"] in CATALOGUE:
         return LlmzError(error["code"], error["message"])
     name = missing_callable(error, code)
     if name is not None:
@@ -91,8 +91,9 @@ def _store_memory(
     mem = ctx.session.memory
     captured = mem.store(outcome.captured)
     host.memory_changes = captured.changed
-    kept = outcome.has_result and outcome.result_problem is None
+    kept = outcome.has_result and outcome.result_problem is None and not outcome.result_too_large
     fits = mem.add_record(iteration_id, outcome.has_result, outcome.result if kept else None, kept)
+    fits = fits and not outcome.result_too_large
     unavailable = captured.unavailable + ([] if fits else ["$return"])
     if unavailable:
         return LlmzError(
@@ -119,6 +120,29 @@ def _timeout(ctx: IterationContext) -> LlmzError:
     return LlmzError("EXECUTION_ABORTED", f"the program did not finish within {limit}", cause="timeout")
 
 
+def heap_exhausted(error: dict[str, Any] | None) -> LlmzError | None:
+    """A program that ran out of JavaScript heap ends with the memory error: critical, like the byte limit
+    it mirrors (llmz.configuration.program-memory-bounded; which code is an open question there)."""
+    if error is None or error.get("host") or error.get("name") != "InternalError":
+        return None
+    if "out of memory" not in str(error.get("message")):
+        return None
+    return LlmzError(
+        "MEMORY_CAPACITY",
+        f"the program ran out of its {containment.HEAP_BYTES}-byte JavaScript heap",
+        cause="heap",
+    )
+
+
+def stopped_error(outcome: ProgramOutcome, ctx: IterationContext) -> LlmzError:
+    """A program that did not end by itself: over its time budget it is aborted by the timeout
+    (llmz.configuration.timeout-bounds-javascript); a worker that died or had to be stopped by the
+    backstop is a failure of the runtime, not of the program."""
+    if outcome.stopped == "timeout":
+        return _timeout(ctx)
+    return LlmzError("INTERNAL_ERROR", f"the program could not be run to its end: {outcome.stop_reason}")
+
+
 def run(code: str, host: IterationHost, ctx: IterationContext, iteration_id: str) -> ProgramResult:
     """Run the program and settle its result and error (precedence in the module docstring)."""
     refused = reserved_declaration(code) or objects.name_clash(code, ctx.config.objects)
@@ -135,6 +159,8 @@ def run(code: str, host: IterationHost, ctx: IterationContext, iteration_id: str
             memory_state=ctx.session.memory.guest_state(),
             objects_state=objects.guest_state(ctx.config.objects, ctx.session.memory.objects),
             known=list(ctx.session.memory.variables),
+            limits=containment.limits_for(ctx.config.timeout_ms),
+            max_bytes=ctx.session.memory.max_bytes,
         )
     except SyntaxError as exc:
         ctx.session.memory.add_record(iteration_id, False, None, True)
@@ -142,12 +168,17 @@ def run(code: str, host: IterationHost, ctx: IterationContext, iteration_id: str
     memory_error = _store_memory(outcome, ctx, host, iteration_id) if outcome.settled else None
     if host.critical is not None:
         return ProgramResult(UNDEFINED, host.critical)
+    if outcome.stopped is not None:
+        return ProgramResult(UNDEFINED, stopped_error(outcome, ctx))
     if not outcome.settled:
         return ProgramResult(UNDEFINED, _timeout(ctx))
+    exhausted = heap_exhausted(outcome.error)
+    if exhausted is not None:
+        return ProgramResult(UNDEFINED, exhausted)
     if memory_error is not None and memory_error.critical:
         return ProgramResult(outcome.value, memory_error)
     if outcome.error is not None:
-        if outcome.error["name"] == "ThinkSignal":  # only when a signal is made to interrupt the program
+        if outcome.error["name"] == "ThinkSignal" and outcome.error.get("host"):  # a signal made to interrupt
             return ProgramResult(UNDEFINED, memory_error)
         return ProgramResult(UNDEFINED, classify_failure(outcome.error, code, tools))
     return ProgramResult(outcome.value, unawaited_problem(outcome.unawaited) or memory_error)

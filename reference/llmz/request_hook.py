@@ -32,7 +32,7 @@ def check_fits(
     instructions: str,
     tools_declared: list[dict[str, Any]],
     messages: list[Message],
-    max_tokens: int | None,
+    max_tokens: object,
     models: list[ModelSpec],
 ) -> None:
     """Raise TOKEN_OVERFLOW (phase input) when the replaced request no longer fits its window."""

@@ -1,12 +1,17 @@
-"""Running one generated program in QuickJS, with the host API bridged in.
+"""Running one generated program with the host API bridged in, contained.
 
-Theory of operation. The model's code becomes the body of an async function, so top-level ``await`` and
-``return`` work. Host operations (tools, ``exit``, ``chat.<component>``, ``inspect``) are JavaScript
-functions that call one synchronous Python callable each and decode its JSON answer: a value, an error
-to throw (with the llmz ``code`` attached), or "never settles", which becomes a promise that never
-resolves. Tools are ``async`` so generated code awaits them as it would in llmz. After evaluation the
-pending-job queue is drained; a program whose promise is still unsettled then is waiting on something
-that will never come, which the caller turns into a timeout.
+Theory of operation. The program runs in a worker process (``containment``, ``jsworker``) under the
+kernel (``kernel``): the model's code becomes the body of an async function, so top-level ``await`` and
+``return`` work, and the host operations (tools, ``exit``, ``chat.<component>``, ``inspect``, object
+assignments) are JavaScript functions that send the host one call each and decode its JSON answer: a
+value, an error to throw (with the llmz ``code`` attached), or "never settles", which becomes a promise
+that never resolves. Tools are ``async`` so generated code awaits them as it would in llmz. A program
+whose promise is still unsettled once the worker's job queue is empty is waiting on something that will
+never come, which the caller turns into a timeout; one that keeps running is stopped by the budget.
+
+Every host call is answered through ``_dispatch``, which never raises: arguments that cannot be decoded
+(too large, nested too deeply) are refused by the bridge as invalid input, and an unexpected failure of
+the bridge becomes an INTERNAL_ERROR thrown to the program.
 
 Each tool call passes ``new Error().stack`` so the host can tell which line of generated code called
 it: the program body starts on line 2 of the evaluated source (the wrapper occupies line 1).
@@ -17,72 +22,25 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
-import quickjs
-
-from reference.llmz import memory, objects
+from reference.llmz import containment, kernel, memory
 from reference.llmz.preview import UNDEFINED
 
 _LINE = re.compile(r":(\d+)\)?\s*$")
 
-_PRELUDE = r"""
-globalThis.__enc = (v) => {
-  if (v === undefined) return '{"undefined":true}';
-  try { return JSON.stringify({ value: v }); } catch (e) {
-    const seen = new Set();
-    return JSON.stringify({ value: v }, (key, x) => {
-      if (typeof x === 'bigint') return String(x);
-      if (x && typeof x === 'object') { if (seen.has(x)) return '[Circular]'; seen.add(x); }
-      return x;
-    });
-  }
-};
-globalThis.__dec = (text) => {
-  const answer = JSON.parse(text);
-  if (answer.hang) return new Promise(() => {});
-  if (answer.error) {
-    const error = new Error(answer.error.message);
-    error.name = answer.error.name || 'Error';
-    if (answer.error.code) error.code = answer.error.code;
-    throw error;
-  }
-  return answer.undefined ? undefined : answer.value;
-};
-globalThis.__pending = [];
-globalThis.__track = (name, promise) => {
-  const entry = { name, awaited: false };
-  __pending.push(entry);
-  promise.catch(() => {});
-  const mark = () => { entry.awaited = true; };
-  return {
-    then(onValue, onError) { mark(); return promise.then(onValue, onError); },
-    catch(onError) { mark(); return promise.catch(onError); },
-    finally(onDone) { mark(); return promise.finally(onDone); },
-  };
-};
-globalThis.__none = { none: true };
-globalThis.inspect = (value) => { __host_inspect(__enc(value)); return value; };
-globalThis.exit = (name, payload) => __dec(__host_exit(String(name), __enc(payload)));
-"""
 
-_CHAT = r"""
-globalThis.chat = new Proxy({}, {
-  get(_target, name) {
-    if (typeof name !== 'string') return undefined;
-    return (props) => __dec(__host_component(name, __enc(props)));
-  },
-});
-"""
+class PayloadError(ValueError):
+    """A value from the program that the host will not take: too large or nested too deeply."""
 
 
 class Bridge(Protocol):
     """The host side of the program's API. Every method answers with the JSON the prelude decodes."""
 
-    def tool(self, name: str, input_json: str, line: int | None) -> str: ...
-    def exit(self, name: str, payload_json: str) -> str: ...
-    def component(self, name: str, props_json: str) -> str: ...
-    def inspect(self, value_json: str) -> None: ...
+    def tool(self, name: str, input_json: str | None, line: int | None) -> str: ...
+    def exit(self, name: str, payload_json: str | None) -> str: ...
+    def component(self, name: str, props_json: str | None) -> str: ...
+    def inspect(self, value_json: str | None) -> str | None: ...
 
 
 @dataclass
@@ -90,21 +48,63 @@ class ProgramOutcome:
     settled: bool
     value: Any = UNDEFINED
     error: dict[str, Any] | None = None
-    """``{code, name, message}`` when the program threw (code is None for plain JavaScript errors)."""
+    """``{code, name, message, host}`` when the program threw. ``host`` says the host made the error; only
+    then is ``code`` kept (it is None for JavaScript errors, so a program cannot pass off its own)."""
     has_result: bool = False
     """Whether the program returned (``return undefined`` included) rather than running off its end."""
     result: Any = None
     """The returned value in memory's tagged encoding, or None when it cannot be kept."""
     result_problem: str | None = None
     """Why the returned value cannot be kept in memory, when it cannot."""
+    result_too_large: bool = False
+    """The returned value's encoding alone is longer than memory's byte limit: it can never be kept."""
     captured: dict[str, dict[str, Any]] = field(default_factory=dict)
-    """Variables at the end of the program: name -> ``{ok: tagged}`` or ``{error: message}``."""
+    """Variables at the end of the program: name -> ``{ok: tagged}``, ``{error: message}``, or
+    ``{tooLarge: true}`` for a value longer than memory's byte limit."""
     unawaited: list[str] = field(default_factory=list)
     """Tools whose calls the program never awaited."""
+    stopped: Literal["timeout", "died"] | None = None
+    """Set when the program did not end by itself: its time was up, or its worker died or was stopped."""
+    stop_reason: str = ""
 
 
-def decode(text: str) -> Any:
-    data = json.loads(text)
+def depth_of(value: Any) -> int:
+    """Nesting depth of JSON data (a scalar is 0), without recursion."""
+    deepest = 0
+    todo: list[tuple[Any, int]] = [(value, 0)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, dict):
+            todo.extend((child, depth + 1) for child in item.values())
+            deepest = max(deepest, depth + 1)
+        elif isinstance(item, list):
+            todo.extend((child, depth + 1) for child in item)
+            deepest = max(deepest, depth + 1)
+    return deepest
+
+
+def load_bounded(text: str | None, max_depth: int = kernel.MAX_DEPTH + 1) -> Any:
+    """JSON from the program, refused (PayloadError) when too large or nested past ``max_depth`` (by
+    default ``kernel.MAX_DEPTH`` inside the kernel's ``{value: ...}`` box)."""
+    if text is None:
+        raise PayloadError(f"the value is larger than {containment.MAX_PAYLOAD_CHARS} characters of JSON")
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        data = None
+        too_deep = True
+    else:
+        too_deep = depth_of(data) > max_depth
+    if too_deep:
+        raise PayloadError(f"the value is nested deeper than {kernel.MAX_DEPTH} levels")
+    return data
+
+
+def decode(text: str | None) -> Any:
+    """A value the kernel encoded (``{value}`` or ``{undefined: true}``); PayloadError when refused."""
+    data = load_bounded(text)
+    if not isinstance(data, dict):
+        raise PayloadError("the value is not in the kernel's encoding")
     return UNDEFINED if data.get("undefined") else data.get("value")
 
 
@@ -133,71 +133,38 @@ def failure_line(stack: str) -> int | None:
     return int(match.group(1)) - 1 if match else None
 
 
-def _tool_source(name: str) -> str:
-    """A tool call starts at once (the handler runs even if nobody awaits it) and returns a tracked
-    thenable, so the host can tell which calls were left unawaited (llmz.errors.host-operation-failed)."""
-    quoted = json.dumps(name)
-    call = f"__host_tool({quoted}, __enc(input), stack)"
-    return (
-        f"globalThis.{name} = (input) => {{ const stack = new Error().stack; "
-        f"return __track({quoted}, (async () => __dec({call}))()); }};"
-    )
+def _text(argument: str | None) -> str:
+    """A string argument the kernel quoted as JSON (names, stacks)."""
+    value = json.loads(argument) if argument is not None else None
+    if not isinstance(value, str):
+        raise PayloadError("expected a JSON string")
+    return value
 
 
-def _install(
-    context: Any,
-    bridge: Bridge,
-    tools: list[str],
-    chat: bool,
-    answers: list[str],
-    memory_state: str,
-    objects_state: str,
-) -> None:
-    context.add_callable("__host_tool", lambda n, i, s: bridge.tool(n, i, caller_line(s)))
-    context.add_callable("__host_exit", bridge.exit)
-    context.add_callable("__host_component", bridge.component)
-    context.add_callable("__host_inspect", bridge.inspect)
-    context.add_callable("__host_settle", answers.append)
-    context.add_callable("__host_capture", lambda text: answers.append("capture:" + text))
-    context.eval(_PRELUDE)
-    context.eval(memory.GUEST_CODEC)
-    context.eval(f"__mem_install({json.dumps(memory_state)})")
-    object_set = getattr(bridge, "object_set", None)
-    if object_set is not None:
-        context.add_callable("__host_object_set", object_set)
-        context.eval(objects.GUEST_OBJECTS)
-        context.eval(f"__obj_install({json.dumps(objects_state)})")
-    if chat:
-        context.eval(_CHAT)
-    for name in tools:
-        context.eval(_tool_source(name))
-
-
-_SETTLE = (
-    "(v) => { const unawaited = __pending.filter((e) => !e.awaited).map((e) => e.name);"
-    " if (v === __none) return __host_settle(JSON.stringify({ ok: true, none: true, unawaited }));"
-    " let kept = null, problem = null;"
-    " try { kept = __mem_encode(v); } catch (e) { problem = String(e.message); }"
-    " __host_settle(JSON.stringify({ ok: true, result: __enc(v), kept, problem, unawaited })); },"
-    "(e) => __host_settle(JSON.stringify({ ok: false, code: (e && e.code) || null,"
-    " name: (e && e.name) || 'Error', message: String(e && e.message !== undefined ? e.message : e),"
-    " stack: String((e && e.stack) || '') }))"
-)
-
-
-def program_source(code: str, known: list[str]) -> str:
-    """The evaluated source: the program as an async function body (line 2 onwards), a sentinel return
-    for running off the end (no result, llmz.memory.has-result), and the variable capture."""
-    capture = memory.capture_source(memory.declared_names(code), known)
-    return (
-        "(async function () { try {\n"
-        + memory.hoist_declarations(code)
-        + "\n;return __none;\n} finally { __host_capture("
-        + capture
-        + ") } })().then("
-        + _SETTLE
-        + ");"
-    )
+def _dispatch(bridge: Bridge, op: str, args: list[str | None]) -> str:
+    """Answer one host call from the program. Never raises: see the module docstring."""
+    try:
+        if op == "tool":
+            answer = bridge.tool(_text(args[0]), args[1], caller_line(_text(args[2])))
+        elif op == "exit":
+            answer = bridge.exit(_text(args[0]), args[1])
+        elif op == "component":
+            answer = bridge.component(_text(args[0]), args[1])
+        elif op == "inspect":
+            answer = bridge.inspect(args[0]) or encode_value(UNDEFINED)
+        elif op == "object_set" and hasattr(bridge, "object_set"):
+            answer = bridge.object_set(_text(args[0]), _text(args[1]), args[2])
+        else:
+            raise PayloadError(f"unknown host operation {op!r}")
+        if not (isinstance(answer, str) and answer.isascii()):
+            raise TypeError(f"the host answered {op} with something other than ASCII JSON text")
+        return answer
+    except Exception as exc:
+        message = f"the host failed during {op}: {type(exc).__name__}: {exc}"
+        internal = getattr(bridge, "internal_failure", None)
+        if callable(internal):
+            internal(message)
+        return encode_error("INTERNAL_ERROR", "InternalError", message)
 
 
 def run_program(
@@ -209,50 +176,90 @@ def run_program(
     memory_state: str = "",
     known: list[str] | None = None,
     objects_state: str = "{}",
+    limits: containment.Limits | None = None,
+    max_bytes: int = memory.DEFAULT_MAX_BYTES,
 ) -> ProgramOutcome:
-    """Evaluate ``code`` and drive its promise to completion. Raises SyntaxError for code that does not
-    compile. (QuickJS cannot combine a CPU time limit with Python callbacks, so a busy loop in generated
-    code is not interrupted here; the harness's per-case timeout catches it.)"""
-    answers: list[str] = []
-    context = quickjs.Context()
+    """Run ``code`` in a worker and drive its promise to completion. Raises SyntaxError for code that does
+    not compile. ``limits`` default to those of a run without ``options.timeout``."""
     state = memory_state or json.dumps(
         {"variables": {}, "iterations": [], "hasReturn": False, "returned": None}
     )
-    _install(context, bridge, tools, chat, answers, state, objects_state)
+    setup = kernel.kernel_source(
+        tools=tools,
+        chat=chat,
+        memory_state=state,
+        objects_state=objects_state,
+        declared=memory.declared_names(code),
+        known=known or [],
+        max_chars=max(max_bytes, containment.HEAP_BYTES),
+    )
+    result = containment.run(
+        kernel.DEFINITION,
+        setup,
+        kernel.program_source(code),
+        lambda op, args: _dispatch(bridge, op, args),
+        limits or containment.limits_for(None),
+    )
+    if result.syntax is not None:
+        raise SyntaxError(result.syntax)
+    if result.stopped is not None:
+        return ProgramOutcome(settled=False, stopped=result.stopped, stop_reason=result.reason)
+    if result.failure is not None:
+        error = {"code": None, "name": "InternalError", "message": result.failure, "host": False}
+        return ProgramOutcome(settled=True, error=error)
+    return _outcome(result.answers)
+
+
+_REPORT_DEPTH = 2 * kernel.MAX_DEPTH + 4
+"""The kernel's own reports hold memory's tagged form, which takes two levels per guest level."""
+
+
+def _loads(text: str) -> Any:
     try:
-        context.eval(program_source(code, known or []))
-        while context.execute_pending_job():
-            pass
-    except quickjs.JSException as exc:
-        text = str(exc)
-        if text.startswith("SyntaxError"):
-            raise SyntaxError(text.splitlines()[0]) from exc
-        raise
-    return _outcome(answers)
+        return load_bounded(text, _REPORT_DEPTH)
+    except (PayloadError, ValueError):
+        return None
 
 
 def _outcome(answers: list[str]) -> ProgramOutcome:
     captured: dict[str, dict[str, Any]] = {}
     for text in answers:
         if text.startswith("capture:"):
-            captured = json.loads(text[len("capture:") :])
-    settled = [json.loads(text) for text in answers if not text.startswith("capture:")]
+            found = _loads(text[len("capture:") :])
+            captured = found if isinstance(found, dict) else {}
+    settled = [text for text in answers if not text.startswith("capture:")]
     if not settled:
         return ProgramOutcome(settled=False, captured=captured)
-    answer = settled[0]
+    answer = _loads(settled[0])
+    if not isinstance(answer, dict):
+        unreadable = "the settlement could not be read"
+        failed = {"code": None, "name": "InternalError", "message": unreadable, "host": False}
+        return ProgramOutcome(settled=True, error=failed, captured=captured)
     if not answer["ok"]:
-        error = {k: answer[k] for k in ("code", "name", "message")}
-        if answer["code"] is None:  # a guest failure; host errors start in the prelude, not the program
+        host = answer.get("host") is True
+        error: dict[str, Any] = {
+            "code": answer["code"] if host else None,
+            "name": answer["name"],
+            "message": answer["message"],
+            "host": host,
+        }
+        if error["code"] is None:  # a guest failure; host errors start in the kernel, not the program
             error["line"] = failure_line(answer.get("stack", ""))
         return ProgramOutcome(settled=True, error=error, captured=captured)
     if answer.get("none"):
         return ProgramOutcome(settled=True, captured=captured, unawaited=answer["unawaited"])
+    problem = answer["problem"]
+    try:
+        value = decode(answer["result"]) if answer["result"] is not None else UNDEFINED
+    except PayloadError as exc:
+        value, problem = UNDEFINED, problem or str(exc)
     return ProgramOutcome(
         settled=True,
-        value=decode(answer["result"]),
+        value=value,
         has_result=True,
         result=answer["kept"],
-        result_problem=answer["problem"],
+        result_problem=problem,
+        result_too_large=answer.get("tooLarge") is True,
         captured=captured,
         unawaited=answer["unawaited"],
     )

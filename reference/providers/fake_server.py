@@ -46,8 +46,8 @@ from typing import Any
 import yaml
 from pydantic import TypeAdapter, ValidationError
 
+from conformance.paths import SCENARIO_ROOT
 from conformance.scenario.common import ScriptEntry
-from conformance.scenario.load import SCENARIO_ROOT
 from reference.providers import wire
 from reference.providers.request_check import request_problem
 

@@ -4,9 +4,11 @@ It speaks the protocol of ``conformance.protocol`` without importing the project
 not have it either). The behaviour comes from the command line, or per case from the case's id when its
 last segment contains ``fake-<behaviour>`` (``area/a-fake-crash``): a case carries no description.
 
-good      answer with a record: one ``echo`` event listing the keys of the case it received (so tests can
-          prove the answer key never arrives), ``final.status = "ok"`` and a random ``final.run_id``
-          (volatile, normalised by the harness)
+good      answer with a record that follows the case's system's record schema: one harmless event of that
+          system carrying ``received``, the keys of the case it received (so tests can prove the answer
+          key never arrives), the system's minimal final state, ``final.status = "ok"`` (akan and falai,
+          where ``status`` is an extra field; llmz's own ``status`` is ``idle``) and a random
+          ``final.run_id`` (volatile, normalised by the harness)
 hang      never answer the run
 garbage   answer with a line that is not JSON
 crash     exit with status 3 after writing a last word to stderr
@@ -24,12 +26,54 @@ import time
 import uuid
 from typing import Any
 
+#: per system: an event of its vocabulary that claims nothing, and the smallest valid final state
+#: (spec/protocol/records/<system>.schema.json)
+MINIMAL: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    "llmz": (
+        {"type": "summary", "content": "fake"},
+        {"status": "idle", "transcript": [], "messages": [], "pending": 0, "variables": []},
+    ),
+    "falai": (
+        {"type": "action", "name": "fake", "runId": "fake", "params": {}, "known": False},
+        {
+            "status": "ok",
+            "now": 0,
+            "session": {
+                "floor": None,
+                "runs": [],
+                "claims": [],
+                "data": {},
+                "history": [],
+                "lastAssistantAt": None,
+            },
+        },
+    ),
+    "akan": (
+        {"type": "speak", "sentence": "fake"},
+        {
+            "status": "ok",
+            "transcript": [],
+            "tokens": 0,
+            "composer": [],
+            "is_running": False,
+            "is_compacting": False,
+            "route": "/",
+            "commands": [],
+        },
+    ),
+}
+
+
+def minimal_record(system: str, **extra: Any) -> dict[str, Any]:
+    """A record of ``system`` that its record schema accepts; ``extra`` goes on the event."""
+    event, final = MINIMAL.get(system, MINIMAL["akan"])
+    return {"events": [{**event, **extra}], "final": dict(final)}
+
 
 def _record(case: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "events": [{"type": "echo", "received": sorted(case), "id": uuid.uuid4().hex}],
-        "final": {"status": "ok", "run_id": uuid.uuid4().hex},
-    }
+    record = minimal_record(str(case.get("system")), received=sorted(case), id=uuid.uuid4().hex)
+    record["final"]["run_id"] = uuid.uuid4().hex
+    return record
 
 
 def _behaviour(default: str, case: dict[str, Any]) -> str:

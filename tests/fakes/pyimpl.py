@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from fakes.fake_impl import minimal_record
+
 
 class CannotExpress(Exception):
     pass
@@ -24,7 +26,7 @@ class FakePython:
             raise CannotExpress("fake python cannot express this")
         if name.endswith("fake-crash"):
             raise RuntimeError("fake python blew up")
-        return {"events": [{"type": "echo", "received": sorted(payload)}], "final": {"status": "ok"}}
+        return minimal_record(str(payload.get("system")), received=sorted(payload))
 
 
 def make() -> FakePython:

@@ -14,6 +14,7 @@ import fcntl
 import hashlib
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -70,8 +71,14 @@ def _lock_path() -> Path:
     return Path(tempfile.gettempdir()) / f"llmz-node-{key}.lock"
 
 
+def _announce(message: str) -> None:
+    """npm ci takes about a minute on first use; say so instead of going quiet (stderr, like progress)."""
+    print(f"llmz-node: {message}", file=sys.stderr, flush=True)
+
+
 def _npm_ci() -> float:
     started = time.monotonic()
+    _announce(f"installing llmz 1.0.1 and its pinned dependencies (npm ci in {BRIDGE_DIR}); first use only")
     try:
         done = subprocess.run(
             ["npm", "ci", "--no-audit", "--no-fund"],
@@ -88,6 +95,7 @@ def _npm_ci() -> float:
         tail = "\n".join((done.stderr or done.stdout).strip().splitlines()[-15:])
         raise BridgeUnavailable(f"npm ci in {BRIDGE_DIR} failed (exit {done.returncode}):\n{tail}")
     STAMP.write_text(lock_digest() + "\n", encoding="utf-8")
+    _announce(f"npm ci done in {time.monotonic() - started:.0f}s")
     return time.monotonic() - started
 
 

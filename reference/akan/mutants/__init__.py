@@ -7,10 +7,21 @@ Each patch replaces one policy (or one constant a policy reads at call time) for
 
 from __future__ import annotations
 
-from reference.akan.mutants import conversation, forms, mounting, screen, state, tools, ui, voice, zones
+from reference.akan.mutants import (
+    conversation,
+    forms,
+    mounting,
+    screen,
+    state,
+    storage,
+    tools,
+    ui,
+    voice,
+    zones,
+)
 from reference.mutants import Mutant
 
 MUTANTS: list[Mutant] = [
     *conversation.MUTANTS, *screen.MUTANTS, *tools.MUTANTS, *state.MUTANTS, *forms.MUTANTS, *ui.MUTANTS,
-    *zones.MUTANTS, *mounting.MUTANTS, *voice.MUTANTS,
+    *zones.MUTANTS, *mounting.MUTANTS, *voice.MUTANTS, *storage.MUTANTS,
 ]

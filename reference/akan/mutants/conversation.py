@@ -12,7 +12,7 @@ from reference.akan import (
     commands,
     compaction,
 )
-from reference.akan.commands import Command
+from reference.akan.commands import Command, builtin
 from reference.akan.mutants.common import patch_all as _patch_all
 from reference.akan.session import ChatSession
 from reference.akan.wire import Message, on_wire
@@ -32,8 +32,13 @@ def _everything_on_wire(transcript: list[Message]) -> list[Message]:
     return list(transcript)
 
 
-def _inclusive_threshold(estimate: int, at: int, held_at: int | None) -> bool:
-    if at == 0 or estimate < at:
+def _half_threshold(estimate: int, at: int, held_at: int | None) -> bool:
+    """Compacts far below the threshold: an estimate beyond half of ``compact.at`` already counts.
+
+    (Whether an estimate *equal* to ``compact.at`` is past it is an open question, so the boundary itself
+    is a permitted variant, ``variants.akan``, not a mutant.)
+    """
+    if at == 0 or estimate <= at // 2:
         return False
     return held_at is None or estimate > held_at + at
 
@@ -115,7 +120,7 @@ def _split_on_spaces(text: str) -> tuple[str, ...]:
 
 
 def _copy_conversation_only(self: ChatSession) -> None:
-    self.recorder.emit("export", messages=on_wire(self.transcript))
+    self.recorder.emit("export", route="", at="", messages=on_wire(self.transcript))
 
 
 def _new_without_abort(self: ChatSession) -> None:
@@ -163,10 +168,10 @@ MUTANTS: list[Mutant] = [
         "the same file can be attached twice",
     ),
     Mutant(
-        "akan-threshold-inclusive",
+        "akan-threshold-halved",
         ("akan.compaction.threshold.past",),
-        lambda: mock.patch.object(compaction, "should_compact", _inclusive_threshold),
-        "an estimate equal to compact.at already compacts",
+        lambda: mock.patch.object(compaction, "should_compact", _half_threshold),
+        "compaction starts once the estimate passes half of compact.at",
     ),
     Mutant(
         "akan-at-zero-compacts",
@@ -175,10 +180,22 @@ MUTANTS: list[Mutant] = [
         "compact.at = 0 is treated as a threshold of zero tokens",
     ),
     Mutant(
-        "akan-default-24576",
+        "akan-default-12000",
         ("akan.compaction.threshold.default",),
-        lambda: mock.patch.object(compaction, "DEFAULT_AT_TOKENS", 24_576),
-        "the default threshold is read as 24 x 1024",
+        lambda: mock.patch.object(compaction, "DEFAULT_AT_TOKENS", 12_000),
+        "the default threshold is half of 24k",
+    ),
+    Mutant(
+        "akan-default-48000",
+        ("akan.compaction.threshold.default",),
+        lambda: mock.patch.object(compaction, "DEFAULT_AT_TOKENS", 48_000),
+        "the default threshold is twice 24k",
+    ),
+    Mutant(
+        "akan-five-chars-per-token",
+        ("akan.compaction.estimate.four-chars-per-token",),
+        lambda: mock.patch("reference.akan.wire.CHARS_PER_TOKEN", 5),
+        "the estimate divides by five",
     ),
     Mutant(
         "akan-three-chars-per-token",
@@ -287,7 +304,7 @@ MUTANTS += [
         "akan-copy-without-route-and-time",
         ("akan.slash.copy-includes-route-and-time",),
         lambda: mock.patch.object(ChatSession, "_copy", _copy_conversation_only),
-        "the /copy export holds the messages only",
+        "the /copy export holds the messages only: its route and time are empty",
     ),
     Mutant(
         "akan-error-not-folded",
@@ -303,5 +320,76 @@ MUTANTS += [
         ("akan.slash.note-and-report",),
         lambda: mock.patch.object(ChatSession, "report", lambda self, message: self.note(message)),
         "session.report writes its failure as a local note",
+    ),
+]
+
+
+def _compact_command_keeps_two(self: ChatSession, command: Command) -> bool:
+    if builtin(command.name) == "compact":
+        self._compact(keep=2, trigger="command")
+        return True
+    return _builtin_command(self, command)
+
+
+_real_status = ChatSession._status
+
+
+def _never_compacting(
+    self: ChatSession, *, running: bool | None = None, compacting: bool | None = None
+) -> None:
+    _real_status(self, running=running, compacting=None if compacting else compacting)
+
+
+_real_run = ChatSession._run
+
+
+def _run_marking_voice(self: ChatSession) -> None:
+    """Tells the wire how the ask was entered: a voiced user message carries ``voiced: true``."""
+    if self.turn_voiced:
+        for message in reversed(self.transcript):
+            if message["role"] == "user":
+                message["voiced"] = True
+                break
+    _real_run(self)
+
+
+_real_prompt = ChatSession._prompt
+
+
+def _prompt_images_as_text(self: ChatSession, command: Command) -> bool:
+    """A prompt's ``Msg.image`` reaches the chat as the literal ``[image]``, not as an attachment."""
+    prompt = next((p for p in self.setup.prompts if p.name == command.name), None)
+    if prompt is None or not any(item.images for item in prompt.messages):
+        return _real_prompt(self, command)
+    for item in prompt.messages:
+        self.transcript.append({"role": "user", "content": item.text + " [image]" * len(item.images)})
+    self._run()
+    return True
+
+
+MUTANTS += [
+    Mutant(
+        "akan-compact-command-keeps-tail",
+        ("akan.compaction.command-keeps-nothing",),
+        lambda: mock.patch.object(ChatSession, "_command", _compact_command_keeps_two),
+        "/compact keeps the newest messages, as an automatic compaction does",
+    ),
+    Mutant(
+        "akan-compacting-never-shown",
+        ("akan.compaction.is-compacting",),
+        lambda: mock.patch.object(ChatSession, "_status", _never_compacting),
+        "isCompacting is never raised while a summary is written",
+    ),
+    Mutant(
+        "akan-voice-flag-on-wire",
+        ("akan.speech.no-wire-field-for-voice",),
+        lambda: mock.patch.object(ChatSession, "_run", _run_marking_voice),
+        "a voiced ask is posted with a field saying it was spoken",
+    ),
+    Mutant(
+        "akan-prompt-image-as-text",
+        ("akan.attachments.msg-image-same-shape",),
+        lambda: mock.patch.object(ChatSession, "_prompt", _prompt_images_as_text),
+        "a prompt's image becomes the literal [image] in its text",
     ),
 ]

@@ -126,3 +126,19 @@ MUTANTS += [
         "the model and host given to setLlm do not reach an adaptor applied in DeepSeek's place",
     ),
 ]
+
+_real_guard_passes = relay.guard_passes
+
+
+def _signed_in_refuses_everyone(guard: str, caller: Any) -> bool:
+    return False if guard == "SignedIn" else _real_guard_passes(guard, caller)
+
+
+MUTANTS += [
+    Mutant(
+        "akan-signed-in-refuses-everyone",
+        ("akan.mount.set-agent-access-guard-semantics",),
+        lambda: mock.patch.object(relay, "guard_passes", _signed_in_refuses_everyone),
+        "the SignedIn guard the app names refuses a signed-in caller too",
+    ),
+]

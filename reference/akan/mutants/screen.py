@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 from unittest import mock
@@ -20,7 +21,8 @@ MUTANTS: list[Mutant] = []
 
 
 def _context_with_values(self: Page) -> dict[str, object]:
-    return {**_page_context(self), "keys": {k: v.value for k, v in self.setup.state.items()}}
+    values = [f"{k}={json.dumps(v.value, sort_keys=True)}" for k, v in self.setup.state.items()]
+    return {**_page_context(self), "keys": values}
 
 
 _page_context = Page.context
@@ -41,7 +43,12 @@ def _builtin_first(self: ChatSession, tool: object, name: str, arguments: dict[s
 
 
 def _with_wait(page_tools: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [*_offered(page_tools), {"name": "wait", "description": "Wait until a store key changes."}]
+    wait = {
+        "name": "wait",
+        "description": "Wait until a store key changes.",
+        "parameters": {"type": "object", "properties": {"key": {"type": "string"}}, "required": ["key"]},
+    }
+    return [*_offered(page_tools), wait]
 
 
 _offered = builtins.offered

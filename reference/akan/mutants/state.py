@@ -102,3 +102,25 @@ MUTANTS += [
         "st.expose values never reach the agent",
     ),
 ]
+
+
+def _setters_for_unnamed_too(states: Sequence[LocalState]) -> dict[str, tuple[str, dict[str, Any]]]:
+    """A useState with an empty name still publishes its setter (as setState)."""
+    tools = _real_setters(states)
+    for state in states:
+        if not state.name and state.api == "useState" and state.set is not None:
+            tools["setState"] = ("", {"type": "object", "properties": {"value": {"type": state.set}},
+                                      "required": ["value"]})
+    return tools
+
+
+_real_setters = local_state.setters
+
+MUTANTS += [
+    Mutant(
+        "akan-unnamed-state-publishes-setter",
+        ("akan.tool.falsy-name-state-too",),
+        lambda: mock.patch.object(local_state, "setters", _setters_for_unnamed_too),
+        "a useState whose name is empty still publishes a setter",
+    ),
+]

@@ -79,3 +79,12 @@ MUTANTS += [
         "a tool stays offered after the component declaring it unmounts",
     ),
 ]
+
+MUTANTS += [
+    Mutant(
+        "akan-store-keys-all-readable",
+        ("akan.state.unread-sibling-key-unreadable",),
+        lambda: mock.patch.object(Page, "unmount_readers", lambda self, keys: None),
+        "every key of a store a screen reads is readable, subscribed or not",
+    ),
+]

@@ -56,6 +56,21 @@ export const INEXPRESSIBLE = {
   'ChatSpec.on_delta': { reason: STREAMING, unless: 'none' },
 }
 
+/**
+ * Fields that may hold a value written invalid on purpose, `{invalid: <raw>, why}` (conformance/scenario/
+ * invalid.py). `check` replaces such a marker with its raw value, so llmz receives exactly what the scenario
+ * wrote (`maxTokens: true`, a component named `product-card`) and refuses it itself. Elsewhere the suite
+ * refuses a marker at load, and free JSON (a tool's `returns`) is data, never a marker.
+ */
+export const REFUSABLE = [
+  'ExecuteOptions.max_tokens', 'ExecuteOptions.tool_result_max_tokens', 'TruncateSpec.max_tokens',
+  'ComponentSpec.name',
+]
+
+function isMarker(value) {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && 'invalid' in value
+}
+
 /** The session operations a tool's `session_probe` may try (SessionProbe.op). */
 export const PROBE_OPS = ['to_json', 'execute', 'status', 'append', 'compact', 'summarize']
 
@@ -73,6 +88,7 @@ function check(value, structure, where) {
     const refused = INEXPRESSIBLE[`${structure}.${key}`]
     if (refused && value[key] !== refused.unless) throw new CannotExpress(`${where}.${key}: ${refused.reason}`)
     if (!VOCABULARY[structure].includes(key)) throw new CannotExpress(`${where}.${key} (unknown ${structure} field)`)
+    if (isMarker(value[key]) && REFUSABLE.includes(`${structure}.${key}`)) value[key] = value[key].invalid
   }
 }
 

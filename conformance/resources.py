@@ -1,0 +1,81 @@
+"""Where the suite's data lives: a clone's own folders, or the copy an installed package carries.
+
+Why two places. The repository keeps its catalogue in ``spec/`` and its scenarios in ``fixtures/scenarios/``
+at the top level, where people edit them. A wheel can only carry files inside its packages, so the build
+(``setup.py``'s ``build_py`` step) copies both into ``conformance/_data/``; the baselines already live in
+``conformance/baselines/``. At run time a clone's files win, so editing a scenario and re-running just
+works; anywhere else the package's copy is found through ``importlib.resources``. The current directory is
+never consulted: an installed suite run from an empty folder finds exactly what it shipped with.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+from importlib import metadata, resources
+from pathlib import Path
+
+DISTRIBUTION = "agent-runtime-conformance"
+PACKAGE_DIR = Path(__file__).resolve().parent
+#: The folder a clone's ``spec/`` and ``fixtures/`` sit in (for an installed package: site-packages).
+CHECKOUT_DIR = PACKAGE_DIR.parent
+#: The folder inside the package that the build fills with copies of ``spec/`` and ``fixtures/scenarios/``.
+PACKAGED_DATA = "_data"
+
+
+def clone_root() -> Path | None:
+    """The repository this package was imported from, or None for an installed package."""
+    looks_like_clone = (CHECKOUT_DIR / "spec" / "ids.txt").is_file() and (
+        CHECKOUT_DIR / "fixtures" / "scenarios"
+    ).is_dir()
+    return CHECKOUT_DIR if looks_like_clone else None
+
+
+def packaged(*parts: str) -> Path:
+    """A folder of the package's own data copy. Raises when the package is not on a file system."""
+    where = resources.files("conformance").joinpath(PACKAGED_DATA, *parts)
+    if not isinstance(where, Path):
+        raise RuntimeError(
+            f"the conformance package is not installed as plain files ({where!r}); "
+            "install it from the wheel with pip so its scenarios and catalogue can be read"
+        )
+    return where
+
+
+def spec_root() -> Path:
+    """The rule catalogue, id ledger, JSON Schemas and protocol schemas (``spec/`` of the repository)."""
+    root = clone_root()
+    return root / "spec" if root else packaged("spec")
+
+
+def scenario_root() -> Path:
+    """The scenarios (``fixtures/scenarios/`` of the repository)."""
+    root = clone_root()
+    return root / "fixtures" / "scenarios" if root else packaged("scenarios")
+
+
+def baseline_dir() -> Path:
+    """The shipped expected-failures baselines (part of the package in a clone and in a wheel alike)."""
+    return PACKAGE_DIR / "baselines"
+
+
+@cache
+def suite_version() -> str:
+    """The installed distribution's version, plus ``+clone`` when the data comes from a checkout."""
+    try:
+        version = metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        version = "0+unknown"
+    return f"{version}+clone" if clone_root() else version
+
+
+def tree_digest(root: Path, pattern: str = "*.yaml") -> str:
+    """sha256 over the relative names and bytes of the files under ``root`` matching ``pattern``.
+
+    Two reports with the same catalogue digest judged against the same rules, wherever they were run.
+    """
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob(pattern)):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()

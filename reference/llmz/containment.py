@@ -1,0 +1,221 @@
+"""Running one program in a worker process with hard limits: the host side of ``jsworker``.
+
+Theory of operation. ``run`` hands the kernel setup and the program to an idle worker process and
+answers its host calls until it reports the program's end. Meanwhile it keeps two clocks:
+
+* the JavaScript budget, ``options.timeout`` (llmz.configuration.timeout-bounds-javascript): time the
+  worker spends running the program, not counting the host's own work on its calls. When it is used up
+  the worker is killed and the program ends as ``timeout`` (the caller reports EXECUTION_ABORTED);
+* a backstop on wall time, the budget plus a grace period, which holds even if the budget policy is
+  broken (see the ``llmz-timeout-not-enforced`` mutant). A program stopped by it, or a worker that died
+  on its own, ends as ``died`` with the reason in words.
+
+Memory is bounded in the worker: the QuickJS heap limit (``HEAP_BYTES``; exhausting it is an ordinary
+JavaScript ``out of memory`` error the caller classifies), an address-space limit on the whole process
+(``ADDRESS_SPACE_BYTES``) and, per host call, the size of what a program may hand the host
+(``MAX_PAYLOAD_CHARS``; larger payloads reach the host as ``None`` and are refused as invalid input).
+
+Workers are kept in a small pool and reused, so an ordinary program costs a few pipe round trips, not a
+process start. A killed worker is replaced on the next program.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any, Final, Literal
+
+DEFAULT_TIMEOUT_MS: Final = 10_000
+"""The JavaScript budget when ``options.timeout`` is not given. Our choice: the documents state no
+default (see the open question on llmz.configuration.timeout-bounds-javascript)."""
+
+GRACE_SECONDS: Final = 2.0
+"""How long past the budget the backstop waits before it stops a worker regardless."""
+
+HEAP_BYTES: Final = 256 * 1024 * 1024
+"""QuickJS heap limit per program: room for the 16 MiB default session memory several times over (it is
+installed, decoded and re-encoded within one program)."""
+
+ADDRESS_SPACE_BYTES: Final = 1024 * 1024 * 1024
+"""Address-space limit of a worker process: the backstop behind the heap limit."""
+
+STACK_BYTES: Final = 1024 * 1024
+"""QuickJS stack limit: deep recursion is a JavaScript error, never a crash."""
+
+MAX_PAYLOAD_CHARS: Final = 4 * 1024 * 1024
+"""The largest JSON text one host call may carry (a tool input, an exit payload, an inspected value)."""
+
+_WORKER = Path(__file__).with_name("jsworker.py")
+
+Dispatch = Callable[[str, list[str | None]], str]
+"""Answers one host call: the operation and its JSON-text arguments (None for one that was too large)."""
+
+
+def javascript_budget(timeout_ms: int | None) -> float | None:
+    """Seconds a program may run: ``options.timeout``, or our default when it is not set
+    (llmz.configuration.timeout-bounds-javascript)."""
+    return (DEFAULT_TIMEOUT_MS if timeout_ms is None else timeout_ms) / 1000
+
+
+def backstop(timeout_ms: int | None) -> float:
+    """Wall seconds after which a worker is stopped whatever the budget says."""
+    return (DEFAULT_TIMEOUT_MS if timeout_ms is None else timeout_ms) / 1000 + GRACE_SECONDS
+
+
+@dataclass(frozen=True)
+class Limits:
+    budget: float | None
+    backstop: float
+    heap: int = HEAP_BYTES
+    stack: int = STACK_BYTES
+    max_payload: int = MAX_PAYLOAD_CHARS
+
+
+def limits_for(timeout_ms: int | None) -> Limits:
+    return Limits(budget=javascript_budget(timeout_ms), backstop=backstop(timeout_ms))
+
+
+@dataclass
+class RunResult:
+    answers: list[str] = field(default_factory=list)
+    syntax: str | None = None
+    """The first line of a SyntaxError: the program did not compile."""
+    failure: str | None = None
+    """A failure of the evaluation itself, outside the program's promise (e.g. out of memory in setup)."""
+    stopped: Literal["timeout", "died"] | None = None
+    reason: str = ""
+
+
+def _signal_words(returncode: int | None) -> str:
+    if returncode is None:
+        return "still running"
+    if returncode < 0:
+        try:
+            return f"killed by {signal.Signals(-returncode).name}"
+        except ValueError:
+            return f"killed by signal {-returncode}"
+    return f"exited with status {returncode}"
+
+
+class _Process:
+    """One worker process and its two pipes."""
+
+    def __init__(self) -> None:
+        to_child_r, to_child_w = os.pipe()
+        from_child_r, from_child_w = os.pipe()
+        try:
+            self.popen = subprocess.Popen(
+                [sys.executable, str(_WORKER), str(to_child_r), str(from_child_w), str(ADDRESS_SPACE_BYTES)],
+                pass_fds=(to_child_r, from_child_w),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        finally:
+            os.close(to_child_r)
+            os.close(from_child_w)
+        self.owner = os.getpid()
+        self.to_child = Connection(to_child_w, readable=False)
+        self.from_child = Connection(from_child_r, writable=False)
+
+    def alive(self) -> bool:
+        return self.owner == os.getpid() and self.popen.poll() is None
+
+    def close(self) -> None:
+        if self.popen.poll() is None:
+            self.popen.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.popen.wait(timeout=5)
+        for conn in (self.to_child, self.from_child):
+            conn.close()
+
+    def run(self, request: dict[str, Any], dispatch: Dispatch, limits: Limits) -> RunResult:
+        started = time.monotonic()
+        javascript = 0.0
+        try:
+            self.to_child.send_bytes(json.dumps(request).encode("utf-8"))
+            while True:
+                budget_left = math.inf if limits.budget is None else limits.budget - javascript
+                wall_left = limits.backstop - (time.monotonic() - started)
+                waited = time.monotonic()
+                ready = self.from_child.poll(max(0.0, min(budget_left, wall_left)))
+                javascript += time.monotonic() - waited
+                if not ready:
+                    self.close()
+                    if budget_left <= wall_left:
+                        return RunResult(stopped="timeout", reason="the JavaScript budget was used up")
+                    return RunResult(stopped="died", reason="the worker was stopped by the backstop")
+                message = json.loads(self.from_child.recv_bytes())
+                if message[0] == "done":
+                    done = message[1]
+                    return RunResult(answers=done["answers"], syntax=done["syntax"], failure=done["failure"])
+                self.to_child.send_bytes(dispatch(message[1], message[2]).encode("ascii"))
+        except (EOFError, OSError, ValueError) as exc:
+            self.close()
+            words = _signal_words(self.popen.returncode)
+            return RunResult(stopped="died", reason=f"the worker {words} ({exc})")
+        except BaseException:
+            self.close()  # mid-conversation: the worker cannot be reused
+            raise
+
+
+_idle: list[_Process] = []
+_lock = threading.Lock()
+
+
+def _acquire() -> _Process:
+    with _lock:
+        while _idle:
+            process = _idle.pop()
+            if process.alive():
+                return process
+    return _Process()
+
+
+def _release(process: _Process) -> None:
+    if not process.alive():
+        return
+    with _lock:
+        _idle.append(process)
+
+
+@atexit.register
+def shutdown() -> None:
+    """Stop the idle workers (they would also go with this process, or at their next read)."""
+    with _lock:
+        while _idle:
+            process = _idle.pop()
+            if process.owner == os.getpid():
+                process.close()
+
+
+def run(kernel: str, setup: str, program: str, dispatch: Dispatch, limits: Limits) -> RunResult:
+    """Run one program in a worker within ``limits``; see the module docstring for the outcomes. ``kernel``
+    is evaluated first in a fresh context (workers do that ahead of time), then ``setup``, then
+    ``program``."""
+    request = {
+        "kernel": kernel,
+        "setup": setup,
+        "program": program,
+        "heap": limits.heap,
+        "stack": limits.stack,
+        "cpu_seconds": limits.backstop,
+        "max_payload": limits.max_payload,
+    }
+    process = _acquire()
+    try:
+        return process.run(request, dispatch, limits)
+    finally:
+        _release(process)

@@ -1,0 +1,131 @@
+"""The built package is honest: installed from its wheel alone, it runs every scenario from an empty folder.
+
+This builds the sdist from the clone, the wheel from that sdist (so both are proven to carry the data),
+installs the wheel into a fresh virtualenv and runs ``agent-conformance`` from an empty temporary directory,
+where no clone is anywhere near. Dependencies come from pip's cache or the index as usual. Marked
+``packaging`` (about a minute): ``pytest -m 'not packaging'`` leaves it out.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from conformance.paths import REPO_ROOT, SCENARIO_ROOT
+
+pytestmark = pytest.mark.packaging
+
+SCENARIOS = len(list(SCENARIO_ROOT.rglob("*.yaml")))
+
+
+def _run(argv: list[str], cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    return subprocess.run(
+        argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
+
+
+def _build(tmp: Path) -> tuple[Path, Path]:
+    """sdist from the clone, then the wheel from the sdist, both with this environment's setuptools."""
+    dist = tmp / "dist"
+    sdist = _run(
+        [
+            sys.executable,
+            "-c",
+            f"from setuptools import build_meta as b; print(b.build_sdist({str(dist)!r}))",
+        ],
+        cwd=REPO_ROOT,
+    )
+    assert sdist.returncode == 0, sdist.stderr[-3000:]
+    sdist_path = dist / sdist.stdout.strip().splitlines()[-1]
+    wheel = _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(dist),
+            str(sdist_path),
+        ],
+        cwd=tmp,
+    )
+    assert wheel.returncode == 0, wheel.stderr[-3000:]
+    return sdist_path, next(dist.glob("*.whl"))
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    """(sdist, wheel, the fresh virtualenv's bin folder) with only the wheel installed."""
+    tmp = tmp_path_factory.mktemp("package")
+    sdist, wheel = _build(tmp)
+    env_dir = tmp / "venv"
+    venv.EnvBuilder(with_pip=True).create(env_dir)
+    bin_dir = env_dir / ("Scripts" if os.name == "nt" else "bin")
+    install = _run([str(bin_dir / "python"), "-m", "pip", "install", "-q", str(wheel)], cwd=tmp, timeout=600)
+    assert install.returncode == 0, install.stderr[-3000:]
+    return sdist, wheel, bin_dir
+
+
+def test_sdist_carries_the_repository_folders_and_not_the_golden_transcripts(
+    installed: tuple[Path, Path, Path],
+) -> None:
+    sdist, _, _ = installed
+    with tarfile.open(sdist) as archive:
+        names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    assert {"setup.py", "spec/ids.txt", "conformance/baselines/llmz-1.0.1.yaml"} <= names
+    assert sum(1 for n in names if n.startswith("fixtures/scenarios/") and n.endswith(".yaml")) == SCENARIOS
+    assert not [n for n in names if n.startswith("fixtures/golden/") or "node_modules" in n]
+
+
+def test_wheel_carries_catalogue_scenarios_schemas_and_baselines(installed: tuple[Path, Path, Path]) -> None:
+    _, wheel, _ = installed
+    names = set(zipfile.ZipFile(wheel).namelist())
+    data = "conformance/_data/"
+    assert {
+        f"{data}spec/ids.txt",
+        f"{data}spec/schema/report.schema.json",
+        f"{data}spec/protocol/record.schema.json",
+        "conformance/baselines/llmz-1.0.1.yaml",
+        "conformance/adapters/llmz_node/bridge.mjs",
+    } <= names
+    assert sum(1 for n in names if n.startswith(f"{data}scenarios/") and n.endswith(".yaml")) == SCENARIOS
+    assert not [n for n in names if "node_modules" in n or "fixtures/golden" in n]
+
+
+def test_installed_wheel_passes_every_scenario_from_an_empty_directory(
+    installed: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    _, _, bin_dir = installed
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    done = _run([str(bin_dir / "agent-conformance"), "run", "--impl", "reference"], cwd=empty)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert done.stdout.splitlines()[-1] == f"{SCENARIOS} passed, 0 failed, 0 errored, 0 skipped"
+    report = json.loads((empty / "build" / "conformance" / "reference" / "report.json").read_text())
+    assert report["summary"]["passed"] == SCENARIOS
+    assert not str(report["run"]["suite_version"]).endswith("+clone")
+
+
+def test_installed_wheel_exits_2_for_a_missing_scenario_folder(
+    installed: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    _, _, bin_dir = installed
+    done = _run(
+        [str(bin_dir / "python"), "-m", "conformance", "run", "--scenarios", str(tmp_path / "nowhere")],
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "does not exist" in done.stderr
+    assert not (tmp_path / "build").exists()

@@ -1,0 +1,190 @@
+"""Each system's record vocabulary is a JSON Schema (``spec/protocol/records/<system>.schema.json``).
+
+The reference's record of every scenario follows it (here over the golden transcripts, and in
+``tests/test_golden.py`` live, since the runner refuses a record that breaks it); a record that reports a
+field with the wrong JSON type, an unknown event type or a value outside a documented set is an ``error``
+naming the path and the rule; extra fields are allowed at any depth; the prose and the models agree.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from fakes.mistyped import mistype
+
+from conformance.adapters.python_factory import PythonAdapter, load_factory
+from conformance.adapters.reference import ReferenceAdapter
+from conformance.paths import GOLDEN_ROOT, SCENARIO_ROOT
+from conformance.records import RECORD_MODELS, schema_name
+from conformance.records.check import RECORDS_DIR, problems
+from conformance.runner import run_case, select
+from conformance.scenario.load import LoadedScenario
+
+SYSTEMS = sorted(RECORD_MODELS)
+
+
+def goldens(system: str) -> list[Path]:
+    return sorted((GOLDEN_ROOT / system).rglob("*.json"))
+
+
+def golden(system: str, name: str) -> dict[str, Any]:
+    record: dict[str, Any] = json.loads((GOLDEN_ROOT / system / f"{name}.json").read_text(encoding="utf-8"))
+    return record
+
+
+def published(system: str) -> dict[str, Any]:
+    schema: dict[str, Any] = json.loads((RECORDS_DIR / schema_name(system)).read_text(encoding="utf-8"))
+    return schema
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_every_golden_transcript_follows_its_system_record_schema(system: str) -> None:
+    files = goldens(system)
+    assert files, f"no golden transcripts for {system}"
+    broken = {str(p.relative_to(GOLDEN_ROOT)): problems(system, json.loads(p.read_text())) for p in files}
+    assert not {name: found for name, found in broken.items() if found}
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_published_schema_works_with_any_validator(system: str) -> None:
+    """Plain JSON Schema (no discriminator support) gives the same verdicts as the harness's checker."""
+    plain = jsonschema.Draft202012Validator(published(system))
+    for path in goldens(system)[:40]:
+        record = json.loads(path.read_text())
+        assert not list(plain.iter_errors(record)), path
+        broken = copy.deepcopy(record)
+        broken["events"].append({"type": "no_such_event"})
+        assert not plain.is_valid(broken)
+
+
+def _with_extra_fields_everywhere(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {**{k: _with_extra_fields_everywhere(v) for k, v in value.items()}, "x_extra": [1, "a"]}
+    if isinstance(value, list):
+        return [_with_extra_fields_everywhere(v) for v in value]
+    return value
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_extra_fields_are_allowed_at_every_depth(system: str) -> None:
+    for path in goldens(system)[:40]:
+        record = _with_extra_fields_everywhere(json.loads(path.read_text()))
+        assert problems(system, record) == [], path
+
+
+def _scenario(system: str, needs: str) -> LoadedScenario:
+    """The first scenario of ``system`` whose golden record has an event of type ``needs``."""
+    for item in select(SCENARIO_ROOT):
+        if isinstance(item, LoadedScenario) and item.id.startswith(f"{system}/"):
+            record = json.loads((GOLDEN_ROOT / f"{item.id}.json").read_text())
+            if any(event["type"] == needs for event in record["events"]):
+                return item
+    raise AssertionError(f"no {system} scenario records a {needs} event")
+
+
+@pytest.mark.parametrize(("system", "needs"), [("llmz", "iteration"), ("falai", "turn"), ("akan", "relay")])
+def test_a_record_with_a_wrongly_typed_field_is_an_error_naming_the_path(system: str, needs: str) -> None:
+    item = _scenario(system, needs)
+    reference = ReferenceAdapter()
+    assert run_case(reference, reference.hello(), item).verdict == "pass", "the case passes unbroken"
+    adapter = PythonAdapter(load_factory("fakes.mistyped:make"))
+    result = run_case(adapter, adapter.hello(), item)
+    path = mistype(json.loads(json.dumps(_replay(item))), system)
+    assert result.verdict == "error", result.message
+    assert f"{system} record schema" in result.message
+    assert f'{path}: expected integer, got "' in result.message, result.message
+    assert f"({schema_name(system)}#/" in result.message, "the message names the rule"
+
+
+def _replay(item: LoadedScenario) -> dict[str, Any]:
+    from reference.harness import play
+
+    return play(json.loads(json.dumps(item.payload)))
+
+
+def test_an_unknown_event_type_is_an_error_listing_the_known_ones() -> None:
+    record = golden("llmz", "basics/chat-adds-listen")
+    record["events"][3]["type"] = "iteraton"
+    (found,) = problems("llmz", record)
+    assert found.startswith('events[3].type: unknown event type "iteraton"; expected one of ')
+    assert "iteration" in found and "#/properties/events/items/discriminator/mapping" in found
+
+
+def test_a_value_outside_a_documented_set_is_refused() -> None:
+    record = golden("llmz", "basics/chat-adds-listen")
+    position = next(i for i, e in enumerate(record["events"]) if e["type"] == "iteration")
+    record["events"][position]["status"] = "done"
+    (found,) = problems("llmz", record)
+    assert found.startswith(f'events[{position}].status: expected one of "exit_success", ')
+    assert found.endswith('got "done" (llmz.schema.json#/$defs/Iteration/properties/status/enum)')
+
+
+def test_a_missing_field_and_a_nested_discriminator_are_named() -> None:
+    record = golden("akan", "relay/default-guard-refuses")
+    relay = next(i for i, e in enumerate(record["events"]) if e["type"] == "relay")
+    del record["events"][relay]["refused_by"]
+    del record["final"]["route"]
+    found = problems("akan", record)
+    missing = "missing (a required field)"
+    assert found == [
+        f"events[{relay}].refused_by: {missing} (akan.schema.json#/$defs/RelayRefused/required)",
+        f"final.route: {missing} (akan.schema.json#/$defs/Final/required)",
+    ]
+    record["events"][relay]["outcome"] = "refuse"
+    assert problems("akan", record)[0].startswith(f'events[{relay}].outcome: unknown outcome "refuse"')
+
+
+def test_optional_fields_are_absent_not_null() -> None:
+    record = golden("llmz", "basics/chat-adds-listen")
+    position = next(i for i, e in enumerate(record["events"]) if e["type"] == "iteration")
+    record["events"][position]["error_code"] = None
+    assert problems("llmz", record) == [
+        f"events[{position}].error_code: expected string, got null "
+        "(llmz.schema.json#/$defs/Iteration/properties/error_code/type)"
+    ]
+
+
+# --- the prose and the models agree ---------------------------------------------------------------------
+
+PROSE = {system: (RECORDS_DIR / f"{system}.md").read_text(encoding="utf-8") for system in SYSTEMS}
+
+
+def _event_types_in_prose(text: str) -> set[str]:
+    events = text.split("\n## Events", 1)[1].split("\n## ", 1)[0]
+    return set(re.findall(r"^\| `([a-z_]+)` \|", events, flags=re.MULTILINE))
+
+
+def _model_names(schema: dict[str, Any]) -> tuple[set[str], set[str]]:
+    """The event types and every property name of a published schema."""
+    mapping = schema["properties"]["events"]["items"]["discriminator"]["mapping"]
+    fields: set[str] = set()
+    for definition in schema["$defs"].values():
+        fields.update(definition.get("properties", {}))
+    fields.update(schema["properties"])
+    return set(mapping), fields - {"type"}
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_prose_lists_exactly_the_event_types_of_the_schema(system: str) -> None:
+    types, _ = _model_names(published(system))
+    assert _event_types_in_prose(PROSE[system]) == types
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_every_field_of_the_schema_is_named_in_the_prose(system: str) -> None:
+    _, fields = _model_names(published(system))
+    unnamed = sorted(f for f in fields if not re.search(rf"(?<!\w){re.escape(f)}(?!\w)", PROSE[system]))
+    assert not unnamed, f"{system}.md never names {unnamed}"
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_prose_and_schema_link_each_other(system: str) -> None:
+    assert schema_name(system) in PROSE[system]
+    assert f"{system}.md" in published(system)["title"]
+    assert "Unknown event types" in PROSE[system] or "unknown event type" in PROSE[system].lower()
