@@ -1,5 +1,5 @@
 """Sessions: tests, conformance (the main job), conformance-llmz, report, snapshots, spec, mutants, bench,
-lint, typecheck, demo.
+lint, typecheck, demo, reliability.
 
 Every session needs the same packages (the project with its dev extra), so they share one environment,
 ``.nox/shared``, instead of building one each: set-up is paid once per clone, not once per session. It is
@@ -78,6 +78,13 @@ def _run(s: nox.Session, program: str, *args: str) -> None:
 def tests(s: nox.Session) -> None:
     """The project's own tests, including the whole suite run against the reference (in-process and stdio)."""
     _run(s, "pytest", "-n", "2", *s.posargs)
+
+
+@nox.session(venv_backend=OWN_ENV)
+def reliability(s: nox.Session) -> None:
+    """The hostile cases only (misbehaving implementations, bad files, a loaded fake server, fuzzing, and
+    the hostile llmz programs among the scenarios); they also run as part of ``tests``."""
+    _run(s, "pytest", "-n", "2", "-m", "reliability", *s.posargs)
 
 
 @nox.session(venv_backend=OWN_ENV)

@@ -20,11 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from conformance.runner import CaseResult
-from conformance.yamlio import load_yaml
+from conformance.yamlio import YamlFileError, read_yaml_file
 
 
 class BaselineError(Exception):
@@ -58,9 +57,9 @@ class Problem:
 
 def load(path: Path) -> list[Entry]:
     try:
-        document = load_yaml(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise BaselineError(f"{path}: cannot read YAML: {exc}") from exc
+        document = read_yaml_file(path)
+    except YamlFileError as exc:
+        raise BaselineError(str(exc)) from exc
     if document is None:
         return []
     if not isinstance(document, list):

@@ -26,12 +26,13 @@ from conformance.paths import BUILD_ROOT, SCENARIO_ROOT, SPEC_ROOT
 from conformance.progress import track
 from conformance.report import compare, console, html
 from conformance.report.build import build_report
+from conformance.report.files import ReportDirectory, ReportDirectoryError, write_atomic
 from conformance.report.junit import to_junit
 from conformance.report.markdown import to_markdown
 from conformance.report.metadata import Clock, run_metadata
 from conformance.report.model import Report
-from conformance.runner import Selection, layout_problem, nothing_selected, run_case, select
-from conformance.scenario.load import LoadedScenario, load_all
+from conformance.runner import Selection, layout_problem, nothing_selected, run_case, select, verdict_only
+from conformance.scenario.load import LoadedScenario, LoadError, load_all
 
 
 def _parser(prog: str = "python -m conformance") -> argparse.ArgumentParser:
@@ -83,12 +84,14 @@ def known_ids(scenario_root: Path, catalogue_ids: list[str]) -> set[str]:
 
 
 def write_reports(report: Report, directory: Path) -> None:
+    """Each file is replaced in one rename, so a reader never sees half a report."""
     directory.mkdir(parents=True, exist_ok=True)
-    (directory / "report.json").write_text(
-        json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    write_atomic(
+        directory / "report.json",
+        json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n",
     )
-    (directory / "junit.xml").write_text(to_junit(report), encoding="utf-8")
-    (directory / "report.md").write_text(to_markdown(report), encoding="utf-8")
+    write_atomic(directory / "junit.xml", to_junit(report))
+    write_atomic(directory / "report.md", to_markdown(report))
 
 
 def _usage_error(message: str) -> int:
@@ -109,6 +112,26 @@ def run_command(args: argparse.Namespace) -> int:
     items = select(args.scenarios, selection)
     if not items:
         return _usage_error(nothing_selected(args.scenarios, selection))
+    # The report directory is claimed before the first case (exit 2 when it is unwritable or another run
+    # holds it), so a run never plays for an hour and then loses its results.
+    directory = args.report_dir or BUILD_ROOT / "conformance" / display_name(args.impl)
+    try:
+        claim = ReportDirectory(directory).claim()
+    except ReportDirectoryError as exc:
+        return _usage_error(str(exc))
+    try:
+        return _play_and_report(args, clock, items, entries, directory)
+    finally:
+        claim.release()
+
+
+def _play_and_report(
+    args: argparse.Namespace,
+    clock: Clock,
+    items: list[LoadedScenario | LoadError],
+    entries: list[baseline.Entry],
+    directory: Path,
+) -> int:
     try:
         adapter = create(args.impl, hello_timeout=args.timeout)
     except AdapterError as exc:
@@ -124,10 +147,11 @@ def run_command(args: argparse.Namespace) -> int:
                 f"none of the selected scenarios belongs to a system {info.name} implements "
                 f"({', '.join(info.systems)}); name one with --system to count them as skips"
             )
+        # Judged as each case completes; only the verdict is kept, never the record (it may be 100 MB).
         cases = track(
             items,
             lambda item: item.id.split("/", 1)[0],
-            lambda item: run_case(adapter, info, item, args.timeout),
+            lambda item: verdict_only(run_case(adapter, info, item, args.timeout)),
             " (before the baseline)" if entries else "",
         )
     except AdapterError as exc:
@@ -138,8 +162,7 @@ def run_command(args: argparse.Namespace) -> int:
     catalogue_ids = [i for i in catalogue.ids() if i.split(".")[0] in systems]
     problems = baseline.apply(cases, entries, known_ids(args.scenarios, catalogue_ids)) if entries else []
     run = run_metadata(clock, args.spec, args.scenarios)
-    report = build_report(args.impl, info, cases, catalogue_ids, problems, run)
-    directory = args.report_dir or BUILD_ROOT / "conformance" / display_name(args.impl)
+    report = build_report(args.impl, info, cases, catalogue_ids, problems, run, catalogue.errors)
     write_reports(report, directory)
     html.write([report], catalogue, directory / "report.html")
     lines = console.render(report, verbose=args.verbose)

@@ -184,6 +184,12 @@ def nothing_selected(root: Path, selection: Selection) -> str:
     return f"no scenario in {root} matches {' and '.join(asked) or 'the selection'}"
 
 
+def verdict_only(result: CaseResult) -> CaseResult:
+    """The result without its record: what a run keeps once the case is judged."""
+    result.record = None
+    return result
+
+
 def select(
     root: Path = SCENARIO_ROOT, selection: Selection | None = None
 ) -> list[LoadedScenario | LoadError]:
@@ -192,7 +198,14 @@ def select(
 
 
 def run_all(
-    adapter: Adapter, items: Iterable[LoadedScenario | LoadError], timeout: float = DEFAULT_TIMEOUT
+    adapter: Adapter,
+    items: Iterable[LoadedScenario | LoadError],
+    timeout: float = DEFAULT_TIMEOUT,
+    *,
+    keep_records: bool = True,
 ) -> tuple[ImplementationInfo, list[CaseResult]]:
+    """Play and judge each case as it comes. With ``keep_records=False`` only the verdicts are kept, so a
+    run's memory does not grow with the size of the records (an implementation may answer with 100 MB)."""
     info = adapter.hello()
-    return info, [run_case(adapter, info, item, timeout) for item in items]
+    keep = (lambda result: result) if keep_records else verdict_only
+    return info, [keep(run_case(adapter, info, item, timeout)) for item in items]

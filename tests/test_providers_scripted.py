@@ -44,5 +44,5 @@ def test_the_fake_server_addresses_entries_by_the_purpose_a_client_names_or_the_
     assert call_purpose({}, turn) == "turn" and call_purpose({}, {}) == "summary"
     assert call_purpose({"X-Scripted-Purpose": "summary"}, turn) == "summary"
     path = "/v1/chat/completions"
-    first, second = state.take(path, turn)[1], state.take(path, {}, "summary")[1]
+    first, second = state.take(path, turn)[1], state.take(path, {}, purpose="summary")[1]
     assert [first.text if first else None, second.text if second else None] == ["t", "s"]

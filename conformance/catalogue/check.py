@@ -16,9 +16,10 @@ import jsonschema
 from conformance.catalogue import ledger, traceability
 from conformance.catalogue.load import Catalogue, load_catalogue, schema_problems
 from conformance.paths import LEDGER, SCENARIO_ROOT, SPEC_ROOT
+from conformance.report.files import write_atomic
 from conformance.scenario.load import LoadError, load_all
 from conformance.scenario.model import SCENARIO_ADAPTER
-from conformance.yamlio import load_yaml
+from conformance.yamlio import YamlFileError, read_yaml_file
 
 
 @dataclass
@@ -65,8 +66,8 @@ def scenario_schema_problems(scenario_root: Path) -> list[str]:
     problems: list[str] = []
     for file in sorted(scenario_root.rglob("*.yaml")):
         try:
-            document = load_yaml(file.read_text(encoding="utf-8"))
-        except Exception:
+            document = read_yaml_file(file)
+        except YamlFileError:
             continue  # unreadable YAML: the loader has already reported it
         system = document.get("system") if isinstance(document, dict) else None
         problems += schema_problems(document, branches.get(str(system), whole), file)
@@ -85,6 +86,6 @@ def trace_schema_problems(trace: traceability.Traceability) -> list[str]:
 def write_reports(trace: traceability.Traceability, out_dir: Path) -> tuple[Path, Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     json_path, md_path = out_dir / "traceability.json", out_dir / "traceability.md"
-    json_path.write_text(json.dumps(trace.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8")
-    md_path.write_text(traceability.to_markdown(trace), encoding="utf-8")
+    write_atomic(json_path, json.dumps(trace.model_dump(mode="json"), indent=2) + "\n")
+    write_atomic(md_path, traceability.to_markdown(trace))
     return json_path, md_path

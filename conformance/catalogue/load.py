@@ -15,13 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-import yaml
 from pydantic import ValidationError
 
 from conformance.catalogue.model import Rule, RuleFile
 from conformance.paths import SPEC_ROOT
 from conformance.validation import field_problems
-from conformance.yamlio import load_yaml
+from conformance.yamlio import YamlFileError, read_yaml_file
 
 SYSTEMS = ("llmz", "falai", "akan")
 
@@ -67,9 +66,9 @@ def pydantic_problems(exc: ValidationError, path: Path) -> list[str]:
 def load_rule_file(path: Path) -> tuple[RuleFile | None, list[str]]:
     """One catalogue file: the parsed model (None when invalid) and every problem found."""
     try:
-        document = load_yaml(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        return None, [f"{path}: cannot read YAML: {exc}"]
+        document = read_yaml_file(path)
+    except YamlFileError as exc:
+        return None, [str(exc)]
     problems = schema_problems(document, _rule_file_validator(), path)
     try:
         parsed = RuleFile.model_validate(document)

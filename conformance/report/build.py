@@ -68,8 +68,10 @@ def build_report(
     catalogue_ids: Iterable[str],
     problems: list[Problem] | None = None,
     run: RunMetadata | None = None,
+    catalogue_errors: list[str] | None = None,
 ) -> Report:
     problems = problems or []
+    catalogue_errors = catalogue_errors or []
     summary = summarise(cases)
     implementation = ImplementationReport(
         spec=spec, **info.model_dump(include={"name", "version", "language", "systems", "capabilities"})
@@ -82,8 +84,13 @@ def build_report(
         run=run or run_metadata(),
         implementation=implementation,
         summary=summary,
-        ok=summary.failed == 0 and summary.errored == 0 and not problems and played(summary) > 0,
+        ok=summary.failed == 0
+        and summary.errored == 0
+        and not problems
+        and not catalogue_errors
+        and played(summary) > 0,
         scenarios=[scenario_report(case) for case in cases],
         rules=rules,
         baseline=[BaselineProblem(id=p.id, problem=p.kind, message=p.message) for p in problems],
+        catalogue_errors=catalogue_errors,
     )

@@ -26,6 +26,8 @@ def render(report: Report, *, verbose: bool = False) -> list[str]:
                 lines.append(f"      ... ({len(detail) - _DETAIL_LINES} more lines in report.json)")
     for problem in report.baseline:
         lines.append(f"BASELINE {problem.message}")
+    for error in report.catalogue_errors:
+        lines.append(f"CATALOGUE {error}")
     impl = report.implementation
     lines.append(f"implementation: {impl.name} {impl.version} ({impl.language})")
     for system in sorted({c.system for c in report.scenarios}):

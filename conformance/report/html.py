@@ -24,6 +24,7 @@ from pathlib import Path
 from conformance.catalogue.load import SYSTEMS, Catalogue, load_catalogue
 from conformance.paths import BUILD_ROOT
 from conformance.report.compare import ReportError, load
+from conformance.report.files import write_atomic
 from conformance.report.model import Report, ScenarioReport
 
 VERDICTS = ("pass", "fail", "error", "xfail", "skip", "untested")
@@ -269,7 +270,7 @@ def render(reports: list[Report], catalogue: Catalogue) -> str:
 
 def write(reports: list[Report], catalogue: Catalogue, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render(reports, catalogue), encoding="utf-8")
+    write_atomic(path, render(reports, catalogue))  # a reader never sees half a page
     return path
 
 

@@ -41,6 +41,12 @@ def to_junit(report: Report) -> str:
             ET.SubElement(element, "error", message=first_line).text = case.message
         elif case.verdict in ("skip", "xfail"):
             ET.SubElement(element, "skipped", message=first_line)
+    for index, error in enumerate(report.catalogue_errors, 1):
+        element = ET.SubElement(suite, "testcase", classname="catalogue", name=f"catalogue-error-{index}")
+        ET.SubElement(element, "error", message=error.splitlines()[0]).text = error
+    if report.catalogue_errors:
+        suite.set("tests", str(s.total + len(report.catalogue_errors)))
+        suite.set("errors", str(s.errored + len(report.catalogue_errors)))
     root = ET.Element("testsuites")
     root.append(suite)
     ET.indent(root)

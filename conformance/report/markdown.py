@@ -39,6 +39,8 @@ def to_markdown(report: Report) -> str:
         lines.append(
             f"| {system} | " + " | ".join(str(counts[v]) for v in _COLUMNS) + f" | {passing}/{len(rules)} |"
         )
+    if report.catalogue_errors:
+        lines += ["", "## Catalogue errors", ""] + [f"- {_cell(e)}" for e in report.catalogue_errors]
     if report.baseline:
         lines += ["", "## Baseline problems", ""] + [f"- {_cell(p.message)}" for p in report.baseline]
     problems = [c for c in report.scenarios if c.verdict in ("fail", "error", "xfail")]

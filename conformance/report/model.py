@@ -92,7 +92,15 @@ class Report(_Model):
     run: RunMetadata
     implementation: ImplementationReport
     summary: Summary
-    ok: bool = Field(description="True iff no unexpected fail or error and no baseline problem.")
+    ok: bool = Field(
+        description="True iff a case was played, no unexpected fail or error, no baseline problem and no "
+        "catalogue error."
+    )
     scenarios: list[ScenarioReport]
     rules: list[RuleReport]
     baseline: list[BaselineProblem] = Field(default_factory=list)
+    catalogue_errors: list[str] = Field(
+        default_factory=list,
+        description="Catalogue files that could not be read or are invalid (file, field, what was "
+        "expected); any fails the run, since their rules are missing from the report.",
+    )

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
 from conformance.paths import SCENARIO_ROOT
@@ -23,7 +22,7 @@ from conformance.scenario.model import (
     parse_scenario,
 )
 from conformance.validation import field_problems
-from conformance.yamlio import load_yaml
+from conformance.yamlio import YamlFileError, read_yaml_file
 
 AnyScenario = LlmzScenario | FalaiScenario | AkanScenario
 
@@ -59,9 +58,9 @@ def _describe(exc: ValidationError, path: Path) -> str:
 def load_file(path: Path, root: Path = SCENARIO_ROOT) -> LoadedScenario | LoadError:
     sid = scenario_id(path, root)
     try:
-        document = load_yaml(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        return LoadError(sid, path, f"{path}: cannot read YAML: {exc}")
+        document = read_yaml_file(path)
+    except YamlFileError as exc:
+        return LoadError(sid, path, str(exc))
     if not isinstance(document, dict):
         return LoadError(
             sid, path, f"{path}: expected a mapping at the top level, got {type(document).__name__}"

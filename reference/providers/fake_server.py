@@ -28,26 +28,40 @@ OpenAI-compatible client at it. Routes:
 (looked up under ``fixtures/scenarios``).
 
 It binds 127.0.0.1 only, by construction: a scripted model has no business on a network.
+
+It holds load and hostile clients without help (each limit answers a way the plain stdlib server fell
+over): a listen backlog of ``LISTEN_BACKLOG`` (the default of 5 reset clients from 16 at once upward);
+at most ``MAX_CONNECTIONS`` connections served at once, the rest waiting in the backlog, not one thread
+each; an idle timeout (``IDLE_TIMEOUT_S``) for a client that connects and says nothing or stops halfway;
+a 413 for a body over ``MAX_BODY_BYTES`` and a 400 for any body it cannot parse, including JSON nested
+deeper than ``MAX_JSON_DEPTH``; recorded requests bounded (``MAX_RECORDED_BYTES``; the oldest are dropped
+and ``/_requests`` says how many in its ``X-Dropped-Requests`` header); a 500 naming the exception if a
+handler fails, instead of a dropped connection. Run as a command, it exits when its parent process dies,
+so a crashed test run does not leave servers behind.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
+import contextlib
 import json
+import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
-import yaml
 from pydantic import TypeAdapter, ValidationError
 
 from conformance.paths import SCENARIO_ROOT
 from conformance.scenario.common import ScriptEntry
+from conformance.yamlio import YamlFileError, read_yaml_file
 from reference.providers import wire
 from reference.providers.request_check import request_problem
 
@@ -55,6 +69,12 @@ LOOPBACK = "127.0.0.1"
 CHAT_PATH = "/v1/chat/completions"
 DEFAULT_MODEL = "scripted"
 MAX_BODY_BYTES = 32 * 1024 * 1024
+LISTEN_BACKLOG = 1024
+MAX_CONNECTIONS = 128
+IDLE_TIMEOUT_S = 15.0
+MAX_JSON_DEPTH = 128
+MAX_RECORDED_BYTES = 128 * 1024 * 1024
+PARENT_POLL_S = 0.5
 _SCRIPT: TypeAdapter[list[ScriptEntry]] = TypeAdapter(list[ScriptEntry])
 
 
@@ -85,9 +105,9 @@ def load_script(path: Path) -> list[ScriptEntry]:
     """The ``script`` of a scenario file. Only the script is validated: the server plays nothing else,
     so a scenario whose other parts belong to a newer vocabulary still serves."""
     try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise ScriptFileError(f"{path}: cannot read YAML: {exc}") from exc
+        document = read_yaml_file(path)
+    except YamlFileError as exc:
+        raise ScriptFileError(str(exc)) from exc
     if not isinstance(document, dict):
         raise ScriptFileError(f"{path}: expected a mapping at the top level, got {type(document).__name__}")
     return parse_script(document.get("script"), str(path))
@@ -108,39 +128,55 @@ def call_purpose(headers: Any, body: dict[str, Any]) -> str:
 class ScriptState:
     """The script and what has been asked of it; one lock, since handler threads run concurrently."""
 
-    def __init__(self, script: list[ScriptEntry]) -> None:
+    def __init__(self, script: list[ScriptEntry], max_recorded_bytes: int = MAX_RECORDED_BYTES) -> None:
         self.script = script
         self._lock = threading.Lock()
-        self._requests: list[dict[str, Any]] = []
+        self._requests: collections.deque[tuple[int, dict[str, Any]]] = collections.deque()
+        self._recorded_bytes = 0
+        self._max_recorded_bytes = max_recorded_bytes
+        self.dropped = 0
+        """Recorded requests forgotten (oldest first) to stay under the byte bound since the last reset."""
         self._calls = 0
         self._used: set[int] = set()
 
-    def take(self, path: str, body: dict[str, Any], purpose: str = "turn") -> tuple[int, ScriptEntry | None]:
+    def _record(self, entry: dict[str, Any], size: int) -> None:
+        self._requests.append((size, entry))
+        self._recorded_bytes += size
+        while self._recorded_bytes > self._max_recorded_bytes and len(self._requests) > 1:
+            dropped_size, _ = self._requests.popleft()
+            self._recorded_bytes -= dropped_size
+            self.dropped += 1
+
+    def take(
+        self, path: str, body: dict[str, Any], size: int = 0, purpose: str = "turn"
+    ) -> tuple[int, ScriptEntry | None]:
         """Record a chat request as the next call; return its number and the first unused entry meant for
         its purpose (``ScriptEntry.purpose``; None when there is none left)."""
         with self._lock:
             self._calls += 1
             call = self._calls
-            self._requests.append({"call": call, "path": path, "body": body})
+            self._record({"call": call, "path": path, "body": body}, size)
             for index, entry in enumerate(self.script):
                 if index not in self._used and entry.purpose in (None, purpose):
                     self._used.add(index)
                     return call, entry
             return call, None
 
-    def refuse(self, path: str, body: dict[str, Any], problem: str) -> None:
+    def refuse(self, path: str, body: dict[str, Any], problem: str, size: int = 0) -> None:
         """Record a request refused before it reached the script: it is not a call (``call`` is null)."""
         with self._lock:
-            self._requests.append({"call": None, "path": path, "body": body, "refused": problem})
+            self._record({"call": None, "path": path, "body": body, "refused": problem}, size)
 
     def requests(self) -> list[dict[str, Any]]:
         with self._lock:
-            return json.loads(json.dumps(self._requests))  # type: ignore[no-any-return]
+            return json.loads(json.dumps([entry for _, entry in self._requests]))  # type: ignore[no-any-return]
 
     def reset(self, script: list[ScriptEntry] | None = None) -> None:
         """Forget every request and start from call 1, playing ``script`` from now on if given."""
         with self._lock:
             self._requests.clear()
+            self._recorded_bytes = 0
+            self.dropped = 0
             self._calls = 0
             self._used.clear()
             if script is not None:
@@ -154,13 +190,36 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet by default: the first stdout line is the URL, and test output stays readable."""
 
+    def setup(self) -> None:
+        super().setup()
+        self.connection.settimeout(self.server.idle_timeout)  # an idle or stalled client is let go
+
+    def _safely(self, action: Callable[[], None]) -> None:
+        """Run a route; a client that went away or stalled ends its connection, any other failure is a
+        500 naming it (the stdlib would print a traceback and drop the connection without a word)."""
+        try:
+            action()
+        except (TimeoutError, ConnectionError):
+            self.close_connection = True
+        except Exception as exc:
+            self.close_connection = True
+            with contextlib.suppress(OSError):
+                self._json(500, wire.error_body(500, f"fake server error: {type(exc).__name__}: {exc}"))
+
     def do_GET(self) -> None:
+        self._safely(self._get)
+
+    def do_POST(self) -> None:
+        self._safely(self._post)
+
+    def _get(self) -> None:
         if self.path == "/_requests":
-            self._json(200, self.server.state.requests())
+            state = self.server.state
+            self._json(200, state.requests(), {"X-Dropped-Requests": str(state.dropped)})
         else:
             self._json(404, wire.error_body(404, f"no route GET {self.path}"))
 
-    def do_POST(self) -> None:
+    def _post(self) -> None:
         if self.path == "/_reset":
             self.server.state.reset()
             self._json(200, {"reset": True})
@@ -175,12 +234,13 @@ class Handler(BaseHTTPRequestHandler):
         body = self._read_json()
         if body is None:
             return
+        size = self._body_size
         problem = request_problem(body) if self.server.check_requests else None
         if problem is not None:
-            self.server.state.refuse(self.path, body, problem)
+            self.server.state.refuse(self.path, body, problem, size)
             self._json(400, wire.error_body(400, problem))
             return
-        call, entry = self.server.state.take(self.path, body, call_purpose(self.headers, body))
+        call, entry = self.server.state.take(self.path, body, size, call_purpose(self.headers, body))
         model = body["model"] if isinstance(body.get("model"), str) else DEFAULT_MODEL
         if entry is None:
             self._json(500, wire.error_body(500, f"the script has no response for call {call}"))
@@ -212,32 +272,50 @@ class Handler(BaseHTTPRequestHandler):
         self._json(200, {"reset": True, "entries": len(script)})
 
     def _read_json(self) -> dict[str, Any] | None:
-        """The request body as a JSON object, or None after answering 400 (a bad request is not a call)."""
+        """The request body as a JSON object, or None after answering 400 or 413 (a bad request is not
+        a call)."""
+        self._body_size = 0
         raw = self._read_body()
         if raw is None:
-            self._json(400, wire.error_body(400, "the request body must be at most 32 MiB, with a length"))
+            self.close_connection = True  # the rest of the body was not read: the connection is spent
+            self._json(400, wire.error_body(400, "the request body's length or chunked framing is broken"))
             return None
+        if isinstance(raw, _TooLarge):
+            self.close_connection = True
+            limit = f"the request body must be at most {MAX_BODY_BYTES:,} bytes"
+            self._json(413, wire.error_body(413, limit))
+            return None
+        self._body_size = len(raw)
         try:
-            body = json.loads(raw or b"null")
-        except (json.JSONDecodeError, UnicodeDecodeError):
+            body = json.loads(raw or b"null", parse_constant=_refuse_constant)
+        except (ValueError, RecursionError):  # JSONDecodeError and UnicodeDecodeError are ValueErrors
             body = None
         if not isinstance(body, dict):
             self._json(400, wire.error_body(400, "the request body must be a JSON object"))
             return None
+        if _depth_exceeds(body, MAX_JSON_DEPTH):
+            deep = f"the request body nests deeper than {MAX_JSON_DEPTH} levels"
+            self._json(400, wire.error_body(400, deep))
+            return None
         return body
 
-    def _read_body(self) -> bytes | None:
+    def _read_body(self) -> bytes | _TooLarge | None:
         """The raw body, sized by Content-Length or sent in chunks (clients streaming a body of unknown
-        length do that); None when it is too large or its framing is broken."""
+        length do that); ``_TooLarge`` past the limit, None when its framing is broken."""
         if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
             return self._read_chunked()
         try:
             length = int(self.headers.get("Content-Length", "0"))
         except ValueError:
             return None
-        return self.rfile.read(length) if 0 <= length <= MAX_BODY_BYTES else None
+        if length < 0:
+            return None
+        if length > MAX_BODY_BYTES:
+            return _TooLarge()
+        data = self.rfile.read(length)
+        return data if len(data) == length else None
 
-    def _read_chunked(self) -> bytes | None:
+    def _read_chunked(self) -> bytes | _TooLarge | None:
         parts: list[bytes] = []
         total = 0
         while True:
@@ -246,8 +324,10 @@ class Handler(BaseHTTPRequestHandler):
             except ValueError:
                 return None
             total += size
-            if size < 0 or total > MAX_BODY_BYTES:
+            if size < 0:
                 return None
+            if total > MAX_BODY_BYTES:
+                return _TooLarge()
             if size == 0:
                 while self.rfile.readline(1024).strip():
                     pass  # trailer fields, up to the blank line that ends the body
@@ -278,16 +358,68 @@ class Handler(BaseHTTPRequestHandler):
         self.close_connection = True
 
 
+class _TooLarge:
+    """A body over ``MAX_BODY_BYTES`` (left unread)."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _depth_exceeds(value: Any, limit: int) -> bool:
+    """Whether containers nest deeper than ``limit`` (iterative: a hostile body cannot exhaust the stack)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        for child in children:
+            if isinstance(child, dict | list):
+                if depth + 1 > limit:
+                    return True
+                stack.append((child, depth + 1))
+    return False
+
+
 class FakeServer(ThreadingHTTPServer):
     """The server object; ``url`` is the base URL a client's ``base_url`` should be set to."""
 
     daemon_threads = True
+    request_queue_size = LISTEN_BACKLOG
 
-    def __init__(self, script: list[ScriptEntry], port: int = 0, *, check_requests: bool = True) -> None:
-        self.state = ScriptState(script)
+    def __init__(
+        self,
+        script: list[ScriptEntry],
+        port: int = 0,
+        *,
+        check_requests: bool = True,
+        max_connections: int = MAX_CONNECTIONS,
+        idle_timeout: float = IDLE_TIMEOUT_S,
+        max_recorded_bytes: int = MAX_RECORDED_BYTES,
+    ) -> None:
+        self.state = ScriptState(script, max_recorded_bytes)
         self.check_requests = check_requests
+        self.idle_timeout = idle_timeout
+        self._slots = threading.BoundedSemaphore(max_connections)
         super().__init__((LOOPBACK, port), Handler)
         self._thread: threading.Thread | None = None
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """Serve on a thread once a slot is free; until then the accept loop waits and new clients
+        queue in the listen backlog (a client that waited a whole idle timeout is closed)."""
+        if not self._slots.acquire(timeout=self.idle_timeout):
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._slots.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
 
     @property
     def port(self) -> int:
@@ -323,6 +455,13 @@ def _stop_on_signal(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
+def _exit_with_parent(server: FakeServer, parent: int) -> None:
+    """Stop serving once the parent process is gone (this process is then re-parented)."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_S)
+    server.shutdown()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m reference.providers.fake_server",
@@ -353,6 +492,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(server.url, flush=True)
     signal.signal(signal.SIGTERM, _stop_on_signal)
+    threading.Thread(target=_exit_with_parent, args=(server, os.getppid()), daemon=True).start()
     try:
         server.serve_forever()
     except KeyboardInterrupt:

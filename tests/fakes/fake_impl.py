@@ -16,11 +16,39 @@ wrong-seq answer with seq + 100
 bad-record answer with a record whose event lacks ``type``
 skip      answer with a skip
 refuse    answer with an error
+
+Hostile behaviours (the reliability suite, ``tests/test_reliability_stdio.py``):
+
+grandchild-exit    start a grandchild that inherits stdout and sleeps, then exit (code 5)
+grandchild-hang    start such a grandchild, then hang
+grandchild-escape  start such a grandchild in a new session (out of our process group), then exit
+segfault           die by SIGSEGV;  abort: die by SIGABRT;  exit139: exit with status 139;  exit0: exit 0
+stray-after        answer, then write a log line to stdout
+stray-before       write a log line to stdout, then answer
+duplicate          answer twice
+nan                answer with a record holding a bare NaN (not JSON)
+deep               answer with a record nested 100,000 levels deep
+huge-line          write 3 MB without a newline (over a small line cap), then answer
+flood              write 5,000 log lines to stdout, then hang
+close-stdout       close stdout and hang
+binary             write bytes that are not UTF-8 as the answer
+seq-string         answer with ``"seq": "<n>"``;  seq-bool: ``"seq": true``
+both               answer with a record and an error at once
+blank-lines        write 1,000 blank lines, then answer
+split              write the answer in two parts with a pause between them
+stderr-flood       write 5 MB to stderr without a newline, then answer
+big-record         answer with a 20 MB record
+close-stdin        close stdin, then answer (the next write to it fails)
+
+Whole-process behaviours (command line only): ``hello-garbage``, ``hello-hang``, ``ignore-stop``.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
 import sys
 import time
 import uuid
@@ -81,7 +109,106 @@ def _behaviour(default: str, case: dict[str, Any]) -> str:
     return name.split("fake-", 1)[1] if "fake-" in name else default
 
 
+def _grandchild(new_session: bool = False) -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=new_session
+    )
+    sys.stderr.write(f"grandchild pid {child.pid}\n")
+    sys.stderr.flush()
+
+
+def _write(data: str | bytes) -> None:
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data.encode() if isinstance(data, str) else data)
+    sys.stdout.buffer.flush()
+
+
+def _hostile(seq: int, scenario: dict[str, Any], behaviour: str) -> dict[str, Any] | None:
+    """The behaviours of the reliability suite; None means: nothing (more) to answer."""
+    good = {"seq": seq, "record": _record(scenario)}
+    if behaviour.startswith("grandchild"):
+        _grandchild(new_session=behaviour == "grandchild-escape")
+        if behaviour == "grandchild-hang":
+            time.sleep(3600)
+        os._exit(5)
+    if behaviour in ("segfault", "abort"):
+        os.kill(os.getpid(), signal.SIGSEGV if behaviour == "segfault" else signal.SIGABRT)
+        time.sleep(5)
+    if behaviour in ("exit139", "exit0"):
+        sys.stdout.flush()
+        os._exit(139 if behaviour == "exit139" else 0)
+    if behaviour == "stray-after":
+        _write(json.dumps(good) + "\n")
+        time.sleep(0.05)
+        _write("log: that went well\n")
+        return None
+    if behaviour == "stray-before":
+        _write("log: starting the case\n")
+        return good
+    if behaviour == "duplicate":
+        _write(json.dumps(good) + "\n")
+        return good
+    if behaviour == "nan":
+        _write(f'{{"seq": {seq}, "record": {{"events": [], "final": {{"status": NaN}}}}}}\n')
+        return None
+    if behaviour == "deep":
+        depth = 100_000
+        nested = "[" * depth + "]" * depth
+        _write(f'{{"seq": {seq}, "record": {{"events": [], "final": {{"x": {nested}}}}}}}\n')
+        return None
+    if behaviour == "huge-line":
+        _write("x" * 3_000_000 + "\n")
+        return good
+    if behaviour == "flood":
+        _write("log: busy\n" * 5000)
+        time.sleep(3600)
+    if behaviour == "close-stdout":
+        sys.stdout.flush()
+        os.close(1)
+        time.sleep(3600)
+    if behaviour == "binary":
+        _write(b"\xff\xfe\x00garbage\x80\n")
+        return None
+    if behaviour in ("seq-string", "seq-bool"):
+        return {"seq": str(seq) if behaviour == "seq-string" else True, "record": _record(scenario)}
+    if behaviour == "both":
+        return {**good, "error": {"message": "and also failed"}}
+    if behaviour == "blank-lines":
+        _write("\n" * 1000)
+        return good
+    if behaviour == "split":
+        text = json.dumps(good) + "\n"
+        _write(text[:10])
+        time.sleep(0.3)
+        _write(text[10:])
+        return None
+    if behaviour == "stderr-flood":
+        sys.stderr.write("e" * 5_000_000)
+        sys.stderr.flush()
+        return good
+    if behaviour == "big-record":
+        record = _record(scenario)
+        record["events"][0]["blob"] = "b" * 20_000_000
+        return {"seq": seq, "record": record}
+    if behaviour == "close-stdin":
+        os.close(0)
+        return good
+    return good
+
+
+HOSTILE = frozenset(
+    [
+        *("grandchild-exit", "grandchild-hang", "grandchild-escape", "segfault", "abort", "exit139"),
+        *("exit0", "stray-after", "stray-before", "duplicate", "nan", "deep", "huge-line", "flood"),
+        *("close-stdout", "binary", "seq-string", "seq-bool", "both", "blank-lines", "split"),
+        *("stderr-flood", "big-record", "close-stdin"),
+    ]
+)
+
+
 def _answer(seq: int, scenario: dict[str, Any], behaviour: str) -> dict[str, Any] | None:
+    if behaviour in HOSTILE:
+        return _hostile(seq, scenario, behaviour)
     if behaviour == "hang":
         time.sleep(3600)
     if behaviour == "garbage":
@@ -106,6 +233,13 @@ def serve(default: str = "good", systems: tuple[str, ...] = ("llmz", "falai", "a
     sys.stderr.flush()
     for line in sys.stdin:
         message = json.loads(line)
+        if message["cmd"] == "hello" and default == "hello-garbage":
+            _write("hello yourself\n")
+            continue
+        if message["cmd"] == "hello" and default == "hello-hang":
+            time.sleep(3600)
+        if message["cmd"] == "stop" and default == "ignore-stop":
+            time.sleep(3600)
         if message["cmd"] == "hello":
             reply: dict[str, Any] | None = {
                 "protocol": 2,

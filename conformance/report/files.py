@@ -1,0 +1,114 @@
+"""Writing report files so that they are never half-written, never lost and never mixed between runs.
+
+* ``write_atomic`` writes to a temporary file in the same directory and renames it over the target:
+  a reader (a CI step, a dashboard polling the file) sees the old report or the new one, never a torn one.
+* ``ReportDirectory.claim`` is called before the first case: it creates the directory, proves it is
+  writable (so a run never plays for an hour and then loses its results to a permission error) and takes
+  an exclusive lock on it, so a second run into the same directory is refused with the first run's pid
+  instead of silently overwriting its files. The lock is released when the run ends (or its process dies:
+  it is an ``flock``, which the kernel drops with the process).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+from types import TracebackType
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not on POSIX: no lock, the other guarantees still hold
+    fcntl = None  # type: ignore[assignment]
+
+LOCK_NAME = ".conformance-run.lock"
+_FILE_MODE = 0o644
+
+
+class ReportDirectoryError(Exception):
+    """The report directory cannot be used; the message says which directory and why."""
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` (UTF-8) in one rename; on failure the old file stays untouched.
+
+    A character UTF-8 cannot encode (a lone surrogate) is written as its backslash escape, which inside a
+    JSON string is the same character again."""
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        # backslashreplace: a lone surrogate (JSON allows "\ud800", and an implementation's record may
+        # carry one into a message) is written as that same escape instead of failing the whole report.
+        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, _FILE_MODE)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+class ReportDirectory:
+    """A report directory claimed by this run (a context manager; ``release`` ends the claim)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock_fd: int | None = None
+
+    def claim(self) -> ReportDirectory:
+        """Create, check and lock the directory; ``ReportDirectoryError`` when any of that fails."""
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+            probe_fd, probe = tempfile.mkstemp(dir=self.path, prefix=".write-check.", suffix=".tmp")
+            os.close(probe_fd)
+            os.unlink(probe)
+        except OSError as exc:
+            raise ReportDirectoryError(
+                f"cannot write reports to {self.path}: {exc.strerror or exc}; "
+                "choose another directory with --report-dir"
+            ) from exc
+        self._lock()
+        return self
+
+    def _lock(self) -> None:
+        if fcntl is None:  # pragma: no cover
+            return
+        lock_path = self.path / LOCK_NAME
+        try:
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, _FILE_MODE)
+        except OSError as exc:
+            raise ReportDirectoryError(f"cannot create the lock file {lock_path}: {exc.strerror}") from exc
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.read(fd, 64).decode("ascii", errors="replace").strip() or "unknown"
+            os.close(fd)
+            raise ReportDirectoryError(
+                f"another run (pid {holder}) is writing reports to {self.path}; wait for it to finish "
+                "or choose another directory with --report-dir"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self._lock_fd = fd
+
+    def write(self, name: str, text: str) -> Path:
+        target = self.path / name
+        write_atomic(target, text)
+        return target
+
+    def release(self) -> None:
+        fd, self._lock_fd = self._lock_fd, None
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)  # closing drops the flock; the file stays, it is only a rendezvous point
+
+    def __enter__(self) -> ReportDirectory:
+        return self.claim()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.release()
