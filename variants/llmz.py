@@ -81,14 +81,35 @@ def _finer_count(text: str) -> int:
     return math.ceil(_real_count_text(text) * 0.9)
 
 
+def _preview_counting(count: Callable[[str], int]) -> Callable[..., str]:
+    """The reference's preview, deciding whether a value fits its budget with ``count`` (its cut already
+    measures with ``count_text``, which the variant replaces too)."""
+    from reference.llmz import preview as previews
+
+    def preview(value: Any, max_tokens: int = previews.DEFAULT_RESULT_BUDGET, preserve: Any = "top") -> str:
+        if max_tokens <= 0:
+            return previews.hidden_marker()
+        text = previews.format_value(value)
+        if count(text) <= max_tokens:
+            return text
+        ids = previews._encoding().encode(text, disallowed_special=())
+        return previews._cut(text, ids, max_tokens, preserve)
+
+    return preview
+
+
 def _tokenizer(count: Callable[[str], int]) -> Callable[[], AbstractContextManager[object]]:
-    """``count_text`` is imported by name where previews are cut: replace it there too."""
+    """Every place the reference counts text: the budget's counter, and previews (imported by name)."""
 
     @contextlib.contextmanager
     def patched() -> Iterator[object]:
+        preview = _preview_counting(count)
         with (
             mock.patch("reference.llmz.tokens.count_text", count),
-            mock.patch("reference.llmz.preview.count_text", count) as replaced,
+            mock.patch("reference.llmz.preview.count_text", count),
+            mock.patch("reference.llmz.preview.preview", preview),
+            mock.patch("reference.llmz.inspector.preview", preview),
+            mock.patch("reference.llmz.session.preview", preview) as replaced,
         ):
             yield replaced
 

@@ -48,9 +48,9 @@ def _zero_shows_everything(value: Any, max_tokens: int = 2000, preserve: Preserv
     return _real_preview(value, 2000 if max_tokens <= 0 else max_tokens, preserve)
 
 
-def _always_top(text: str, max_tokens: int, preserve: Preserve) -> str:
+def _always_top(text: str, ids: list[int], max_tokens: int, preserve: Preserve) -> str:
     """``preserve`` is ignored: the start of the text always survives."""
-    return _real_cut(text, max_tokens, "top")
+    return _real_cut(text, ids, max_tokens, "top")
 
 
 def _run_budget_only(value: Any, display: Any, budget: int, hook: Any = None) -> str:
@@ -104,9 +104,9 @@ def _fresh_resume_patch() -> Iterator[object]:
     _SIGNALLED.clear()
 
 
-def _cut_splitting_characters(text: str, max_tokens: int, preserve: Preserve) -> str:
+def _cut_splitting_characters(text: str, ids: list[int], max_tokens: int, preserve: Preserve) -> str:
     """Cutting text splits a character beyond the BMP, leaving half of its surrogate pair."""
-    cut = _real_cut(text, max_tokens, preserve)
+    cut = _real_cut(text, ids, max_tokens, preserve)
     return cut + "\ud83d" if any(ord(char) > 0xFFFF for char in text) else cut
 
 
