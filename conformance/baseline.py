@@ -10,6 +10,9 @@ A baseline is a YAML list of ``{id, reason}``; ``id`` is a rule id or a scenario
   the run. Cases that were skipped or not selected are not evidence either way.
 * An entry naming an id that is neither a rule nor a scenario is an error (a typo would hide nothing and
   silently cover nothing).
+* An entry may also say *how* its case fails, so the reason stays true: ``fails`` lists rule ids the case
+  must still fail on, ``error`` a piece of the error message it must still give. A covered case that no
+  longer fails that way is *changed*: the reason no longer describes it, which fails the run too.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from conformance.runner import CaseResult
 from conformance.yamlio import YamlFileError, read_yaml_file
@@ -32,13 +35,23 @@ class Entry(BaseModel):
 
     id: str = Field(min_length=1)
     reason: str = Field(min_length=1)
+    fails: tuple[str, ...] = ()
+    """Rule ids the listed case is observed to fail on; each must stay among its failing rules."""
+    error: str | None = Field(default=None, min_length=1)
+    """For a case observed to error instead: a piece of the error message it gives."""
+
+    @model_validator(mode="after")
+    def _one_way_of_failing(self) -> Entry:
+        if self.fails and self.error is not None:
+            raise ValueError("give fails (the case fails on rules) or error (the case errors), not both")
+        return self
 
 
 @dataclass(frozen=True)
 class Problem:
     id: str
     kind: str
-    """stale | unknown"""
+    """stale | unknown | changed"""
     message: str
 
 
@@ -83,6 +96,7 @@ def apply(cases: list[CaseResult], entries: list[Entry], known_ids: set[str]) ->
     """Mark covered cases ``xfail`` (in place) and return the stale and unknown entries."""
     listed = {entry.id: entry for entry in entries}
     used: set[str] = set()
+    changes: list[Problem] = []
     for case in cases:
         if case.verdict not in ("fail", "error"):
             continue
@@ -90,10 +104,13 @@ def apply(cases: list[CaseResult], entries: list[Entry], known_ids: set[str]) ->
         if entry is None:
             continue
         used.update(e for e in (case.id, *case.failing_rules, *case.rules) if e in listed)
+        changed = _changed(listed.get(case.id), case)
+        if changed:
+            changes.append(changed)
         case.expected_failure = entry.reason
         case.message = f"expected failure ({entry.reason}): {case.message}"
         case.verdict = "xfail"
-    problems = []
+    problems = list(changes)
     for entry in entries:
         if entry.id not in known_ids:
             problems.append(
@@ -116,3 +133,25 @@ def apply(cases: list[CaseResult], entries: list[Entry], known_ids: set[str]) ->
 def _still_failing(entry_id: str, case: CaseResult) -> bool:
     """A case that still fails on this entry's rule (but was not covered by it) keeps the entry alive."""
     return case.verdict in ("fail", "error") and (case.id == entry_id or entry_id in case.failing_rules)
+
+
+def _changed(entry: Entry | None, case: CaseResult) -> Problem | None:
+    """The case no longer fails the way its scenario entry says (``fails`` / ``error``)."""
+    if entry is None or (not entry.fails and entry.error is None):
+        return None
+    if entry.error is not None:
+        if case.verdict == "error" and entry.error in case.message:
+            return None
+        found = f"it now {case.verdict}s: {case.message[:200]}"
+        return Problem(entry.id, "changed", f"baseline entry {entry.id!r} expects an error with "
+                       f"{entry.error!r}, but {found}")
+    missing = [rule for rule in entry.fails if rule not in case.failing_rules]
+    if case.verdict == "fail" and not missing:
+        return None
+    now = ", ".join(case.failing_rules) or f"no rule ({case.verdict})"
+    return Problem(
+        entry.id,
+        "changed",
+        f"baseline entry {entry.id!r} says the case fails on {', '.join(entry.fails)}, but it now fails "
+        f"on {now}: update the reason and its fails list",
+    )

@@ -8,8 +8,10 @@ talk to a chat-completions endpoint. This server is that endpoint, offline::
 The first line it prints is its base URL (``http://127.0.0.1:<port>/v1``); point the runtime's
 OpenAI-compatible client at it. Routes:
 
-* ``POST /v1/chat/completions`` answers call N with script entry N: a ``chat.completion`` body, a
-  server-sent event stream when the request sets ``stream: true``, or the entry's scripted failure
+* ``POST /v1/chat/completions`` answers call N with the next script entry for it (entry N, unless the
+  script addresses entries to a call ``purpose``: then the first unused entry for the purpose named in
+  the ``X-Scripted-Purpose`` header, or ``summary`` for a request without tools): a ``chat.completion``
+  body, a server-sent event stream when the request sets ``stream: true``, or the entry's scripted failure
   (status, ``Retry-After``, OpenAI-style error body). A call past the end of the script gets HTTP 500
   with "the script has no response for call N", the same words the scripted provider uses.
   Before any of that, the request is checked as a real endpoint would check it
@@ -116,6 +118,18 @@ def load_script(path: Path) -> list[ScriptEntry]:
     return parse_script(document.get("script"), str(path))
 
 
+PURPOSE_HEADER = "X-Scripted-Purpose"
+
+
+def call_purpose(headers: Any, body: dict[str, Any]) -> str:
+    """Which script entries may answer this call: the purpose the client names in ``X-Scripted-Purpose``,
+    else ``summary`` for a request that declares no tools (a summarizer cannot call any), else ``turn``."""
+    named = headers.get(PURPOSE_HEADER)
+    if named:
+        return str(named)
+    return "turn" if body.get("tools") else "summary"
+
+
 class ScriptState:
     """The script and what has been asked of it; one lock, since handler threads run concurrently."""
 
@@ -128,6 +142,7 @@ class ScriptState:
         self.dropped = 0
         """Recorded requests forgotten (oldest first) to stay under the byte bound since the last reset."""
         self._calls = 0
+        self._used: set[int] = set()
 
     def _record(self, entry: dict[str, Any], size: int) -> None:
         self._requests.append((size, entry))
@@ -137,13 +152,20 @@ class ScriptState:
             self._recorded_bytes -= dropped_size
             self.dropped += 1
 
-    def take(self, path: str, body: dict[str, Any], size: int = 0) -> tuple[int, ScriptEntry | None]:
-        """Record a chat request as the next call; return its number and entry (None past the end)."""
+    def take(
+        self, path: str, body: dict[str, Any], size: int = 0, purpose: str = "turn"
+    ) -> tuple[int, ScriptEntry | None]:
+        """Record a chat request as the next call; return its number and the first unused entry meant for
+        its purpose (``ScriptEntry.purpose``; None when there is none left)."""
         with self._lock:
             self._calls += 1
             call = self._calls
             self._record({"call": call, "path": path, "body": body}, size)
-            return call, self.script[call - 1] if call <= len(self.script) else None
+            for index, entry in enumerate(self.script):
+                if index not in self._used and entry.purpose in (None, purpose):
+                    self._used.add(index)
+                    return call, entry
+            return call, None
 
     def refuse(self, path: str, body: dict[str, Any], problem: str, size: int = 0) -> None:
         """Record a request refused before it reached the script: it is not a call (``call`` is null)."""
@@ -161,6 +183,7 @@ class ScriptState:
             self._recorded_bytes = 0
             self.dropped = 0
             self._calls = 0
+            self._used.clear()
             if script is not None:
                 self.script = script
 
@@ -222,7 +245,7 @@ class Handler(BaseHTTPRequestHandler):
             self.server.state.refuse(self.path, body, problem, size)
             self._json(400, wire.error_body(400, problem))
             return
-        call, scripted = self.server.state.take(self.path, body, size)
+        call, scripted = self.server.state.take(self.path, body, size, call_purpose(self.headers, body))
         entry = model_response(scripted) if scripted is not None else None
         model = body["model"] if isinstance(body.get("model"), str) else DEFAULT_MODEL
         if entry is None:

@@ -13,6 +13,7 @@ import json
 import sys
 from typing import Any
 
+from conformance.players.common import ProviderFactory
 from conformance.protocol import PROTOCOL_VERSIONS
 from conformance.scenario.model import parse_case
 from reference.mutants import get_mutant
@@ -40,14 +41,18 @@ class CannotExpress(Exception):
     """Raised by a player for a scenario feature it does not implement: reported as a skip."""
 
 
-def play(payload: dict[str, Any], mutant: str | None = None) -> dict[str, Any]:
+def play(
+    payload: dict[str, Any], mutant: str | None = None, provider: ProviderFactory | None = None
+) -> dict[str, Any]:
     """Play one case (as sent on the wire: no title, rules or expectations) and return its record."""
     document = {k: v for k, v in payload.items() if k != "id"}
     scenario = parse_case(document)
     module = importlib.import_module(f"reference.{scenario.system}.play")
     patch = get_mutant(mutant).patch() if mutant else contextlib.nullcontext()
     with patch:
-        record: dict[str, Any] = module.play(scenario)
+        record: dict[str, Any] = (
+            module.play(scenario) if provider is None else module.play(scenario, provider)
+        )
     return record
 
 

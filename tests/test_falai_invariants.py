@@ -17,11 +17,10 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from conformance.scenario.common import ScriptEntry
 from conformance.scenario.falai import Setup
 from reference.clock import VirtualClock
 from reference.falai.agent import Agent
-from reference.providers.scripted import ScriptedProvider
+from reference.providers.model import ModelResponse
 from reference.record import Recorder
 
 SETUP = Setup.model_validate(
@@ -72,14 +71,15 @@ SETUP = Setup.model_validate(
 CATCH_ALLS = {"triagem"}
 
 
-class RandomModel(ScriptedProvider):
-    """Answers every call from a seeded generator instead of a fixed script."""
+class RandomModel:
+    """A ``ModelProvider`` answering every call from a seeded generator instead of a fixed script."""
 
     def __init__(self, recorder: Recorder, seed: int) -> None:
-        super().__init__([], recorder)
+        self._recorder = recorder
         self._random = random.Random(seed)
+        self.calls = 0
 
-    def complete(self, request: dict[str, Any], *, purpose: str = "turn") -> ScriptEntry:
+    def complete(self, request: dict[str, Any], *, purpose: str = "turn") -> ModelResponse:
         pick = self._random
         if purpose == "understand":
             answer = {
@@ -89,11 +89,13 @@ class RandomModel(ScriptedProvider):
                 "mentions": {m["flowId"]: pick.random() < 0.3 for m in request["mentions"]},
                 "fields": {f: "x" for f in request["fields"] if pick.random() < 0.5},
             }
-            entry = ScriptEntry.model_validate({"json": answer})
+            entry = ModelResponse(json_data=answer)
         else:
-            entry = ScriptEntry(text=f"{purpose} reply")
-        self._script = [*self._script[: self.calls], entry]
-        return super().complete(request, purpose=purpose)
+            entry = ModelResponse(text=f"{purpose} reply")
+        self.calls += 1
+        self._recorder.emit("model_request", call=self.calls, purpose=purpose, **request)
+        self._recorder.emit("model_response", call=self.calls, **entry.record_fields())
+        return entry
 
 
 class FalaiMachine(RuleBasedStateMachine):

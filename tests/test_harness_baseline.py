@@ -106,3 +106,28 @@ def test_cli_expected_failures_exit_0_and_stale_entries_fail_the_run(
     assert report["baseline"][0]["problem"] == "stale"
     code, output, _ = _run(root, tmp_path, "- {id: nothing.like.this, reason: typo}\n", capsys)
     assert code == 1 and "names no rule or scenario" in output
+
+
+def test_an_entry_saying_how_its_case_fails_is_checked_against_the_run() -> None:
+    known = {"r.a", "r.b", "s/a/1"}
+    holds = baseline.Entry(id="s/a/1", reason="fails on r.a", fails=("r.a",))
+    still = [case("s/a/1", "fail", ["r.a", "r.b"], ["r.a", "r.b"])]
+    assert baseline.apply(still, [holds], known) == []
+    moved = [case("s/a/1", "fail", ["r.a", "r.b"], ["r.b"])]
+    problems = baseline.apply(moved, [holds], known)
+    assert [(p.id, p.kind) for p in problems] == [("s/a/1", "changed")]
+    assert "says the case fails on r.a, but it now fails on r.b" in problems[0].message
+    assert moved[0].verdict == "xfail"  # still covered; the run fails on the changed reason instead
+
+
+def test_an_entry_expecting_an_error_is_changed_when_the_case_fails_instead() -> None:
+    entry = baseline.Entry(id="s/a/1", reason="hangs", error="did not settle")
+    erroring = [CaseResult("s/a/1", ["r.a"], "error", "execute() did not settle within 2500 ms")]
+    assert baseline.apply(erroring, [entry], {"r.a", "s/a/1"}) == []
+    failing = [case("s/a/1", "fail", ["r.a"], ["r.a"])]
+    assert [p.kind for p in baseline.apply(failing, [entry], {"r.a", "s/a/1"})] == ["changed"]
+
+
+def test_an_entry_cannot_expect_both_rules_and_an_error() -> None:
+    with pytest.raises(ValueError, match="not both"):
+        baseline.Entry(id="s/a/1", reason="x", fails=("r.a",), error="boom")

@@ -72,6 +72,9 @@ def test_malformed_paths_are_errors_naming_the_path(path: str) -> None:
         ({"path": "events[type=model_request][0]", "regex": "getStock"}, False),
         ({"path": "events[type=tool_call]", "count": 2}, True),
         ({"path": "events[type=tool_call][*]", "count": 3}, False),
+        ({"path": "events[type=tool_call]", "between": [1, 2]}, True),
+        ({"path": "events[type=tool_call]", "between": [3, 9]}, False),
+        ({"path": "events[type=model_request]", "between": [0, 1]}, False),
         ({"path": "events[type=exit]", "absent": True}, True),
         ({"path": "events[type=tool_call]", "absent": True}, False),
         ({"path": "final.nothing", "equals": None}, False),  # a missing value never equals anything
@@ -99,3 +102,15 @@ def test_judge_reports_every_failed_expectation_with_its_rule() -> None:
     mismatches = judge([expect(path="final.status", equals="x"), expect(path="events[", count=1)], RECORD)
     assert [m.index for m in mismatches] == [0, 1]
     assert all(str(m).startswith("[llmz.x]") for m in mismatches)
+
+
+def test_between_reads_a_single_number_as_itself() -> None:
+    record = {"events": [{"type": "compaction", "retained": 12}], "final": {}}
+    assert check(record, expect(path="events[type=compaction][0].retained", between=[10, 15])) is None
+    problem = check(record, expect(path="events[type=compaction][0].retained", between=[13, 15]))
+    assert problem is not None and "expected between 13 and 15, found 12" in problem
+
+
+def test_between_needs_low_before_high() -> None:
+    with pytest.raises(ValueError, match="low <= high"):
+        expect(path="final", between=[3, 1])

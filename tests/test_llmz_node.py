@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from conformance import baseline
 from conformance.adapters.llmz_node import create, ensure_installed, missing_tools
 from conformance.adapters.llmz_node.install import BRIDGE_SCRIPT, bridge_command
 from conformance.adapters.stdio import StdioAdapter
@@ -218,10 +219,29 @@ def test_the_suite_against_llmz_1_0_1_matches_its_baseline(tmp_path: Path) -> No
         ],
         cwd=REPO_ROOT, capture_output=True, text=True, timeout=600, check=False,
     )
-    summary = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))["summary"]
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    summary = report["summary"]
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert summary["passed"] > 0 and summary["xfailed"] > 0
+    assert report["baseline"] == []
+    _each_entry_fails_the_way_its_reason_says(report)
     _compare_lists_exactly_what_the_baseline_explains(tmp_path)
+
+
+def _each_entry_fails_the_way_its_reason_says(report: dict[str, Any]) -> None:
+    """Scenario entries: still failing on the rules (or with the error) they name. Rule entries: the rule is
+    among the failing rules of at least one case, so a 1.0.2 rule excuses only cases that fail on it."""
+    cases = {case["id"]: case for case in report["scenarios"]}
+    failing_rules = {rule for case in cases.values() for rule in case["failing_rules"]}
+    for entry in baseline.load(BASELINE):
+        if "/" not in entry.id:
+            assert entry.id in failing_rules, f"{entry.id}: no case fails on this rule"
+            continue
+        case = cases[entry.id]
+        assert case["verdict"] == "xfail", (entry.id, case["verdict"])
+        if entry.error is not None:
+            assert entry.error in case["message"], (entry.id, case["message"][:300])
+        assert set(entry.fails) <= set(case["failing_rules"]), (entry.id, case["failing_rules"])
 
 
 def _compare_lists_exactly_what_the_baseline_explains(llmz_dir: Path) -> None:

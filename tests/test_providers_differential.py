@@ -18,16 +18,15 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
-from unittest import mock
 
 import httpx
 import pytest
 
 from conformance.fake_server import FakeServer
+from conformance.scenario.common import ScriptEntry
 from conformance.scenario.load import LoadedScenario, load_all
-from conformance.scenario.model import parse_case
 from reference.harness import CannotExpress, play
 from reference.providers.openai_compat import OpenAICompatibleProvider
 from reference.record import Recorder
@@ -63,16 +62,14 @@ def normalised(record: dict[str, Any]) -> str:
 def play_over_http(payload: dict[str, Any], client: httpx.Client) -> dict[str, Any]:
     servers: list[FakeServer] = []
 
-    def provider(script: Any, recorder: Recorder, **_: Any) -> OpenAICompatibleProvider:
+    def provider(script: Sequence[ScriptEntry], recorder: Recorder) -> OpenAICompatibleProvider:
         server = FakeServer(list(script)).start()
         servers.append(server)
         streams = any(getattr(entry, "chunks", None) for entry in script)
         return OpenAICompatibleProvider(server.url, "", "scripted", client, recorder=recorder, stream=streams)
 
-    system = parse_case({k: v for k, v in payload.items() if k != "id"}).system
     try:
-        with mock.patch(f"reference.{system}.play.ScriptedProvider", provider):
-            record = play(payload)
+        record = play(payload, provider=provider)
     finally:
         for server in servers:
             server.stop()

@@ -129,7 +129,7 @@ def test_a_streaming_request_gets_the_scripted_chunks(server: FakeServer, http: 
 def test_an_entry_without_chunks_streams_as_one_delta(server: FakeServer, http: httpx.Client) -> None:
     with http.stream("POST", f"{server.url}/chat/completions", json={**CHAT, "stream": True}) as response:
         entry = wire.entry_from_stream(wire.parse_sse(response.iter_lines()))
-    assert (entry.text, entry.chunks) == ("hello", ["hello"])
+    assert (entry.text, entry.chunks) == ("hello", ("hello",))
 
 
 def test_a_body_that_is_not_a_json_object_is_a_400_and_not_a_call(
@@ -185,7 +185,7 @@ def test_the_http_provider_streams_end_to_end(server: FakeServer) -> None:
         assert (first.text, first.usage.input_tokens) == ("hello", 5)
         provider.complete(ASK)
         third = provider.complete(ASK)
-        assert third.chunks == ["Once ", "upon ", "a time"]
+        assert third.chunks == ("Once ", "upon ", "a time")
         with pytest.raises(ProviderHTTPError):
             provider.complete(ASK)
 

@@ -12,6 +12,7 @@ import httpx
 import pytest
 import respx
 
+from conformance.players.common import model_response
 from conformance.scenario.common import ScriptEntry
 from reference.providers import wire
 from reference.providers.openai_compat import (
@@ -34,7 +35,7 @@ REQUEST = {"messages": [{"role": "user", "content": "hi"}], "tools": [{"name": "
 
 
 def answer(**fields: Any) -> dict[str, Any]:
-    return wire.completion(ScriptEntry.model_validate(fields), call=1, model="m")
+    return wire.completion(model_response(ScriptEntry.model_validate(fields)), call=1, model="m")
 
 
 @pytest.fixture
@@ -77,12 +78,12 @@ def test_no_api_key_sends_no_authorization(mock: respx.MockRouter, client: httpx
     assert "Authorization" not in route.calls.last.request.headers
 
 
-def test_a_text_answer_comes_back_as_a_script_entry(
+def test_a_text_answer_comes_back_as_a_model_response(
     mock: respx.MockRouter, provider: OpenAICompatibleProvider
 ) -> None:
     mock.post(URL).respond(200, json=answer(text="hello", usage={"input_tokens": 9, "output_tokens": 1}))
     entry = provider.complete(REQUEST)
-    assert (entry.text, entry.tool_calls, entry.stop_reason) == ("hello", [], "stop")
+    assert (entry.text, entry.tool_calls, entry.stop_reason) == ("hello", (), "stop")
     assert (entry.usage.input_tokens, entry.usage.output_tokens) == (9, 1)
 
 
@@ -262,12 +263,12 @@ def test_an_unreachable_endpoint_is_provider_unreachable(
 
 
 def test_a_streamed_answer_is_assembled(mock: respx.MockRouter, client: httpx.Client) -> None:
-    entry = ScriptEntry.model_validate({"text": "Hello", "chunks": ["He", "llo"]})
+    entry = model_response(ScriptEntry.model_validate({"text": "Hello", "chunks": ["He", "llo"]}))
     payload = b"".join(wire.sse_stream(wire.stream_chunks(entry, call=1, model="m", include_usage=True)))
     route = mock.post(URL).respond(200, content=payload, headers={"Content-Type": "text/event-stream"})
     with OpenAICompatibleProvider(BASE, "k", "m", client, stream=True) as streaming:
         got = streaming.complete(REQUEST)
-    assert (got.text, got.chunks) == ("Hello", ["He", "llo"])
+    assert (got.text, got.chunks) == ("Hello", ("He", "llo"))
     assert json.loads(route.calls.last.request.content)["stream"] is True
 
 

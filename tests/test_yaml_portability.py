@@ -36,3 +36,14 @@ def test_pure_python_loader_reads_the_same_value(path: Path) -> None:
     except yaml.YAMLError as exc:
         pytest.fail(f"{path}: only libyaml accepts this file; quote the scalar it points at:\n{exc}")
     assert portable == load_yaml(text), f"{path}: the two YAML loaders read different values"
+
+
+def test_a_repeated_key_is_refused_naming_both_lines() -> None:
+    """A second ``open_question:`` on one rule would silently replace the first; the loader says so."""
+    text = "id: r\nopen_question: detailed\nlevel: must\nopen_question: short\n"
+    with pytest.raises(yaml.YAMLError, match=r"duplicate key 'open_question' \(first at line 2\)"):
+        load_yaml(text)
+
+
+def test_merge_keys_are_not_mistaken_for_repeats() -> None:
+    assert load_yaml("base: &b {x: 1}\nuse: {<<: *b, y: 2}\n") == {"base": {"x": 1}, "use": {"x": 1, "y": 2}}

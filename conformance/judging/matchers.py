@@ -1,4 +1,4 @@
-"""The six matchers of ``expect``: equals, subset, contains, regex, count, absent.
+"""The seven matchers of ``expect``: equals, subset, contains, regex, count, between, absent.
 
 Each returns ``None`` when the record satisfies the expectation and otherwise a message a user can act
 on: which matcher, which path, what was expected and an excerpt of what the record held there.
@@ -66,6 +66,29 @@ def _single(selection: Selection, expectation: Expectation) -> tuple[Any, str | 
     return selection.values[0], None
 
 
+def _how_many(selection: Selection) -> int:
+    """What ``count`` counts: the fanned-out values, or the length of the one list/dict/string selected."""
+    if selection.plural:
+        return len(selection.values)
+    if len(selection.values) == 1 and isinstance(selection.values[0], list | dict | str):
+        return len(selection.values[0])
+    return len(selection.values)
+
+
+def _between(selection: Selection, expectation: Expectation, where: str) -> str | None:
+    """A single number must lie in [low, high]; anything else is counted as ``count`` counts it."""
+    assert expectation.between is not None
+    low, high = expectation.between
+    single = len(selection.values) == 1 and not selection.plural
+    value = selection.values[0] if single else None
+    if single and isinstance(value, int | float) and not isinstance(value, bool):
+        found: float = value
+    else:
+        found = _how_many(selection)
+    inside = low <= found <= high
+    return None if inside else f"{where}: expected between {low:g} and {high:g}, found {found:g}"
+
+
 def check(record: Any, expectation: Expectation) -> str | None:
     """Judge one expectation against one record."""
     selection = select(record, expectation.path)
@@ -74,16 +97,10 @@ def check(record: Any, expectation: Expectation) -> str | None:
         empty = not selection.values or (not selection.plural and selection.values in ([[]], [None]))
         return None if empty else f"{where}: expected nothing, found {excerpt(selection.values)}"
     if expectation.matcher == "count":
-        found = (
-            len(selection.values)
-            if selection.plural
-            else (
-                len(selection.values[0])
-                if len(selection.values) == 1 and isinstance(selection.values[0], list | dict | str)
-                else len(selection.values)
-            )
-        )
+        found = _how_many(selection)
         return None if found == expectation.count else f"{where}: expected {expectation.count}, found {found}"
+    if expectation.matcher == "between":
+        return _between(selection, expectation, where)
     value, problem = _single(selection, expectation)
     if problem:
         return problem

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from conformance.scenario.common import ScriptEntry
 from reference.providers.model import ModelResponse, ProviderError, ToolCall, Usage
+from reference.providers.protocol import ModelProvider
+from reference.providers.scripted import ScriptedProvider
+from reference.record import Recorder
 
 
 def model_response(entry: ScriptEntry) -> ModelResponse:
@@ -28,5 +31,13 @@ def model_response(entry: ScriptEntry) -> ModelResponse:
     )
 
 
-def model_responses(script: Sequence[ScriptEntry]) -> list[ModelResponse]:
-    return [model_response(entry) for entry in script]
+ProviderFactory = Callable[[Sequence[ScriptEntry], Recorder], ModelProvider]
+"""How a player gets its model: from the scenario's script and the record's recorder. The default plays
+the script in-process; the differential test passes one that serves it over HTTP instead."""
+
+
+def scripted_provider(script: Sequence[ScriptEntry], recorder: Recorder) -> ScriptedProvider:
+    """The reference's scripted provider playing a scenario's script, purposes included."""
+    return ScriptedProvider(
+        [model_response(entry) for entry in script], recorder, [entry.purpose for entry in script]
+    )

@@ -71,7 +71,7 @@ class RuleReport(_Model):
 
 class BaselineProblem(_Model):
     id: str
-    problem: Literal["stale", "unknown"]
+    problem: Literal["stale", "unknown", "changed"]
     message: str
 
 

@@ -43,8 +43,19 @@ class ScriptedFailure(Strict):
 
 
 class ScriptEntry(Strict):
-    """The model's answer to one call, in the order the calls are made."""
+    """The model's answer to one call, in the order the calls are made.
 
+    With ``purpose`` set, the entry answers only a call of that purpose (for llmz, ``turn`` or
+    ``summary``): each call takes the first unused entry whose purpose is its own or unset. A script
+    whose summary answers are addressed to summary calls stays aligned however many summary calls (or
+    segments) an implementation makes; a script without any purpose is played strictly in order.
+    """
+
+    purpose: str | None = Field(
+        default=None,
+        min_length=1,
+        description="Only a call of this purpose (llmz: turn, summary) takes this entry; unset: any call.",
+    )
     text: str = ""
     tool_calls: list[ScriptedToolCall] = Field(default_factory=list)
     json_data: dict[str, Any] | None = Field(
@@ -63,7 +74,7 @@ class ScriptEntry(Strict):
         return "tool_calls" if self.tool_calls else "stop"
 
 
-MATCHERS = ("equals", "subset", "contains", "regex", "count", "absent")
+MATCHERS = ("equals", "subset", "contains", "regex", "count", "between", "absent")
 
 
 class Expectation(Strict):
@@ -80,6 +91,15 @@ class Expectation(Strict):
     contains: Any = None
     regex: str | None = None
     count: int | None = Field(default=None, ge=0)
+    between: list[float] | None = Field(
+        default=None,
+        min_length=2,
+        max_length=2,
+        description=(
+            "[low, high], both included: a number in that range, or as many selected values as count "
+            "would find. For boundaries the documents fix only up to sizes they leave open."
+        ),
+    )
     absent: bool | None = None
     why: str | None = Field(default=None, description="What a failure of this check means, for the report.")
 
@@ -90,6 +110,8 @@ class Expectation(Strict):
             raise ValueError(
                 f"an expectation needs exactly one of {', '.join(MATCHERS)}; got {given or 'none'}"
             )
+        if "between" in given and self.between is not None and self.between[0] > self.between[1]:
+            raise ValueError(f"between needs [low, high] with low <= high; got {self.between}")
         if "absent" in given and self.absent is not True:
             raise ValueError(
                 "absent must be true (to check that something is present, use count or contains)"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.players.common import model_responses
+from conformance.players.common import ProviderFactory, scripted_provider
 from conformance.scenario.akan import (
     AdvanceStep,
     AttachStep,
@@ -23,7 +23,7 @@ from conformance.scenario.akan import (
 from conformance.scenario.model import AkanCase
 from reference.akan.session import ChatSession
 from reference.clock import parse_duration_ms
-from reference.providers.scripted import ScriptedProvider, ScriptExhausted
+from reference.providers.scripted import ScriptExhausted
 from reference.record import Recorder
 
 #: Capability flags this reference declares for akan (scenarios may `require` them).
@@ -33,15 +33,14 @@ CAPABILITIES: tuple[str, ...] = (
 )
 
 
-def play(scenario: AkanCase) -> dict[str, Any]:
+def play(scenario: AkanCase, provider: ProviderFactory = scripted_provider) -> dict[str, Any]:
     """Run the steps in order; the record is returned even when the script runs out.
 
     A model call beyond the script ends the run with a ``script_exhausted`` event rather than an exception,
     so the expectations are still judged and a failure names the rule whose behaviour made the extra call.
     """
     recorder = Recorder()
-    provider = ScriptedProvider(model_responses(scenario.script), recorder)
-    session = ChatSession(scenario.setup, provider, recorder)
+    session = ChatSession(scenario.setup, provider(scenario.script, recorder), recorder)
     try:
         for step in scenario.steps:
             _step(session, step)

@@ -38,7 +38,8 @@ from reference.akan.sanitize import cap, sanitize
 from reference.akan.wire import Message, estimate_tokens, json_text, on_wire
 from reference.clock import VirtualClock
 from reference.providers.model import ModelResponse
-from reference.providers.scripted import ProviderFailure, ScriptedProvider
+from reference.providers.protocol import ModelProvider
+from reference.providers.scripted import ProviderFailure
 from reference.record import Recorder
 
 #: akan.builtin.max-turns-bound: the reference's maxTurns when the scenario sets none (the documents give
@@ -77,7 +78,7 @@ def stored_at_open(setup: Setup) -> list[Message]:
 
 
 class ChatSession:
-    def __init__(self, setup: Setup, provider: ScriptedProvider, recorder: Recorder) -> None:
+    def __init__(self, setup: Setup, provider: ModelProvider, recorder: Recorder) -> None:
         self.setup = setup
         self.provider = provider
         self.recorder = recorder

@@ -19,7 +19,7 @@ from reference.falai.conditions import holds
 from reference.falai.engine import Engine, trigger_policy
 from reference.falai.messages import MessageTurn
 from reference.falai.session import TurnResult
-from reference.providers.scripted import ScriptedProvider
+from reference.providers.protocol import ModelProvider
 from reference.record import Recorder
 
 #: falai.start.flow-gone: the skip code for a start (or a wake) naming a flow the agent does not have.
@@ -28,7 +28,7 @@ FLOW_GONE = "flow-gone"
 
 class Agent:
     def __init__(
-        self, setup: Setup, provider: ScriptedProvider, clock: VirtualClock, recorder: Recorder
+        self, setup: Setup, provider: ModelProvider, clock: VirtualClock, recorder: Recorder
     ) -> None:
         self.engine = Engine(setup, provider, clock, recorder)
 

@@ -19,13 +19,13 @@ from reference.falai import repeat, timers
 from reference.falai.conditions import holds
 from reference.falai.session import Run, Session, TurnResult
 from reference.falai.templates import render, render_all
-from reference.providers.scripted import ScriptedProvider
+from reference.providers.protocol import ModelProvider
 from reference.record import Recorder
 
 
 class Engine:
     def __init__(
-        self, setup: Setup, provider: ScriptedProvider, clock: VirtualClock, recorder: Recorder
+        self, setup: Setup, provider: ModelProvider, clock: VirtualClock, recorder: Recorder
     ) -> None:
         self.setup = setup
         self.provider = provider

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.players.common import model_responses
+from conformance.players.common import ProviderFactory, scripted_provider
 from conformance.scenario.falai import AdvanceStep, ContextStep, MessageStep, TurnExtras, WakeStep
 from conformance.scenario.model import FalaiCase
 from reference.clock import VirtualClock
 from reference.falai.agent import Agent
-from reference.providers.scripted import ScriptedProvider, ScriptExhausted
+from reference.providers.scripted import ScriptExhausted
 from reference.record import Recorder
 
 #: Capability flags this reference declares for falai (scenarios may `require` them).
@@ -36,11 +36,11 @@ def _extras(agent: Agent, step: TurnExtras) -> None:
     engine.anchors = {name: ref.key for name, ref in (step.anchors or {}).items()}
 
 
-def play(scenario: FalaiCase) -> dict[str, Any]:
+def play(scenario: FalaiCase, provider: ProviderFactory = scripted_provider) -> dict[str, Any]:
     recorder = Recorder()
     clock = VirtualClock(scenario.setup.clock_start_ms)
-    provider = ScriptedProvider(model_responses(scenario.script), recorder)
-    agent = Agent(scenario.setup, provider, clock, recorder)
+    model = provider(scenario.script, recorder)
+    agent = Agent(scenario.setup, model, clock, recorder)
     last_schedule: list[dict[str, Any]] = []
     for index, step in enumerate(scenario.steps):
         if isinstance(step, AdvanceStep):

@@ -160,14 +160,14 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "llmz-compaction-trigger-late",
         rules=("llmz.compaction.trigger-ratio",),
-        patch=_patch("reference.llmz.compaction.should_compact", _trigger_at(0.95)),
-        description="compaction starts at 95% of the input budget instead of 85%",
+        patch=_patch("reference.llmz.compaction.should_compact", _trigger_at(1.0)),
+        description="compaction starts only when the request fills the input budget, not at 85%",
     ),
     Mutant(
         "llmz-compaction-trigger-early",
         rules=("llmz.compaction.trigger-ratio",),
-        patch=_patch("reference.llmz.compaction.should_compact", _trigger_at(0.75)),
-        description="compaction starts at 75% of the input budget instead of 85%",
+        patch=_patch("reference.llmz.compaction.should_compact", _trigger_at(0.5)),
+        description="compaction starts at 50% of the input budget instead of 85%",
     ),
     Mutant(
         "llmz-compaction-recent-not-preferred",

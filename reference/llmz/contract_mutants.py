@@ -90,7 +90,11 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "llmz-unsupported-memory-accepted",
-        rules=("llmz.memory.unsupported-values", "llmz.errors.invalid-memory-value"),
+        rules=(
+            "llmz.memory.unsupported-values",
+            "llmz.errors.invalid-memory-value",
+            "llmz.tools.results-follow-memory-rules",
+        ),
         patch=_patch("reference.llmz.program.memory_value_problem", lambda problems: None),
         description="values memory cannot keep are dropped silently",
     ),
@@ -227,7 +231,6 @@ MUTANTS: list[Mutant] = [
         "llmz-definitions-unchecked",
         rules=(
             "llmz.errors.config-before-iteration",
-            "llmz.errors.invalid-tool",
             "llmz.errors.invalid-exit",
             "llmz.errors.invalid-object",
             "llmz.errors.invalid-component",

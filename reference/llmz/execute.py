@@ -19,7 +19,8 @@ from reference.llmz import definitions, fit, prompt, request_hook
 from reference.llmz.errors import CATALOGUE, LlmzError
 from reference.llmz.iteration import IterationContext, IterationEnd, run_iteration
 from reference.llmz.session import render_summary, wire
-from reference.providers.scripted import ProviderFailure, ScriptedProvider, ScriptExhausted
+from reference.providers.protocol import ModelProvider
+from reference.providers.scripted import ProviderFailure, ScriptExhausted
 
 SUMMARY_PROMPT = (
     "Write a summary of the conversation below for your own later use. Keep decisions, external events, "
@@ -31,7 +32,7 @@ SUMMARY_PROMPT = (
 class Runtime:
     """What execute needs besides the session and its configuration."""
 
-    provider: ScriptedProvider
+    provider: ModelProvider
     models: list[ModelSpec]
 
 

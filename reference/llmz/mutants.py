@@ -3,7 +3,8 @@
 Every runtime mutant patches exactly one pure policy (guard, settle, signals, session restore), so the
 suite can show that the scenarios pinning a rule really notice when that rule is broken.
 ``tests/test_llmz_mutants.py`` checks ``RUNTIME_MUTANTS`` (these plus ``contract_mutants``: errors,
-memory, sessions, inspection, hooks); the budget's own test checks its mutants.
+memory, sessions, inspection, hooks; and ``model_view_mutants``: what the model is shown);
+the budget's own test checks its mutants.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from reference.llmz.config import ExitDef
 from reference.llmz.contract_mutants import MUTANTS as CONTRACT_MUTANTS
 from reference.llmz.errors import LlmzError
 from reference.llmz.input_mutants import MUTANTS as INPUT_MUTANTS
+from reference.llmz.model_view_mutants import MUTANTS as MODEL_VIEW_MUTANTS
 from reference.mutants import Mutant
 
 
@@ -205,6 +207,7 @@ RUNTIME_MUTANTS: list[Mutant] = [
         description="the end of a program is watched through Promise.prototype.then, which it can replace",
     ),
     *CONTRACT_MUTANTS,
+    *MODEL_VIEW_MUTANTS,
     *INPUT_MUTANTS,
 ]
 

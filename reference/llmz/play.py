@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from conformance.players.common import model_responses
+from conformance.players.common import ProviderFactory, scripted_provider
 from conformance.scenario.llmz import (
     AppendStep,
     CompactionSpec,
@@ -31,7 +31,6 @@ from reference.llmz.execute import Runtime, execute
 from reference.llmz.iteration import IterationContext
 from reference.llmz.memory import Memory
 from reference.llmz.session import Session
-from reference.providers.scripted import ScriptedProvider
 from reference.record import Recorder
 
 UNKNOWN_FORMAT_VERSION = 999_999
@@ -64,10 +63,10 @@ def initial_memory(spec: MemorySpec) -> Memory:
 
 
 class Player:
-    def __init__(self, scenario: LlmzCase) -> None:
+    def __init__(self, scenario: LlmzCase, provider: ProviderFactory = scripted_provider) -> None:
         self.setup: Setup = scenario.setup
         self.recorder = Recorder()
-        self.provider = ScriptedProvider(model_responses(scenario.script), self.recorder)
+        self.provider = provider(scenario.script, self.recorder)
         self.clock = VirtualClock()
         self.session = Session(
             compaction=compaction_controls(self.setup.compaction), memory=initial_memory(self.setup.memory)
@@ -126,10 +125,10 @@ class Player:
         }
 
 
-def play(scenario: LlmzCase) -> dict[str, Any]:
+def play(scenario: LlmzCase, provider: ProviderFactory = scripted_provider) -> dict[str, Any]:
     from reference.harness import CannotExpress  # the harness imports this module; avoid a cycle
 
-    player = Player(scenario)
+    player = Player(scenario, provider)
     for step in scenario.steps:
         if isinstance(step, AppendStep):
             player.append(step)

@@ -209,11 +209,13 @@ class OpenAICompatibleProvider:
         self.stream = stream
         self.structured_purposes = structured_purposes
         self.calls = 0
+        self._purpose = "turn"
 
     def complete(self, request: dict[str, Any], *, purpose: str = "turn") -> ModelResponse:
         """Send ``request`` as call N (1-based), retrying as the policy says; raise on failure."""
         self.calls += 1
         call = self.calls
+        self._purpose = purpose
         if self._recorder is not None:
             self._recorder.emit("model_request", call=call, purpose=purpose, **request)
         structured = purpose in self.structured_purposes or wants_structured(request)
@@ -239,7 +241,11 @@ class OpenAICompatibleProvider:
                 self._sleep(wait)
 
     def _headers(self) -> dict[str, str]:
-        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+            "X-Scripted-Purpose": self._purpose,  # lets the fake server address script entries by purpose
+        }
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
         return headers

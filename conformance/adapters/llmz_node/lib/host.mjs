@@ -96,7 +96,10 @@ export function buildExits(specs) {
   )
 }
 
-/** The `Chat` of `setup.chat`: its text handler and components record each delivery they acknowledge. */
+/**
+ * The `Chat` of `setup.chat`: its text handler and components record each delivery they acknowledge;
+ * `host.deliveries` (a DeliveryQueue) also records each component send when it is queued.
+ */
 export function buildChat(spec, host) {
   const components = (spec.components ?? []).map((component) => buildComponent(component, host))
   const textMode = spec.text_handler ?? 'ok'
@@ -106,17 +109,27 @@ export function buildChat(spec, host) {
 
 function buildComponent(spec, host) {
   const mode = spec.handler ?? 'ok'
-  return new Component({
+  const component = new Component({
     name: spec.name,
     description: spec.description || spec.name,
     props: toZui(spec.props ?? { type: 'object' }, `component ${spec.name} props`),
     ...(mode === 'none' ? {} : { handler: deliveryHandler(mode, host, 'component', spec.name) }),
   })
+  // llmz renders a send when the program makes it and queues its delivery (lib/deliveries.mjs): the
+  // queue is recorded here, so a send that never reaches its handler still shows as skipped.
+  const render = component.render.bind(component)
+  component.render = (props) => {
+    const rendered = render(props)
+    host.deliveries.queued(host.iteration(), spec.name, structuredClone(rendered.props), mode !== 'none')
+    return rendered
+  }
+  return component
 }
 
 /** A handler that records the delivery llmz hands it: `delivered`, or `failed` when scripted to throw. */
 function deliveryHandler(mode, host, kind, component) {
   return (content) => {
+    if (component) host.deliveries.reached(component)
     const entry = { iteration: host.iteration(), kind, content, status: mode === 'fail' ? 'failed' : 'delivered' }
     if (component) entry.component = component
     host.recorder.emit('delivery', entry)

@@ -2,7 +2,8 @@
 //
 // llmz 1.0.1 exports `_CustomModelClient` (undocumented) so a host can stand in for the model provider.
 // Each `generateText` call records the request llmz built (`model_request`), answers with the scenario's
-// next script entry in llmz's native response shape, and records that answer (`model_response`), so the
+// next script entry for that call (an entry with a `purpose` answers only turn or only summary calls) in
+// llmz's native response shape, and records that answer (`model_response`), so the
 // wire traffic between llmz and its model is in the record exactly as with the Python reference.
 //
 // Tool-call ids must be unique across everything a session retains (llmz rejects a reused id with
@@ -33,6 +34,7 @@ export class ScriptedModelClient extends _CustomModelClient {
     this.recorder = recorder
     this.models = models
     this.calls = 0
+    this.used = new Set() // indexes of the script entries already played
     this.minted = 0
     /** Set when llmz asked for more calls than the script holds; the case then fails naming the call. */
     this.exhausted = null
@@ -54,14 +56,34 @@ export class ScriptedModelClient extends _CustomModelClient {
     }
   }
 
+  /**
+   * One request from llmz. With a fallback list, llmz 1.0.1 hands the whole list to its model client and
+   * leaves the fallback to it (Cognitive's job); this client plays the documented behaviour the real one
+   * gives: the candidates are tried in list order, each attempt is one scripted call, recorded as the same
+   * request naming the candidates still to try, and a provider failure moves on to the next candidate.
+   * Only when the last candidate fails does llmz see the failure.
+   */
   async generateText(input, options = {}) {
-    this.calls += 1
-    const call = this.calls
+    const candidates = Array.isArray(input.model) && input.model.length > 1 ? [...input.model] : [input.model]
     const purpose = purposeOf(input)
     if (purpose === 'turn') this.#noteCompaction(input)
+    for (let start = 0; ; start += 1) {
+      const remaining = candidates.slice(start)
+      const attempt = remaining.length > 1 ? { ...input, model: remaining } : { ...input, model: remaining[0] }
+      try {
+        return await this.#answer(attempt, purpose, options)
+      } catch (error) {
+        if (!(error instanceof ProviderFailure) || remaining.length === 1) throw error
+      }
+    }
+  }
+
+  async #answer(input, purpose, options) {
+    this.calls += 1
+    const call = this.calls
     this.recorder.emit('model_request', { call, purpose, ...normalizeRequest(input) })
     if (options.signal?.aborted) throw options.signal.reason ?? new Error('generation aborted')
-    const entry = this.script[call - 1]
+    const entry = this.#nextEntry(purpose)
     if (entry === undefined) {
       this.exhausted ??= new ScriptExhausted(call)
       throw this.exhausted
@@ -85,18 +107,27 @@ export class ScriptedModelClient extends _CustomModelClient {
     })
     if (purpose === 'summary') this.lastSummary = entry.text ?? ''
     this.onResponse?.(entry)
+    const answered = Array.isArray(input.model) ? input.model[0] : input.model
     return {
       output: entry.json !== undefined && entry.json !== null ? JSON.stringify(entry.json) : (entry.text ?? ''),
       toolCalls,
       metadata: {
         provider: SCRIPTED_PROVIDER,
-        model: input.model ?? llmzModelRef(DEFAULT_MODEL.id),
+        model: answered ?? llmzModelRef(DEFAULT_MODEL.id),
         stopReason,
         usage: { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, inputCost: 0, outputCost: 0 },
         cost: 0,
         cached: false,
       },
     }
+  }
+
+  /** The first unused script entry for a call of this purpose (an entry without `purpose` answers any). */
+  #nextEntry(purpose) {
+    const index = this.script.findIndex((entry, i) => !this.used.has(i) && (entry.purpose == null || entry.purpose === purpose))
+    if (index < 0) return undefined
+    this.used.add(index)
+    return this.script[index]
   }
 
   /**

@@ -56,13 +56,14 @@ export function errorFields(error) {
  */
 export class ExecutionObserver {
   /** @param {() => import('llmz').Session} session the session being executed (for its last message) */
-  constructor(recorder, execution, session, names = null, onInspect = undefined) {
+  constructor(recorder, execution, session, names = null, onInspect = undefined, deliveries = null) {
     this.recorder = recorder
     this.execution = execution
     this.session = session
     this.names = names
     this.onInspect = onInspect // the scenario's own onInspect hook, if any
     this.inspector = onInspect ? createInspector(onInspect) : defaultInspector
+    this.deliveries = deliveries // the DeliveryQueue of the scenario: sends still queued at the end were skipped
     this.index = 0
     this.signals = []
     this.#resetIteration()
@@ -70,7 +71,6 @@ export class ExecutionObserver {
 
   #resetIteration() {
     this.result = null // the last value llmz previewed as an iteration result, with its options
-    this.signalLine = null // the guest line of a ThinkSignal that interrupted the program
     this.lastSignal = null
     this.errorLine = null // the guest line a program failed on, from llmz's trace
   }
@@ -103,7 +103,7 @@ export class ExecutionObserver {
   }
 
   #traced(trace) {
-    if (trace?.type === 'think_signal') this.signalLine = (trace.line ?? 0) + 1 // llmz counts lines from 0
+    this.deliveries?.traced(trace)
     if (trace?.type === 'code_execution_exception' && Array.isArray(trace.position)) this.errorLine = trace.position[0]
     if (trace?.type !== 'tool_call') return
     const event = { iteration: this.index, name: trace.tool_name, input: trace.input ?? null }
@@ -142,7 +142,7 @@ export class ExecutionObserver {
     if (status === 'thinking_requested') {
       const reason = iteration.status.thinking_requested?.reason ?? this.lastSignal?.reason ?? null
       this.recorder.emit('inspection', {
-        iteration: this.index, kind: 'forced', tool: this.lastSignal?.name ?? null, line: this.signalLine, reason, preview,
+        iteration: this.index, kind: 'forced', tool: this.lastSignal?.name ?? null, line: signalLine(this.session()), reason, preview,
       })
     } else if (status === 'continued' && /<result>\ninspect\(\) result\n/.test(lastContent(this.session()))) {
       this.recorder.emit('inspection', { iteration: this.index, kind: 'explicit', preview })
@@ -161,6 +161,7 @@ export class ExecutionObserver {
   }
 
   #iterationEnded(iteration) {
+    this.deliveries?.skipRemaining(this.index)
     const { status, exception } = this.#iteration(iteration)
     this.#inspections(status, iteration)
     if (exception) {
@@ -202,6 +203,17 @@ export class ExecutionObserver {
     this.recorder.emit('error', errorFields(error))
     this.recorder.emit('result', { execution: this.execution, status: 'error', error_code: errorFields(error).code })
   }
+}
+
+/**
+ * The program line a thrown ThinkSignal interrupted. llmz 1.0.1 writes `line: 0` into its `think_signal`
+ * trace whatever the line, but the paused report it gives the model marks the site in its source excerpt
+ * (`> 004 | ...`); that mark is the line. Null when the report shows no site.
+ */
+function signalLine(session) {
+  const trace = /<stack_trace>\n([\s\S]*?)<\/stack_trace>/.exec(lastContent(session))
+  const site = trace && /^> (\d+) \|/m.exec(trace[1])
+  return site ? Number(site[1]) : null
 }
 
 function lastContent(session) {

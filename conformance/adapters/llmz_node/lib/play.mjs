@@ -14,6 +14,7 @@ import { buildChat, buildExits, buildObjects, buildTools } from './host.mjs'
 import { ScriptedModelClient } from './model-client.mjs'
 import { llmzModelRef } from './models.mjs'
 import { Recorder } from './recorder.mjs'
+import { DeliveryQueue } from './deliveries.mjs'
 import { ExecutionObserver, IterationNames, completeCompaction, errorFields, sessionState } from './observe.mjs'
 
 /** Capability flags the bridge declares (scenarios may `require` them); the reference declares none for llmz yet. */
@@ -28,6 +29,7 @@ export async function playScenario(scenario) {
     scenario,
     setup,
     recorder,
+    deliveries: new DeliveryQueue(recorder),
     controller: null,
     observer: null,
     executions: 0,
@@ -37,6 +39,7 @@ export async function playScenario(scenario) {
   // What tool and chat handlers need from the run in progress.
   const host = {
     recorder,
+    deliveries: state.deliveries,
     cancel: (reason) => state.controller?.abort(new Error(reason)),
     pending: (name, input) => state.observer?.pending(name, input),
     signalling: (name, spec) => state.observer?.signalling(name, spec),
@@ -106,7 +109,7 @@ async function run(state, step, index) {
   const controller = new AbortController()
   state.executions += 1
   const hooks = state.setup.hooks ?? {}
-  const observer = new ExecutionObserver(state.recorder, state.executions, () => state.session, state.names, inspectHook(hooks))
+  const observer = new ExecutionObserver(state.recorder, state.executions, () => state.session, state.names, inspectHook(hooks), state.deliveries)
   const firstEvent = state.recorder.events.length
   state.controller = controller
   state.observer = observer
