@@ -150,4 +150,4 @@ def typecheck(s: nox.Session) -> None:
 @nox.session(venv_backend=OWN_ENV)
 def demo(s: nox.Session) -> None:
     """Play one scenario of each system and print the conversation readably (no API key needed)."""
-    _run(s, "python", "-m", "reference.demo", *s.posargs)
+    _run(s, "python", "-m", "conformance.demo", *s.posargs)

@@ -12,8 +12,8 @@ scenarios (N) and once over a single one. ``per case = (all - one) / (N - 1)`` a
 per case``. The figures:
 
 - ``suite``: the whole suite in-process, including start-up (scenarios/s) and per case;
-- ``<system> stdio/in-process``: the same system's scenarios through ``python -m reference.harness`` over
-  stdio and in-process, both including start-up;
+- ``<system> stdio/in-process``: the same system's scenarios over stdio (``python -m
+  conformance.players.server``) and in-process, both including start-up;
 - ``llmz bridge/reference``: per-case cost of llmz 1.0.1 through the Node bridge against the reference
   on the llmz scenarios (only where node and npm are installed; ``--no-bridge`` leaves it out).
 
@@ -42,7 +42,7 @@ from conformance.runner import select
 from conformance.scenario.load import LoadedScenario
 
 SYSTEMS = ("llmz", "falai", "akan")
-STDIO_REFERENCE = f"stdio:{sys.executable} -m reference.harness"
+STDIO_REFERENCE = f"stdio:{sys.executable} -m conformance.players.server"
 
 
 @dataclass(frozen=True)

@@ -171,8 +171,7 @@ def _play_and_report(
 
 
 def list_mutants() -> int:
-    from reference.mutants import all_mutants
-    from variants import all_permitted
+    from variants import all_mutants, all_permitted
 
     mutants = all_mutants()
     for name, mutant in sorted(mutants.items()):
@@ -189,8 +188,7 @@ def list_mutants() -> int:
 
 def check_mutants(args: argparse.Namespace) -> int:
     from conformance.mutation import judge_mutant, judge_permitted, permitted_lines, report_lines
-    from reference.mutants import all_mutants
-    from variants import all_permitted
+    from variants import all_mutants, all_permitted
 
     items = select(args.scenarios)
     mutants = [

@@ -10,8 +10,8 @@ import sys
 import traceback
 
 from conformance.judging.judge import judge
+from conformance.players import play
 from conformance.scenario.load import LoadError, load_all
-from reference.harness import play
 
 
 def main(argv: list[str]) -> int:

@@ -1,6 +1,6 @@
 """Both halves of "is the suite right both ways": mutants must be caught, permitted variants accepted.
 
-A *mutant* (``reference.mutants``) breaks one rule; a *permitted variant* (``variants``) makes a choice the
+A *mutant* (``variants``) breaks one rule; a *permitted variant* (``variants``) makes a choice the
 documents leave open. The first proves the suite can fail; the second that it fails only when it should.
 
 A mutant is *killed* when at least one scenario pinning one of the rules it breaks fails with a mismatch
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from conformance.adapters.reference import ReferenceAdapter
 from conformance.runner import run_case
 from conformance.scenario.load import LoadedScenario, LoadError
-from reference.mutants import Mutant
+from variants import Mutant
 
 if TYPE_CHECKING:
     from variants import Permitted

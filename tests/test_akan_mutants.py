@@ -11,10 +11,10 @@ from functools import cache
 import pytest
 
 from conformance.judging.judge import Mismatch, judge
+from conformance.players import play
 from conformance.scenario.load import LoadedScenario, LoadError, load_all
 from reference.akan.mutants import MUTANTS
-from reference.harness import play
-from reference.mutants import Mutant
+from variants import Mutant
 
 
 @cache
@@ -26,7 +26,7 @@ def akan_scenarios() -> tuple[LoadedScenario, ...]:
 
 
 def _mismatches(item: LoadedScenario, mutant: str | None) -> list[Mismatch]:
-    return judge(item.scenario.expect, play(item.payload, mutant=mutant))
+    return judge(item.scenario.expect, play(item.payload, variant=mutant))
 
 
 @pytest.mark.parametrize("item", akan_scenarios(), ids=lambda item: item.id)

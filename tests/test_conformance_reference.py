@@ -32,7 +32,7 @@ def in_process(items: list[LoadedScenario | LoadError]) -> list[CaseResult]:
 
 @pytest.fixture(scope="module")
 def over_stdio(items: list[LoadedScenario | LoadError]) -> list[CaseResult]:
-    adapter = StdioAdapter([sys.executable, "-m", "reference.harness"])
+    adapter = StdioAdapter([sys.executable, "-m", "conformance.players.server"])
     try:
         return run_all(adapter, items, TIMEOUT)[1]
     finally:

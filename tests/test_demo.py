@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reference import demo
+from conformance import demo
 
 
 def test_demo_plays_one_scenario_of_each_system(capsys: pytest.CaptureFixture[str]) -> None:

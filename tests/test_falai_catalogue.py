@@ -10,9 +10,9 @@ from pydantic import ValidationError
 
 from conformance.catalogue.model import RuleFile
 from conformance.judging.judge import judge
+from conformance.players import play
 from conformance.scenario.load import LoadedScenario, load_all
 from conformance.scenario.model import parse_scenario
-from reference.harness import play
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = ROOT / "spec" / "falai"

@@ -7,10 +7,10 @@ from functools import cache
 import pytest
 
 from conformance.judging.judge import Mismatch, judge
+from conformance.players import play
 from conformance.scenario.load import LoadedScenario, load_all
 from reference.falai.mutants import MUTANTS
-from reference.harness import play
-from reference.mutants import Mutant
+from variants import Mutant
 
 #: Which scenarios must kill which mutant. Each listed scenario pins the mutant's rule(s).
 KILLERS: dict[str, tuple[str, ...]] = {
@@ -50,7 +50,7 @@ KILLERS: dict[str, tuple[str, ...]] = {
 @cache
 def _mismatches_cached(scenario_id: str, mutant: str | None) -> tuple[Mismatch, ...]:
     item = _scenarios()[scenario_id]
-    return tuple(judge(item.scenario.expect, play(item.payload, mutant=mutant)))
+    return tuple(judge(item.scenario.expect, play(item.payload, variant=mutant)))
 
 
 @cache

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conformance.players import play
 from conformance.scenario.falai import BusinessHours, Condition
 from reference.falai import repeat, timers
 from reference.falai.conditions import holds
-from reference.harness import play
 
 HOUR = timers.HOUR_MS
 MONDAY_NOON = 1_767_614_400_000

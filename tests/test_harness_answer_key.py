@@ -65,7 +65,7 @@ def test_an_echoing_implementation_receives_no_answer_key(scenario_tree: Any, vi
 
 def test_the_reference_server_plays_a_case_without_its_answer_key() -> None:
     """The reference needs nothing it is judged by: a stripped case plays to a record (no title check)."""
-    from reference.harness import play
+    from conformance.players import play
 
     item = next(i for i in select() if isinstance(i, LoadedScenario) and i.id.startswith("falai/"))
     record = play(json.loads(json.dumps(item.payload)))

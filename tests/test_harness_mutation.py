@@ -6,11 +6,11 @@ import contextlib
 
 import pytest
 
-import reference.mutants
+import variants
 from conformance.mutation import judge_mutant, report_lines
 from conformance.runner import select
 from conformance.scenario.load import LoadedScenario
-from reference.mutants import Mutant
+from variants import Mutant
 
 
 def test_a_harmless_mutant_survives_and_an_unpinned_one_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -21,14 +21,14 @@ def test_a_harmless_mutant_survives_and_an_unpinned_one_is_reported(monkeypatch:
     harmless = Mutant("harmless", (loaded.scenario.rules[0],), contextlib.nullcontext)
     unpinned = Mutant("unpinned", ("llmz.no.such-rule",), contextlib.nullcontext)
     known = {m.name: m for m in (harmless, unpinned)}
-    monkeypatch.setattr(reference.mutants, "all_mutants", lambda: known)
+    monkeypatch.setattr(variants, "all_mutants", lambda: known)
     results = [judge_mutant(harmless, [loaded]), judge_mutant(unpinned, [loaded])]
     assert [(r.name, r.status) for r in results] == [("harmless", "survived"), ("unpinned", "unpinned")]
     assert report_lines(results)[-1] == "mutants: 0/2 caught"
 
 
 def test_every_registered_mutant_is_killed_by_its_cases() -> None:
-    mutants = reference.mutants.all_mutants()
+    mutants = variants.all_mutants()
     if not mutants:
         pytest.skip("no mutants yet")
     items = select()

@@ -29,7 +29,7 @@ def schema(name: str) -> dict[str, Any]:
 
 @pytest.fixture
 def server() -> Iterator[ChildProcess]:
-    child = ChildProcess([sys.executable, "-m", "reference.harness"])
+    child = ChildProcess([sys.executable, "-m", "conformance.players.server"])
     yield child
     child.kill()
 

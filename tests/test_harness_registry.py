@@ -12,12 +12,12 @@ from conformance.adapters.python_factory import PythonAdapter
 from conformance.adapters.reference import ReferenceAdapter
 from conformance.adapters.stdio import StdioAdapter
 from conformance.protocol import ImplementationInfo
-from reference.mutants import all_mutants
+from variants import all_mutants
 
 
 def test_built_in_forms() -> None:
     assert isinstance(registry.create("reference"), ReferenceAdapter)
-    assert isinstance(registry.create("stdio:python -m reference.harness"), StdioAdapter)
+    assert isinstance(registry.create("stdio:python -m conformance.players.server"), StdioAdapter)
     adapter = registry.create("python:fakes.pyimpl:make")
     assert isinstance(adapter, PythonAdapter) and adapter.hello().name == "fake-python"
 

@@ -194,8 +194,7 @@ def test_an_unknown_implementation_exits_2_with_a_message(
 
 
 def test_list_mutants_names_each_mutant_and_the_rules_it_breaks(capsys: pytest.CaptureFixture[str]) -> None:
-    from reference.mutants import all_mutants
-    from variants import all_permitted
+    from variants import all_mutants, all_permitted
 
     assert main(["list-mutants"]) == 0
     lines = capsys.readouterr().out.splitlines()

@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 
 from conformance.judging.judge import judge
+from conformance.players import play
 from conformance.scenario.invalid import Invalid, raw
 from conformance.scenario.load import SCENARIO_ROOT, LoadedScenario, LoadError, load_file
 from conformance.scenario.model import SCENARIO_ADAPTER
-from reference.harness import play
-from reference.mutants import get_mutant
+from variants import get_mutant
 
 #: scenario id -> the mutant that breaks its rule from the side the scenario checks.
 CAUGHT_BY: dict[str, str] = {
@@ -84,7 +84,7 @@ def test_the_reference_passes_and_the_mutant_fails_naming_the_rule(scenario_id: 
     item = _loaded(scenario_id)
     assert judge(item.scenario.expect, play(item.payload)) == []
     mutant = get_mutant(CAUGHT_BY[scenario_id])
-    mismatches = judge(item.scenario.expect, play(item.payload, mutant=mutant.name))
+    mismatches = judge(item.scenario.expect, play(item.payload, variant=mutant.name))
     named = {m.rule for m in mismatches} & set(mutant.rules) & set(item.scenario.rules)
     assert named, f"{scenario_id} passes against {mutant.name}: {[str(m) for m in mismatches]}"
 

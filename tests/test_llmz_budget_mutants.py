@@ -12,10 +12,10 @@ from functools import cache
 import pytest
 
 from conformance.judging.judge import Mismatch, judge
+from conformance.players import play
 from conformance.scenario.load import LoadedScenario, LoadError, load_all
-from reference.harness import play
 from reference.llmz.budget_mutants import MUTANTS
-from reference.mutants import Mutant, all_mutants
+from variants import Mutant, all_mutants
 
 AREAS = ("llmz/budget/", "llmz/compaction/")
 
@@ -77,7 +77,7 @@ def scenarios() -> dict[str, LoadedScenario]:
 
 def mismatches(scenario_id: str, mutant: str | None) -> list[Mismatch]:
     item = scenarios()[scenario_id]
-    return judge(item.scenario.expect, play(item.payload, mutant=mutant))
+    return judge(item.scenario.expect, play(item.payload, variant=mutant))
 
 
 @pytest.mark.parametrize("scenario_id", sorted(scenarios()))

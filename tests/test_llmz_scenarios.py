@@ -14,8 +14,8 @@ import yaml
 
 from conformance.judging.judge import judge
 from conformance.paths import REPO_ROOT
+from conformance.players import play
 from conformance.scenario.load import LoadedScenario, load_all
-from reference.harness import play
 
 AREAS = (
     "llmz/think-signal/",

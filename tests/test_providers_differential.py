@@ -25,9 +25,9 @@ import httpx
 import pytest
 
 from conformance.fake_server import FakeServer
+from conformance.players import CannotExpress, play
 from conformance.scenario.common import ScriptEntry
 from conformance.scenario.load import LoadedScenario, load_all
-from reference.harness import CannotExpress, play
 from reference.providers.openai_compat import OpenAICompatibleProvider
 from reference.record import Recorder
 

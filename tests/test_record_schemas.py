@@ -103,7 +103,7 @@ def test_a_record_with_a_wrongly_typed_field_is_an_error_naming_the_path(system:
 
 
 def _replay(item: LoadedScenario) -> dict[str, Any]:
-    from reference.harness import play
+    from conformance.players import play
 
     return play(json.loads(json.dumps(item.payload)))
 

@@ -36,7 +36,7 @@ def hostile_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, dict[str
     if not HOSTILE:
         pytest.skip("no hostile scenarios in this checkout")
     out = tmp_path_factory.mktemp("hostile")
-    impl = f"stdio:{sys.executable} -m reference.harness"
+    impl = f"stdio:{sys.executable} -m conformance.players.server"
     started = time.monotonic()
     argv = ["run", "--impl", impl, "-k", "/hostile/", "--timeout", str(TIMEOUT), "--report-dir", str(out)]
     code = main(argv)

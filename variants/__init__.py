@@ -1,18 +1,20 @@
 """Permitted variants: the reference making a *different allowed choice* where the documents leave one open.
 
-A mutant breaks one documented rule and the suite must catch it (``reference.mutants``). A permitted
+A mutant breaks one documented rule and the suite must catch it (``variants``). A permitted
 variant is its dual: it changes something the documents do not fix (the wording of a note beyond the
 documented words, an extra record field, the framing of a summary, an unspecified order, the reading of an
 ``open_question``) and **every scenario of its system must still pass** against it. A scenario that fails
 a permitted variant pins the reference rather than the documents, which is as serious as one that passes
 a broken implementation.
 
-A variant changes the reference in one of two ways, or both:
+A mutant or a variant changes the reference through its public API, never by patching it:
 
-- ``patch``: a context manager applied around one scenario's run, replacing the policy that makes the
-  choice (as mutants do today);
-- ``transform``: a rewrite of the finished record into what an implementation making that choice would
-  report (only for choices that change nothing but the report, such as an extra field or a header line).
+- ``policies``: a function from the system's default policy object (``reference.<system>.policies``) to
+  the one this variant runs with, usually ``dataclasses.replace`` of one decision;
+- ``transform`` (permitted variants only): a rewrite of the finished record into what an implementation
+  making that choice would report (only for choices that change nothing but the report, such as an
+  extra field or a header line);
+- ``patch`` is the legacy form (a context manager around one run) that the systems are leaving behind.
 
 Each variant names what it exercises: rule ids from the catalogue, a rule id with ``#open_question`` for
 the reading of that rule's open question, or ``protocol:<topic>`` for a freedom the record protocol gives
@@ -31,10 +33,34 @@ from typing import Any
 SYSTEMS = ("llmz", "falai", "akan")
 
 Record = dict[str, Any]
+PolicyChange = Callable[[Any], Any]
+"""From a system's default policy object to the one a variant runs with."""
+Play = Callable[[PolicyChange | None], Record]
+"""Plays one case with the given policy change (None: the defaults) and returns its record."""
 
 
 def _no_patch() -> AbstractContextManager[object]:
     return contextlib.nullcontext()
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """The reference with one documented rule broken: the scenarios pinning ``rules`` must fail."""
+
+    name: str
+    rules: tuple[str, ...]
+    """The rule ids this mutant breaks: the cases pinning them must fail."""
+    patch: Callable[[], AbstractContextManager[object]] = _no_patch
+    description: str = ""
+    policies: PolicyChange | None = None
+
+    @property
+    def system(self) -> str:
+        return self.rules[0].split(".", 1)[0]
+
+    def apply(self, play: Play) -> Record:
+        with self.patch():
+            return play(self.policies)
 
 
 @dataclass(frozen=True)
@@ -46,12 +72,49 @@ class Permitted:
     description: str
     patch: Callable[[], AbstractContextManager[object]] = _no_patch
     transform: Callable[[Record], Record] | None = None
+    policies: PolicyChange | None = None
 
-    def apply(self, play: Callable[[], Record]) -> Record:
+    def apply(self, play: Play) -> Record:
         """Play one case the way an implementation making this choice would, and return its record."""
         with self.patch():
-            record = play()
+            record = play(self.policies)
         return self.transform(record) if self.transform is not None else record
+
+
+Variant = Mutant | Permitted
+
+
+def _system_mutants(system: str) -> list[Any]:
+    """A system's mutants: ``variants.mutants.<system>`` once it has moved there, else its legacy home."""
+    for module_name in (f"variants.mutants.{system}", f"reference.{system}.mutants"):
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name is not None and module_name.startswith(exc.name):
+                continue
+            raise
+        return list(getattr(module, "MUTANTS", []))
+    return []
+
+
+def all_mutants() -> dict[str, Mutant]:
+    found: dict[str, Mutant] = {}
+    for system in SYSTEMS:
+        for item in _system_mutants(system):
+            mutant = item if isinstance(item, Mutant) else Mutant(
+                item.name, tuple(item.rules), item.patch, item.description
+            )
+            if mutant.name in found:
+                raise ValueError(f"two mutants are named {mutant.name!r}")
+            found[mutant.name] = mutant
+    return found
+
+
+def get_mutant(name: str) -> Mutant:
+    mutants = all_mutants()
+    if name not in mutants:
+        raise KeyError(f"unknown mutant {name!r}; known: {', '.join(sorted(mutants)) or 'none'}")
+    return mutants[name]
 
 
 def all_permitted() -> dict[str, Permitted]:

@@ -14,50 +14,32 @@ from conformance.adapters.base import Outcome
 from conformance.protocol import ImplementationInfo
 
 if TYPE_CHECKING:
-    from variants import Permitted
-
-
-def _variant(name: str) -> tuple[str | None, Permitted | None]:
-    """A mutant name or a permitted variant's: the two registries share one namespace."""
-    from reference.mutants import all_mutants
-    from variants import all_permitted
-
-    if name in all_mutants():
-        return name, None
-    permitted = all_permitted()
-    if name in permitted:
-        return None, permitted[name]
-    known = sorted([*all_mutants(), *permitted])
-    raise KeyError(f"unknown mutant or permitted variant {name!r}; known: {', '.join(known) or 'none'}")
+    from variants import Variant
 
 
 class ReferenceAdapter:
     """``reference``, ``reference[<mutant>]`` (one rule broken) or ``reference[<permitted variant>]``."""
 
-    def __init__(self, variant: str | None = None, *, permitted: Permitted | None = None) -> None:
+    def __init__(self, variant: str | None = None, *, permitted: Variant | None = None) -> None:
+        from conformance.players import resolve_variant
+
         # Resolved at construction, so an unknown name fails once, listing the known ones.
-        self.mutant, self.permitted = _variant(variant) if variant is not None else (None, permitted)
+        self.variant: Variant | None = resolve_variant(variant) if variant is not None else permitted
 
     def hello(self) -> ImplementationInfo:
-        from reference.harness import hello_info
+        from conformance.players import hello_info
 
-        info = ImplementationInfo.model_validate(hello_info(self.mutant))
-        if self.permitted is not None:
-            info.name = f"{info.name}[{self.permitted.name}]"
-        return info
+        return ImplementationInfo.model_validate(hello_info(self.variant.name if self.variant else None))
 
     def run(self, payload: dict[str, Any], timeout: float) -> Outcome:
         """``timeout`` is not enforced in-process; the stdio form of the reference enforces it."""
-        from reference.harness import CannotExpress, play
+        from conformance.players import CannotExpress, play
 
         # A fresh copy, as the wire would give: a runtime that mutates what it was handed (a mutant that
         # lets onInspect write through, say) must not change the loaded scenario for later cases.
         payload = json.loads(json.dumps(payload))
         try:
-            if self.permitted is not None:
-                record = self.permitted.apply(lambda: play(payload))
-            else:
-                record = play(payload, self.mutant)
+            record = play(payload, self.variant)
         except CannotExpress as exc:
             return Outcome(skip=str(exc) or "the reference cannot express this scenario")
         except Exception as exc:

@@ -1,5 +1,86 @@
 """Players: the thin layer that translates a scenario case into calls on the reference's own API.
 
 Together with ``conformance.adapters.reference`` these are the only harness modules that import
-``reference``; the reference itself knows nothing of scenarios, YAML or judging.
+``reference``; the reference itself knows nothing of scenarios, YAML or judging. ``play`` is the one
+entry point: a case (as it travels on the wire) in, a record out, optionally with a mutant or a permitted
+variant (``variants``) whose policy change the player hands to the runtime, and optionally with another
+model provider than the scripted one.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from conformance.players.common import ProviderFactory, scripted_provider
+from conformance.scenario.model import parse_case
+
+if TYPE_CHECKING:
+    from variants import PolicyChange, Variant
+
+NAME = "reference"
+VERSION = "0.1.0"
+SYSTEMS = ("llmz", "falai", "akan")
+
+
+class CannotExpress(Exception):
+    """Raised by a player for a scenario feature it does not implement: reported as a skip."""
+
+
+def player_module(system: str) -> Any:
+    """The player of one system (``conformance.players.<system>`` once moved, else its legacy home)."""
+    for name in (f"conformance.players.{system}", f"reference.{system}.play"):
+        try:
+            return importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name is not None and name.startswith(exc.name):
+                continue
+            raise
+    raise ModuleNotFoundError(f"no player for system {system!r}")
+
+
+def hello_info(variant: str | None = None) -> dict[str, Any]:
+    capabilities: list[str] = []
+    for system in SYSTEMS:
+        capabilities.extend(getattr(player_module(system), "CAPABILITIES", ()))
+    return {
+        "name": NAME if variant is None else f"{NAME}[{variant}]",
+        "version": VERSION,
+        "language": "python",
+        "systems": list(SYSTEMS),
+        "capabilities": sorted(capabilities),
+    }
+
+
+def resolve_variant(name: str) -> Variant:
+    """A mutant or a permitted variant by name (they share one namespace)."""
+    from variants import all_mutants, all_permitted
+
+    known: dict[str, Variant] = {**all_mutants(), **all_permitted()}
+    if name not in known:
+        raise KeyError(
+            f"unknown mutant or permitted variant {name!r}; known: {', '.join(sorted(known)) or 'none'}"
+        )
+    return known[name]
+
+
+def play(
+    payload: dict[str, Any],
+    variant: Variant | str | None = None,
+    provider: ProviderFactory | None = None,
+) -> dict[str, Any]:
+    """Play one case (as sent on the wire: no title, rules or expectations) and return its record."""
+    if isinstance(variant, str):
+        variant = resolve_variant(variant)
+    case = parse_case({k: v for k, v in payload.items() if k != "id"})
+    module = player_module(case.system)
+    factory = provider or scripted_provider
+
+    def run(policies: PolicyChange | None) -> dict[str, Any]:
+        options: dict[str, Any] = {"provider": factory}
+        if policies is not None:
+            options["policies"] = policies
+        record: dict[str, Any] = module.play(case, **options)
+        return record
+
+    return run(None) if variant is None else variant.apply(run)

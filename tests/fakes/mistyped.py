@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference.harness import hello_info, play
+from conformance.players import hello_info, play
 
 
 def mistype(record: dict[str, Any], system: str) -> str:

@@ -1,7 +1,7 @@
 """The ``llmz-node`` preset: the suite against the real llmz 1.0.1 from npm, through a Node bridge.
 
 ``bridge.mjs`` in this folder speaks the stdio protocol of ``conformance.protocol`` (it mirrors
-``python -m reference.harness``) and plays each llmz scenario on llmz itself, with the scripted model
+``python -m conformance.players.server``) and plays each llmz scenario on llmz itself, with the scripted model
 standing in as an llmz custom model client. This module only gets the bridge running: on first use it
 installs the pinned npm dependencies (``install.ensure_installed``), then starts ``node bridge.mjs`` under
 the ordinary stdio adapter, so crashes, timeouts and restarts are handled exactly as for any other

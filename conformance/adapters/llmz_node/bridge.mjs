@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The llmz-node bridge: plays conformance scenarios on the real llmz 1.0.1 from npm.
 //
-// It speaks the suite's stdio protocol (conformance/protocol.py), mirroring `python -m reference.harness`:
+// It speaks the suite's stdio protocol (conformance/protocol.py), mirroring `python -m conformance.players.server`:
 // newline-delimited JSON commands on stdin, one answer per line on stdout, logs on stderr.
 //   {"cmd": "hello", "protocol": [2]}      -> {"protocol": 2, "implementation": {...}}
 //   {"cmd": "run", "seq": n, "case": {...}} -> {"seq": n, "record" | "skip" | "error": ...}

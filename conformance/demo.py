@@ -12,8 +12,8 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
+from conformance.players import play
 from conformance.scenario.load import LoadedScenario, LoadError, load_all
-from reference.harness import play
 
 #: One scenario per system that reads well as a conversation; override with --scenario.
 DEFAULT_SCENARIOS = (
@@ -98,7 +98,7 @@ def render(loaded: LoadedScenario, record: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m reference.demo")
+    parser = argparse.ArgumentParser(prog="python -m conformance.demo")
     parser.add_argument("--scenario", action="append", help="scenario id to play (repeatable)")
     args = parser.parse_args(argv)
     wanted = args.scenario or list(DEFAULT_SCENARIOS)
