@@ -41,14 +41,14 @@ class ScriptedProvider:
     def __init__(
         self,
         script: Sequence[ModelResponse],
-        recorder: Recorder,
+        recorder: Recorder | None = None,
         purposes: Sequence[str | None] | None = None,
     ) -> None:
         self._script = list(script)
         self._purposes = list(purposes) if purposes is not None else [None] * len(self._script)
         if len(self._purposes) != len(self._script):
             raise ValueError(f"{len(self._purposes)} purposes for {len(self._script)} scripted answers")
-        self._recorder = recorder
+        self._recorder = recorder if recorder is not None else Recorder()
         self._used: set[int] = set()
         self.calls = 0
         self.last_entry: ModelResponse | None = None
