@@ -1,11 +1,21 @@
 """The llmz reference runtime: a deliberately simple, readable model of llmz 1.0.2.
 
-Theory of operation. ``play`` drives one ``Session`` (``session``) through a scenario's steps. Each
-``execute`` (``execute``) repeats: build the request (``prompt``: system message and the single
+Use it as a library::
+
+    from reference.llmz import Session, Tool, execute
+    from reference.providers import ModelResponse, ScriptedProvider, ToolCall
+
+    session = Session()
+    session.append([{"role": "user", "content": "What is 2 + 3?"}])
+    model = ScriptedProvider([ModelResponse(tool_calls=[ToolCall(code="...")])])
+    result = execute(session, model, tools=[Tool("add", lambda args: args["a"] + args["b"])])
+
+Theory of operation. A ``Session`` (``session``) holds one conversation. Each ``execute``
+(``execute``) repeats: build the request (``prompt``: system message and the single
 ``run_javascript`` declaration), let the token budget fit it (``fit``, owned by the budget work), send it
-to the scripted model, then play the answer as one iteration (``iteration``). The iteration runs the
-generated program in QuickJS (``sandbox``) against the host (``host``: tools with declarative handlers
-from ``behaviours``, exits, chat components, ``inspect``), then settles it. Programs are contained: each
+to the model provider, then play the answer as one iteration (``iteration``). The iteration runs the
+generated program in QuickJS (``sandbox``) against the host (``host``: tools with Python handlers, exits,
+chat components, ``inspect``), then settles it. Programs are contained: each
 runs in a worker process with time, heap and payload limits (``containment``, ``jsworker``) behind an API
 the program cannot reach past or forge (``kernel``).
 
@@ -24,6 +34,63 @@ The rules that decide outcomes are pure functions, each in one module and each c
 * ``objects``, ``inspector``, ``request_hook``, ``typescript`` — registered objects, ``onInspect``,
   ``onBeforeRequest`` and the TypeScript shapes in validation errors.
 
-``standalone`` implements ``session.summarize()`` / ``session.compact()``; ``mutants`` and
-``contract_mutants`` break one policy at a time to prove the scenarios notice.
+``standalone`` implements ``session.summarize()`` / ``session.compact()``. Every decision above is
+reached through one ``Policies`` object (``policies``) that the session carries, so a variant of the
+runtime is another policy object, never a patch; the harness's mutants live in ``variants``.
 """
+
+from reference.llmz.api import (
+    NEVER_SETTLES,
+    Abort,
+    Chat,
+    Compaction,
+    Component,
+    ExecutionResult,
+    Exit,
+    ExitResult,
+    Hooks,
+    HostObject,
+    IterationResult,
+    Model,
+    Observer,
+    Options,
+    Property,
+    ThinkSignal,
+    Tool,
+    Truncated,
+    truncate,
+)
+from reference.llmz.errors import LlmzError
+from reference.llmz.execute import execute
+from reference.llmz.policies import DEFAULT_POLICIES, Policies
+from reference.llmz.session import Session
+from reference.llmz.standalone import compact, summarize
+
+__all__ = [
+    "DEFAULT_POLICIES",
+    "NEVER_SETTLES",
+    "Abort",
+    "Chat",
+    "Compaction",
+    "Component",
+    "ExecutionResult",
+    "Exit",
+    "ExitResult",
+    "Hooks",
+    "HostObject",
+    "IterationResult",
+    "LlmzError",
+    "Model",
+    "Observer",
+    "Options",
+    "Policies",
+    "Property",
+    "Session",
+    "ThinkSignal",
+    "Tool",
+    "Truncated",
+    "compact",
+    "execute",
+    "summarize",
+    "truncate",
+]

@@ -19,7 +19,7 @@ published. Everything here is pure integer arithmetic.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 RESERVE_DIVISOR = 10
@@ -92,9 +92,20 @@ def planned_reserve(limit: int, output_limit: int) -> int:
     return min(max(tenth, RESERVE_FLOOR), RESERVE_CEILING, output_limit, limit - 1)
 
 
-def window_for(cap: int | None, input_limits: Sequence[int], output_limits: Sequence[int]) -> Window:
-    limit, output_limit = effective_limits(cap, input_limits, output_limits)
-    return Window(limit=limit, output_limit=output_limit, reserve=planned_reserve(limit, output_limit))
+Limits = Callable[[int | None, Sequence[int], Sequence[int]], tuple[int, int]]
+Reserve = Callable[[int, int], int]
+
+
+def window_for(
+    cap: int | None,
+    input_limits: Sequence[int],
+    output_limits: Sequence[int],
+    limits: Limits = effective_limits,
+    reserve: Reserve = planned_reserve,
+) -> Window:
+    """The window of one request: ``limits`` finds the effective limits, ``reserve`` plans the output."""
+    limit, output_limit = limits(cap, input_limits, output_limits)
+    return Window(limit=limit, output_limit=output_limit, reserve=reserve(limit, output_limit))
 
 
 def fits(window: Window, input_tokens: int) -> bool:

@@ -149,13 +149,15 @@ def choose_cut(
     input_budget: int,
     target_ratio: float,
     keep_recent: int,
+    protected: Callable[[Sequence[Group], int], int] = protected_start,
 ) -> Cut | None:
     """llmz.compaction.target-ratio, .keep-recent-iterations, .hard-overflow-keeps-fewer: pick the prefix.
 
     ``fixed_tokens`` is everything compaction cannot touch (instructions, tools, current-turn input and
     pending work). Returns None when no cut helps: either the recent iterations are all there is and the
     request already fits, or not even dropping every group would make it fit (the caller then measures
-    the unchanged request and sends it or reports the overflow).
+    the unchanged request and sends it or reports the overflow). ``protected`` finds where the kept
+    recent iterations start.
     """
     tail = [0] * (len(groups) + 1)
     for index in range(len(groups) - 1, -1, -1):
@@ -164,7 +166,7 @@ def choose_cut(
     def estimate(drop: int) -> int:
         return fixed_tokens + summary_cost + tail[drop]
 
-    keep_from = protected_start(groups, keep_recent)
+    keep_from = protected(groups, keep_recent)
     for drop in range(1, keep_from + 1):
         if not _above(estimate(drop), input_budget, target_ratio):
             return Cut(drop, estimate(drop))
@@ -266,6 +268,12 @@ def controls_from(settings: dict[str, Any]) -> Controls:
             "maxSummaryTokens", settings.get("maxSummaryTokens", DEFAULT_MAX_SUMMARY_TOKENS), 1
         ),
     )
+
+
+def session_controls(settings: dict[str, Any] | None) -> Controls | None:
+    """The controls a session's settings give: None when compaction is disabled (``compaction: false``),
+    so an overflow then fails with the history intact (llmz.compaction.disabled-fails-intact)."""
+    return None if settings is None else controls_from(settings)
 
 
 SUMMARY_PROMPT_ALLOWANCE = 100

@@ -83,8 +83,11 @@ class Limits:
     max_payload: int = MAX_PAYLOAD_CHARS
 
 
-def limits_for(timeout_ms: int | None) -> Limits:
-    return Limits(budget=javascript_budget(timeout_ms), backstop=backstop(timeout_ms))
+def limits_for(
+    timeout_ms: int | None, budget: Callable[[int | None], float | None] = javascript_budget
+) -> Limits:
+    """The limits of one program; ``budget`` turns ``options.timeout`` into its JavaScript budget."""
+    return Limits(budget=budget(timeout_ms), backstop=backstop(timeout_ms))
 
 
 @dataclass

@@ -7,6 +7,7 @@ the rule that makes it one; the first problem found is reported.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from reference.llmz import objects
@@ -69,7 +70,9 @@ def is_identifier(name: object) -> bool:
     return isinstance(name, str) and name != "" and name.replace("$", "_").isidentifier()
 
 
-def component_name_problem(config: RunConfig) -> LlmzError | None:
+def component_name_problem(
+    config: RunConfig, is_identifier: Callable[[object], bool] = is_identifier
+) -> LlmzError | None:
     """A component name must be an identifier the program can call as ``chat.<name>``
     (llmz.components.exact-identifier), and ``text`` and ``message`` belong to native assistant output
     (llmz.components.reserved-text-names). Either failure is a bad registration: INVALID_COMPONENT."""
@@ -96,12 +99,17 @@ def duplicate_problem(config: RunConfig) -> LlmzError | None:
     return None
 
 
-def configuration_problem(config: RunConfig) -> LlmzError | None:
-    """The first configuration failure of this execute call, if any."""
+def configuration_problem(
+    config: RunConfig,
+    result_budget_problem: Callable[[object], LlmzError | None] = result_budget_problem,
+    is_identifier: Callable[[object], bool] = is_identifier,
+) -> LlmzError | None:
+    """The first configuration failure of this execute call, if any. ``result_budget_problem`` and
+    ``is_identifier`` are the checks of the two values a host most easily gets wrong."""
     return (
         result_budget_problem(config.result_budget)
         or reserved_registration(config)
-        or component_name_problem(config)
+        or component_name_problem(config, is_identifier)
         or duplicate_problem(config)
         or objects.definition_problem(config.objects)
     )

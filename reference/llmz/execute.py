@@ -10,15 +10,32 @@ A failed run leaves its turn open, so executing again continues it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.scenario.llmz import ModelSpec
-from reference.llmz import definitions, fit, prompt, request_hook
+from reference.llmz import config as config_module
+from reference.llmz import fit, prompt, request_hook
+from reference.llmz.api import (
+    DEFAULT_MODELS,
+    Chat,
+    ExecutionResult,
+    Exit,
+    ExitResult,
+    Hooks,
+    HostObject,
+    IterationResult,
+    Model,
+    Observer,
+    Options,
+    Tool,
+)
+from reference.llmz.conversation import wire
 from reference.llmz.errors import CATALOGUE, LlmzError
+from reference.llmz.events import Events
+from reference.llmz.host import observe
 from reference.llmz.iteration import IterationContext, IterationEnd, run_iteration
-from reference.llmz.session import render_summary, wire
+from reference.llmz.session import Session
 from reference.providers.protocol import ModelProvider
 from reference.providers.scripted import ProviderFailure, ScriptExhausted
 
@@ -33,10 +50,10 @@ class Runtime:
     """What execute needs besides the session and its configuration."""
 
     provider: ModelProvider
-    models: list[ModelSpec]
+    models: list[Model]
 
 
-def _model_field(models: list[ModelSpec]) -> str | list[str]:
+def _model_field(models: list[Model]) -> str | list[str]:
     return models[0].id if len(models) == 1 else [m.id for m in models]
 
 
@@ -71,8 +88,6 @@ def for_fit(message: dict[str, Any], earlier: bool) -> dict[str, Any]:
     return keep
 
 
-def _native_summary(content: str) -> dict[str, Any]:
-    return {"role": "user", "content": render_summary(content)}
 
 
 def _as_llmz_error(exc: Exception) -> LlmzError:
@@ -88,19 +103,21 @@ def _as_llmz_error(exc: Exception) -> LlmzError:
 
 def build_request(ctx: IterationContext, runtime: Runtime, index: int = 1) -> dict[str, Any]:
     """The request for the next model call, after the budget has had its say."""
-    config, session = ctx.config, ctx.session
+    config, session, policies = ctx.config, ctx.session, ctx.policies
     earlier, current = session.split()
     compaction = session.compaction
+    guidance = policies.chat_guidance if config.chat else policies.worker_guidance
     fit_context = fit.FitContext(
-        instructions=prompt.system_prompt(config),
-        tools=prompt.tools(config),
+        instructions=policies.system_prompt(config.instructions, guidance),
+        tools=prompt.tools(policies.api_description(config)),
         history=[for_fit(m, earlier=True) for m in earlier],
         current=[for_fit(m, earlier=False) for m in current],
         max_tokens=config.max_tokens,
         models=[fit.ModelLimits(m.input_tokens, m.output_tokens) for m in runtime.models],
         compaction=compaction,
         summarize=summarizer(runtime, (compaction or {}).get("model")),
-        render_summary=_native_summary,
+        render_summary=lambda content: {"role": "user", "content": policies.render_summary(content)},
+        policies=policies,
     )
     try:
         result = fit.fit_request(fit_context)
@@ -109,16 +126,17 @@ def build_request(ctx: IterationContext, runtime: Runtime, index: int = 1) -> di
     except Exception as exc:
         raise _as_llmz_error(exc) from exc
     messages = [{k: v for k, v in m.items() if k != "iteration"} for m in result.messages]
-    if commit_before_hooks():
+    if policies.commit_compaction_before_hooks:
         _commit_compaction(ctx, result)
-    hook = config.before_request
-    if hook is not None and runtime.provider.calls + 1 >= hook.from_call:
-        ctx.recorder.emit("hook", name="onBeforeRequest", iteration=index)
-        messages = request_hook.replaced_messages(hook, messages)
+    hook = config.hooks.before_request
+    replaced = request_hook.replaced_messages(hook, messages) if hook is not None else None
+    if replaced is not None:
+        ctx.events.emit("hook", name="onBeforeRequest", iteration=index)
+        messages = replaced
         request_hook.check_fits(
-            fit_context.instructions, fit_context.tools, messages, config.max_tokens, runtime.models
+            fit_context.instructions, fit_context.tools, messages, config.max_tokens, runtime.models, policies
         )
-    if not commit_before_hooks():
+    if not policies.commit_compaction_before_hooks:
         _commit_compaction(ctx, result)
     return {
         "model": _model_field(runtime.models),
@@ -129,20 +147,13 @@ def build_request(ctx: IterationContext, runtime: Runtime, index: int = 1) -> di
     }
 
 
-def commit_before_hooks() -> bool:
-    """Whether a prepared compaction is committed before onBeforeRequest has run and the final request
-    has been measured. It never is: a request that fails after compaction leaves the history as it was
-    (llmz.compaction.commit-after-fit)."""
-    return False
-
-
 def _commit_compaction(ctx: IterationContext, result: fit.FitResult) -> None:
     if result.new_history is None:
         return
     summary = result.summary if result.summary is not None else str(result.new_history[0].get("content", ""))
     ctx.session.replace_earlier_history(len(result.new_history) - 1, summary)
-    ctx.session.memory.drop_iterations([str(i) for i in result.discarded_iterations])
-    ctx.recorder.emit(
+    ctx.policies.drop_iterations(ctx.session.memory, [str(i) for i in result.discarded_iterations])
+    ctx.events.emit(
         "compaction",
         summary=summary,
         retained=len(result.new_history) - 1,
@@ -150,31 +161,16 @@ def _commit_compaction(ctx: IterationContext, result: fit.FitResult) -> None:
     )
 
 
-def stops_run(status: str) -> bool:
-    """Whether an iteration's ending ends the run: an applied exit, or a critical failure, after which no
-    further model call is made (llmz.errors.critical-stops)."""
-    return status in ("exit_success", "critical_error")
-
-
-def observe(ctx: IterationContext, hook: str, behaviour: str, index: int) -> None:
-    """Call an observer hook. An observer that throws an ordinary error changes nothing
-    (llmz.errors.observers-observational); the record only notes that it ran and threw."""
-    if behaviour == "none":
-        return
-    fields: dict[str, Any] = {"iteration": index, "name": hook}
-    if behaviour == "throw":
-        fields["threw"] = True
-    ctx.recorder.emit("hook", **fields)
-
-
 def _one_call(ctx: IterationContext, runtime: Runtime, index: int) -> IterationEnd:
-    observe(ctx, "onIterationStart", ctx.config.on_iteration_start, index)
+    start = ctx.config.hooks.on_iteration_start
+    if start is not None:
+        observe(ctx.events, "onIterationStart", start, index)
     try:
         request = build_request(ctx, runtime, index)
     except LlmzError as error:
         return _failed_before_dispatch(ctx, index, error)
     failure: ProviderFailure | None = None
-    for candidates in fallback_sequence(runtime.models):
+    for candidates in ctx.policies.fallback_sequence(runtime.models):
         request["model"] = _model_field(candidates)
         try:
             entry = runtime.provider.complete(request)
@@ -188,42 +184,34 @@ def _one_call(ctx: IterationContext, runtime: Runtime, index: int) -> IterationE
     )
 
 
-def fallback_sequence(models: list[ModelSpec]) -> list[list[ModelSpec]]:
-    """The candidates still to try after each failed call: the whole list first, then without its head,
-    so models are tried in list order (llmz.configuration.fallback-order). Only when every candidate
-    failed is the generation failure critical (llmz.errors.generation-failed)."""
-    return [models[start:] for start in range(len(models))]
-
-
 def _failed_before_dispatch(ctx: IterationContext, index: int, error: LlmzError) -> IterationEnd:
-    ctx.recorder.emit("error", iteration=index, **error.as_record())
-    ctx.recorder.emit(
+    ctx.events.emit("error", iteration=index, **error.as_record())
+    ctx.events.emit(
         "iteration", execution=ctx.execution, index=index, status="critical_error", error_code=error.code
     )
     return IterationEnd("critical_error", error)
 
 
-def execute(ctx: IterationContext, runtime: Runtime) -> None:
-    """Run one execute call; its outcome is recorded as a ``result`` event."""
-    session, recorder = ctx.session, ctx.recorder
+def run_execution(ctx: IterationContext, runtime: Runtime) -> IterationEnd | None:
+    """Run one execute call; its outcome is reported as a ``result`` event and returned (None: it ended
+    before any iteration)."""
+    session, events, policies = ctx.session, ctx.events, ctx.policies
     try:
         session.require_idle("execute")
     except LlmzError as error:
-        recorder.emit("error", **error.as_record())
-        recorder.emit("result", execution=ctx.execution, status="error", error_code=error.code)
-        return
-    problem = definitions.configuration_problem(ctx.config)
+        return _refused(ctx, error)
+    problem = policies.configuration_problem(ctx.config, policies.result_budget_problem, policies.is_identifier)
     if problem is not None:  # before any iteration exists (llmz.errors.config-before-iteration)
-        recorder.emit("error", **problem.as_record())
-        recorder.emit("result", execution=ctx.execution, status="error", error_code=problem.code)
-        return
+        return _refused(ctx, problem)
     session.begin_turn()
     end: IterationEnd | None = None
     try:
         for index in range(1, ctx.config.loop + 1):
             end = _one_call(ctx, runtime, index)
-            observe(ctx, "onIterationEnd", ctx.config.on_iteration_end, index)
-            if stops_run(end.status):
+            finish = ctx.config.hooks.on_iteration_end
+            if finish is not None:
+                observe(events, "onIterationEnd", finish, index)
+            if policies.stops_run(end.status):
                 break
         else:
             limit = LlmzError(
@@ -231,16 +219,70 @@ def execute(ctx: IterationContext, runtime: Runtime) -> None:
             )
             # The last iteration keeps its own outcome; the limit is added to it as one more error
             # (llmz.errors.loop-exceeded-run-level), so the event names that iteration.
-            recorder.emit("error", iteration=ctx.config.loop, **limit.as_record())
+            events.emit("error", iteration=ctx.config.loop, **limit.as_record())
             end = IterationEnd("critical_error", limit)
     finally:
         session.end_execution(completed=end is not None and end.status == "exit_success")
     _record_result(ctx, end)
+    return end
+
+
+def _refused(ctx: IterationContext, error: LlmzError) -> IterationEnd:
+    ctx.events.emit("error", **error.as_record())
+    ctx.events.emit("result", execution=ctx.execution, status="error", error_code=error.code)
+    return IterationEnd("critical_error", error)
 
 
 def _record_result(ctx: IterationContext, end: IterationEnd | None) -> None:
     if end is not None and end.exit is not None:
-        ctx.recorder.emit("result", execution=ctx.execution, status="success", exit=end.exit[0])
+        ctx.events.emit("result", execution=ctx.execution, status="success", exit=end.exit[0])
         return
     code = end.error.code if end is not None and end.error is not None else "INTERNAL_ERROR"
-    ctx.recorder.emit("result", execution=ctx.execution, status="error", error_code=code)
+    ctx.events.emit("result", execution=ctx.execution, status="error", error_code=code)
+
+
+def execute(
+    session: Session,
+    provider: ModelProvider,
+    *,
+    instructions: str = "",
+    tools: Sequence[Tool] = (),
+    exits: Sequence[Exit] | None = None,
+    objects: Sequence[HostObject] = (),
+    chat: Chat | None = None,
+    hooks: Hooks = Hooks(),
+    models: Sequence[Model] = DEFAULT_MODELS,
+    options: Options = Options(),
+    observers: Sequence[Observer] = (),
+) -> ExecutionResult:
+    """``execute({ session, instructions, tools, exits, chat, options })``: run model iterations on the
+    session until an exit completes the turn or the run fails. ``chat`` makes it a chat turn (a worker
+    otherwise); ``exits`` None gives the default exits. Every event goes to each of ``observers``; the
+    decisions are the session's policies."""
+    iterations: list[IterationResult] = []
+
+    def collect(kind: str, fields: dict[str, Any]) -> None:
+        if kind == "iteration":
+            iterations.append(IterationResult(fields["index"], fields["status"], fields.get("error_code")))
+
+    config = config_module.resolve(
+        instructions=instructions,
+        tools=tools,
+        exits=exits,
+        objects=objects,
+        chat=chat,
+        hooks=hooks,
+        options=options,
+        listen_exit=session.policies.listen_exit,
+    )
+    ctx = IterationContext(config, session, Events([*observers, collect]), session.count_execution())
+    end = run_execution(ctx, Runtime(provider, list(models)))
+    exited = end.exit if end is not None else None
+    return ExecutionResult(
+        status="success" if exited is not None else "error",
+        exit=ExitResult(*exited) if exited is not None else None,
+        error_code=end.error.code if end is not None and end.error is not None else None,
+        iterations=tuple(iterations),
+        messages=session.messages,
+        memory=session.variables,
+    )

@@ -21,20 +21,28 @@ is escaped (llmz.inspection.no-escaping).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from conformance.scenario.llmz import OnInspectHook
-from reference.llmz import signals
 from reference.llmz.errors import LlmzError
-from reference.llmz.host import Display, IterationHost
-from reference.llmz.inspector import present
-from reference.llmz.preview import UNDEFINED
+from reference.llmz.inspector import InspectHook, present
+from reference.llmz.preview import UNDEFINED, Preserve
+from reference.llmz.reports import Display, SignalReport
+
+if TYPE_CHECKING:
+    from reference.llmz.host import IterationHost
+    from reference.llmz.policies import Policies
 
 REUSE_INSTRUCTION = (
     "These tools asked you to look at their results before finishing. The calls already succeeded: "
     "work from the results shown here and do not call these tools again for the same data."
 )
+"""llmz.think-signal.reuse-instruction: what the forced inspection asks of the model."""
+
+TRACE_CONTEXT_LINES = 2
+"""Lines shown on each side of the failing line: the trace is an excerpt, never the whole program
+(llmz.error-recovery.bounded-trace)."""
 
 
 @dataclass(frozen=True)
@@ -57,19 +65,24 @@ class Report:
     footer: Footer | None = None
 
 
-def shown(value: Any, display: Display, budget: int, hook: OnInspectHook | None = None) -> str:
-    """A result's preview: its own truncate() policy when it has one, else the run's result budget
-    (llmz.inspection.truncate-overrides-budget)."""
-    if display is None:
-        return present(value, budget, hook=hook)
-    return present(value, display[0], display[1], hook)
+def preview_budget(display: Display, budget: int) -> tuple[int, Preserve]:
+    """The budget a preview gets: the value's own truncate() policy when it has one, else the run's result
+    budget (llmz.inspection.truncate-overrides-budget); zero hides it (llmz.inspection.zero-hides)."""
+    return display if display is not None else (budget, "top")
 
 
-def _section(tag: str, body: str) -> str:
+def shown(value: Any, display: Display, budget: int, hook: InspectHook | None, policies: Policies) -> str:
+    """A value as the model is shown it, under the budget ``policies.preview_budget`` picks."""
+    tokens, preserve = policies.preview_budget(display, budget)
+    return present(value, tokens, preserve, hook, policies)
+
+
+def section(tag: str, body: str) -> str:
+    """One report section; nothing inside is escaped (llmz.inspection.no-escaping)."""
     return f"<{tag}>\n{body}\n</{tag}>"
 
 
-def _tool_calls(host: IterationHost, budget: int) -> str | None:
+def _tool_calls(host: IterationHost, budget: int, policies: Policies) -> str | None:
     lines = []
     for index, call in enumerate(host.tool_calls, start=1):
         head = f"{index}. {call.name}({json.dumps(call.input, ensure_ascii=False)})"
@@ -78,120 +91,142 @@ def _tool_calls(host: IterationHost, budget: int) -> str | None:
         elif call.error is not None:
             lines.append(f"{head} -> error {call.error.code}: {call.error.message}")
         else:
-            lines.append(f"{head} -> ok\n{shown(call.output, call.display, budget, host.config.on_inspect)}")
-    return _section("tool_calls", "\n".join(lines)) if lines else None
+            preview = shown(call.output, call.display, budget, host.config.hooks.on_inspect, policies)
+            lines.append(f"{head} -> ok\n{preview}")
+    return policies.section("tool_calls", "\n".join(lines)) if lines else None
 
 
-def _messages_sent(host: IterationHost) -> str | None:
+def _messages_sent(host: IterationHost, policies: Policies) -> str | None:
     lines = []
     for delivery in host.deliveries:
         what = f"chat.{delivery['component']}" if delivery["kind"] == "component" else "text"
         content = json.dumps(delivery["content"], ensure_ascii=False)
         lines.append(f"- {what} {content}: {delivery['status']}")
-    return _section("messages_sent", "\n".join(lines)) if lines else None
+    return policies.section("messages_sent", "\n".join(lines)) if lines else None
 
 
-def forced_inspection(host: IterationHost, budget: int) -> str:
-    parts = [REUSE_INSTRUCTION]
-    for signal in signals.reported(host.signals):
+def forced_inspection(
+    signals: Sequence[SignalReport], show: Callable[[SignalReport], str], reuse_instruction: str
+) -> str:
+    """Every reported signal with its tool, source line, reason and result preview (``show``), after the
+    instruction to reuse those results (llmz.think-signal.forced-inspection-report,
+    llmz.error-recovery.think-signal-report)."""
+    parts = [reuse_instruction]
+    for signal in signals:
         line = "" if signal.line is None else f' line="{signal.line}"'
         parts.append(
             f'<signal tool="{signal.tool}"{line}>\n'
-            + _section("reason", signal.reason)
+            + section("reason", signal.reason)
             + "\n"
-            + _section("result", shown(signal.result, signal.display, budget, host.config.on_inspect))
+            + section("result", show(signal))
             + "\n</signal>"
         )
-    return _section("forced_inspection", "\n".join(parts))
+    return section("forced_inspection", "\n".join(parts))
 
 
-def _recovery(error: LlmzError, host: IterationHost | None) -> str:
+def recovery_note(failed: list[str]) -> str:
     """How to go on: acknowledged effects stand and must not be repeated blindly; failed calls may or may
     not have taken effect (llmz.errors.feedback-effects-accounting)."""
     lines = [
         "Correct the problem and try again. Actions reported above as ok have already happened; do not "
         "repeat them unless you mean to."
     ]
-    failed = [call.name for call in (host.tool_calls if host else []) if call.error is not None]
     if failed:
         lines.append(
             f"Effects of the failed calls ({', '.join(failed)}) are uncertain: check before calling again."
         )
-    return _section("recovery", "\n".join(lines))
+    return "\n".join(lines)
 
 
-def _error(error: LlmzError) -> str:
+def _error(error: LlmzError, policies: Policies) -> str:
     """The failure; a program that did not compile is shown with line numbers
     (llmz.error-recovery.compiler-error-source)."""
     body = f"{error.code} ({error.class_name}): {error.message}"
     source = error.details.get("source")
     if error.code == "INVALID_CODE" and isinstance(source, str):
         numbered = "\n".join(f"{n:>3} | {line}" for n, line in enumerate(source.splitlines(), start=1))
-        body += "\n" + _section("source", numbered)
+        body += "\n" + policies.section("source", numbered)
     line = error.details.get("line")
     if isinstance(source, str) and isinstance(line, int):
-        body += "\n" + stack_trace(source, line)
-    return _section("error", body)
+        body += "\n" + policies.section("stack_trace", stack_trace(source, line, policies.trace_context_lines))
+    return policies.section("error", body)
 
 
-TRACE_CONTEXT_LINES = 2
-"""Lines shown on each side of the failing line: the trace is an excerpt, never the whole program
-(llmz.error-recovery.bounded-trace)."""
-
-
-def stack_trace(source: str, line: int) -> str:
-    """The guest code around the failure, with line numbers, the failing line marked and carets under it
-    (llmz.error-recovery.stack-trace-section). Only guest failures have one: host failures outside the
-    program get none (llmz.error-recovery.host-failure-no-guest-stack)."""
+def stack_trace(source: str, line: int, context: int = TRACE_CONTEXT_LINES) -> str:
+    """The guest code around the failure (``context`` lines each side), with line numbers, the failing
+    line marked and carets under it (llmz.error-recovery.stack-trace-section). Only guest failures have
+    one: host failures outside the program get none (llmz.error-recovery.host-failure-no-guest-stack)."""
     lines = source.splitlines()
-    first, last = max(1, line - TRACE_CONTEXT_LINES), min(len(lines), line + TRACE_CONTEXT_LINES)
-    shown = []
+    first, last = max(1, line - context), min(len(lines), line + context)
+    excerpt = []
     for number in range(first, last + 1):
         text = lines[number - 1]
-        shown.append(f"{'>' if number == line else ' '} {number:>3} | {text}")
+        excerpt.append(f"{'>' if number == line else ' '} {number:>3} | {text}")
         if number == line:
             indent = len(text) - len(text.lstrip())
-            shown.append(f"      | {' ' * indent}{'^' * max(1, len(text.strip()))}")
-    return _section("stack_trace", "\n".join(shown))
+            excerpt.append(f"      | {' ' * indent}{'^' * max(1, len(text.strip()))}")
+    return "\n".join(excerpt)
 
 
-def _memory(host: IterationHost) -> str | None:
+def _memory(host: IterationHost, policies: Policies) -> str | None:
     """Changes the program made to named variables, in their own section
     (llmz.error-recovery.activity-sections)."""
     if not host.memory_changes:
         return None
-    return _section("memory", "Variables set: " + ", ".join(host.memory_changes))
+    return policies.section("memory", "Variables set: " + ", ".join(host.memory_changes))
 
 
-def _footers(footer: Footer) -> str:
+def footers(footer: Footer) -> str:
+    """Memory use and iterations left, after recovery feedback (llmz.error-recovery.footers)."""
     left = footer.loop - footer.iteration
     return "\n".join(
         [
-            _section("memory_usage", f"{footer.memory_bytes} of {footer.memory_limit} bytes of memory used"),
-            _section("iterations", f"iteration {footer.iteration} of {footer.loop}; {left} left"),
+            section("memory_usage", f"{footer.memory_bytes} of {footer.memory_limit} bytes of memory used"),
+            section("iterations", f"iteration {footer.iteration} of {footer.loop}; {left} left"),
         ]
     )
 
 
-def render(report: Report) -> str:
-    """The feedback text for the next model call."""
-    sections: list[str | None] = []
-    host = report.host
-    if host is not None:
-        hook = host.config.on_inspect
-        sections += [_tool_calls(host, report.budget), _messages_sent(host), _memory(host)]
-        if report.forced:
-            sections.append(forced_inspection(host, report.budget))
-        if host.inspections:
-            sections.append(
-                _section("inspect", "\n".join(present(v, report.budget, hook=hook) for v in host.inspections))
+def _memory_errors(host: IterationHost, policies: Policies) -> str | None:
+    """When values memory cannot keep do not fail the iteration (a permitted reading of
+    llmz.errors.invalid-memory-value's open question), the report still lists them."""
+    failed = [e for e in host.seen_errors if e.code == "INVALID_MEMORY_VALUE"]
+    if policies.memory_errors_fail_iteration or not failed:
+        return None
+    lines = "\n".join(f"- {error.message}" for error in failed)
+    return policies.section("memory_errors", f"Values that could not be kept:\n{lines}")
+
+
+def _activity(host: IterationHost, report: Report, policies: Policies) -> list[str | None]:
+    hook = host.config.hooks.on_inspect
+    sections = [_tool_calls(host, report.budget, policies), _messages_sent(host, policies), _memory(host, policies)]
+    if report.forced:
+        sections.append(
+            policies.forced_inspection(
+                policies.reported_signals(host.signals),
+                lambda signal: shown(signal.result, signal.display, report.budget, hook, policies),
+                policies.reuse_instruction,
             )
-        elif report.returned is not UNDEFINED:
-            sections.append(_section("return", present(report.returned, report.budget, hook=hook)))
+        )
+    if host.inspections:
+        previews = [shown(v, None, report.budget, hook, policies) for v in host.inspections]
+        sections.append(policies.section("inspect", "\n".join(previews)))
+    elif report.returned is not UNDEFINED:
+        sections.append(policies.section("return", shown(report.returned, None, report.budget, hook, policies)))
+    return sections
+
+
+def render(report: Report, policies: Policies) -> str:
+    """The feedback text for the next model call."""
+    host = report.host
+    sections = _activity(host, report, policies) if host is not None else []
     if report.error is not None:
-        sections.append(_error(report.error))
-        sections.append(_recovery(report.error, host))
+        sections.append(_error(report.error, policies))
+        failed = [call.name for call in (host.tool_calls if host else []) if call.error is not None]
+        sections.append(policies.section("recovery", policies.recovery_note(failed)))
         if report.footer is not None:
-            sections.append(_footers(report.footer))
+            sections.append(policies.footers(report.footer))
+    elif host is not None:
+        sections.append(_memory_errors(host, policies))
     text = "\n".join(section for section in sections if section)
     return text or "The program finished without returning a value or calling an exit."

@@ -30,6 +30,7 @@ from typing import Any
 
 from reference.llmz import budget, compaction, tokens
 from reference.llmz.compaction import Controls, Group
+from reference.llmz.policies import DEFAULT_POLICIES, Policies
 from reference.providers.scripted import ScriptExhausted
 
 Message = dict[str, Any]
@@ -82,6 +83,8 @@ class FitContext:
     a large history the first message is ``{role: 'summary', content}``: the summary so far."""
     render_summary: Callable[[str], Message] | None = None
     """How a summary event is sent natively; ``native_summary`` when None."""
+    policies: Policies = DEFAULT_POLICIES
+    """The budget and compaction decisions to apply (``reference.llmz.policies``)."""
 
 
 @dataclass
@@ -170,12 +173,17 @@ class _Request:
 
 
 def _setup(context: FitContext) -> tuple[budget.Window, Controls | None]:
+    policies = context.policies
     try:
-        cap = budget.check_max_tokens(context.max_tokens)
+        cap = policies.check_max_tokens(context.max_tokens)
         window = budget.window_for(
-            cap, [m.input_tokens for m in context.models], [m.output_tokens for m in context.models]
+            cap,
+            [m.input_tokens for m in context.models],
+            [m.output_tokens for m in context.models],
+            policies.effective_limits,
+            policies.planned_reserve,
         )
-        controls = None if context.compaction is None else compaction.controls_from(context.compaction)
+        controls = policies.compaction_controls(context.compaction)
     except (budget.BudgetConfigError, compaction.CompactionConfigError) as exc:
         raise FitConfigError(str(exc)) from exc
     return window, controls
@@ -189,18 +197,19 @@ def _native(context: FitContext, message: Message) -> Message:
 
 def _measure(context: FitContext, history: Sequence[Message]) -> _Request:
     native = [_native(context, m) for m in history]
+    measure = context.policies.measure
     return _Request(
-        instructions=tokens.count_instructions(context.instructions),
-        tools=tokens.count_tools(context.tools),
-        current=tokens.count_messages(context.current),
+        instructions=measure.count_instructions(context.instructions),
+        tools=measure.count_tools(context.tools),
+        current=measure.count_messages(context.current),
         history=native,
-        history_tokens=tokens.count_messages(native),
+        history_tokens=measure.count_messages(native),
     )
 
 
 def _result(context: FitContext, window: budget.Window, request: _Request) -> FitResult:
     """llmz.budget.overflow.before-dispatch / .no-silent-truncation: send whole, or fail before sending."""
-    if not budget.fits(window, request.total):
+    if not context.policies.input_fits(window, request.total):
         raise TokenBudgetError(
             f"the request needs {request.total} input tokens but only {window.input_budget} fit: the "
             f"effective limit is {window.limit} and {window.reserve} are reserved for output",
@@ -219,7 +228,7 @@ def fit_request(context: FitContext) -> FitResult:
     """Fit one request to its window, compacting the history first when it reaches the trigger."""
     window, controls = _setup(context)
     request = _measure(context, context.history)
-    if controls is not None and compaction.should_compact(
+    if controls is not None and context.policies.should_compact(
         request.total, window.input_budget, controls.trigger_ratio
     ):
         compacted = _compact(context, window, controls, request)
@@ -236,13 +245,15 @@ def _compact(
     context: FitContext, window: budget.Window, controls: Controls, request: _Request
 ) -> FitResult | None:
     """llmz.compaction.*: cut, summarize, rebuild; None when no cut can help (the caller then decides)."""
+    policies = context.policies
+    measure = policies.measure
     groups = compaction.group_history(
-        context.history, lambda m: tokens.count_message(_native(context, m)), inputs_join_iteration=True
+        context.history, lambda m: measure.count_message(_native(context, m)), inputs_join_iteration=True
     )
     ceiling = min(controls.max_summary_tokens, window.output_limit)
-    frame = tokens.count_message(_native(context, compaction.summary_event("")))
+    frame = measure.count_message(_native(context, compaction.summary_event("")))
     least = min(ceiling, MIN_SUMMARY_ROOM)
-    cut = compaction.choose_cut(
+    cut = policies.choose_cut(
         groups,
         fixed_tokens=request.instructions + request.tools + request.current,
         summary_cost=frame + least,
@@ -250,15 +261,16 @@ def _compact(
         target_ratio=controls.target_ratio,
         # The current turn's own iterations are the newest ones and already protected.
         keep_recent=max(0, controls.keep_recent - _iterations_in(context.current)),
+        protected=policies.protected_start,
     )
     if cut is None:
         return None
     room = _summary_room(window, ceiling, window.input_budget - (cut.estimate - least))
     summary = _summarize(context, window, room, groups[: cut.drop])
-    new_history = compaction.retained_history(groups, cut, summary)
+    new_history = policies.retained_history(groups, cut, summary)
     result = _result(context, window, _measure(context, new_history))
     result.new_history = new_history
-    result.discarded_iterations = compaction.discarded_iterations(groups, cut)
+    result.discarded_iterations = policies.discarded_iterations(groups, cut)
     result.summary = summary
     return result
 
@@ -288,16 +300,17 @@ def _summarize(context: FitContext, window: budget.Window, room: int, dropped: S
             f"a {window.limit}-token window leaves only {capacity} tokens per summary segment once a "
             f"{room}-token summary is reserved twice; at least {MIN_SEGMENT} are needed"
         )
-    dropped = compaction.split_oversized(dropped, capacity, tokens.count_message, tokens.split_text)
+    measure = context.policies.measure
+    dropped = compaction.split_oversized(dropped, capacity, measure.count_message, tokens.split_text)
     sizes = [group.tokens for group in dropped]
     previous: str | None = None
     start = 0
     while start < len(dropped):
-        carried = 0 if previous is None else tokens.count_message(compaction.summary_event(previous))
+        carried = 0 if previous is None else measure.count_message(compaction.summary_event(previous))
         frame = compaction.SUMMARY_PROMPT_ALLOWANCE + carried
-        end = compaction.segment_end(sizes, start, window.limit - frame - room)
+        end = context.policies.segment_end(sizes, start, window.limit - frame - room)
         messages = compaction.summary_input(dropped[start:end], previous)
-        size = compaction.SUMMARY_PROMPT_ALLOWANCE + tokens.count_messages(messages)
+        size = compaction.SUMMARY_PROMPT_ALLOWANCE + measure.count_messages(messages)
         if size + room > window.limit:
             raise CompactionFailedError(
                 f"a summary request of about {size} tokens cannot fit the {window.limit}-token window "
@@ -311,6 +324,17 @@ def _summarize(context: FitContext, window: budget.Window, room: int, dropped: S
 
 
 def _one_summary(context: FitContext, messages: list[Message], allowance: int) -> str:
+    """One summary, or what the policies put in place of one that failed (by default nothing: the
+    failure stands and the history is kept, llmz.compaction.failure-keeps-history)."""
+    try:
+        return _checked_summary(context, messages, allowance)
+    except CompactionFailedError:
+        if context.policies.summary_failure_fallback is None:
+            raise
+        return context.policies.summary_failure_fallback
+
+
+def _checked_summary(context: FitContext, messages: list[Message], allowance: int) -> str:
     """Call the summarizer once and validate its answer (non-empty text within its allowance)."""
     try:
         text = context.summarize(messages, allowance)
@@ -320,7 +344,7 @@ def _one_summary(context: FitContext, messages: list[Message], allowance: int) -
         raise CompactionFailedError(f"summary generation failed: {exc}", cause=exc) from exc
     if not isinstance(text, str) or not text.strip():
         raise CompactionFailedError(f"the summary must be non-empty text, got {text!r}")
-    size = tokens.count_text(text)
+    size = context.policies.measure.count_text(text)
     if size > allowance:
         raise CompactionFailedError(f"the summary has {size} tokens, over its allowance of {allowance}")
     return text

@@ -9,7 +9,7 @@ calls these functions; it never decides speaker questions itself.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Final, Literal
 
 Speaker = Literal["user", "assistant", "none", "unknown"]
 DeliveryStatus = Literal["delivered", "failed", "unhandled"]
@@ -72,3 +72,8 @@ def restored_speaker(saved: object) -> Speaker:
         if saved == speaker:
             return speaker
     return "unknown"
+
+
+SKIP_SENDS_AFTER_FAILED_DELIVERY: Final = True
+"""Once a delivery of the iteration failed, later sends of that iteration are skipped while earlier
+acknowledged ones stay delivered (llmz.errors.delivery-failed)."""

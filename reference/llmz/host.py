@@ -1,85 +1,67 @@
 """The host side of one iteration: tools, exits, chat components and inspect, as the program sees them.
 
 ``IterationHost`` implements the sandbox's ``Bridge``. It validates inputs against their JSON Schemas
-before anything runs (a rejected tool input never reaches the handler), runs the declarative handlers,
-records every observable action (``tool_call``, ``delivery``) as it happens, and gathers what the
-iteration's settlement needs: signals, the attempted exit, inspections and any critical failure. After a
-critical failure every further host operation is refused, even if generated code caught the error.
+before anything runs (a rejected tool input never reaches the handler), calls the host's Python handlers
+and hooks, records every observable action (``tool_call``, ``delivery``) as it happens, and gathers what
+the iteration's settlement needs: signals, the attempted exit, inspections and any critical failure.
+After a critical failure every further host operation is refused, even if generated code caught the
+error. Its decisions come from the session's policy object.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-import jsonschema
-
-from conformance.scenario.invalid import raw
-from conformance.scenario.llmz import SessionProbe
-from reference.llmz import behaviours, memory, signals
+from reference.llmz import memory
+from reference.llmz.api import NEVER_SETTLES, Abort, ThinkSignal, Tool, Truncated
 from reference.llmz.config import RunConfig
 from reference.llmz.errors import LlmzError
+from reference.llmz.events import Events
 from reference.llmz.kernel import MAX_DEPTH
-from reference.llmz.preview import UNDEFINED, Preserve
+from reference.llmz.policies import Policies
+from reference.llmz.preview import UNDEFINED
+from reference.llmz.reports import Display, SignalReport, ToolCallReport
 from reference.llmz.sandbox import PayloadError, decode, encode_error, encode_value, load_bounded
 from reference.llmz.session import Session
 from reference.llmz.typescript import validation_error
-from reference.record import Recorder
-
-
-def schema_issues(schema: dict[str, Any] | None, value: Any) -> list[tuple[str, str]]:
-    """Validation issues as (path, message); ``undefined`` validates as null."""
-    if schema is None:
-        return []
-    data = None if value is UNDEFINED else value
-    validator = jsonschema.Draft202012Validator(schema)
-    return [
-        ("/".join(str(p) for p in error.absolute_path) or "(root)", error.message)
-        for error in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
-    ]
 
 
 def _plain(value: Any) -> Any:
     return None if value is UNDEFINED else value
 
 
-def send_status(handler: str, earlier_failure: bool) -> str:
-    """What happens to a send: once a delivery of the iteration failed, later sends are skipped while
-    earlier ones stay delivered (llmz.errors.delivery-failed)."""
-    if earlier_failure:
-        return "skipped"
-    return {"ok": "delivered", "fail": "failed", "none": "unhandled"}[handler]
+OutcomeKind = Literal["value", "error", "signal", "hang", "cancel", "rejected"]
 
 
-Display = tuple[int, Preserve] | None
-"""A ``truncate()`` policy on a result: (maxTokens, preserve), or None for the run's result budget."""
+@dataclass(frozen=True)
+class HandlerOutcome:
+    """What one handler call came to, in the runtime's terms."""
 
-
-@dataclass
-class SignalReport:
-    tool: str
-    line: int | None
-    reason: str
-    result: Any
+    kind: OutcomeKind
+    value: Any = None
+    message: str = ""
+    via: str = "return"
+    """For a signal: whether the handler returned it or raised it."""
     display: Display = None
 
 
-@dataclass
-class ToolCallReport:
-    name: str
-    input: Any
-    output: Any = UNDEFINED
-    error: LlmzError | None = None
-    pending: bool = False
-    display: Display = None
+def deliver_status(handler: Any, content: Any) -> str:
+    """Hand a delivery to its chat handler: acknowledged, failed (the handler raised) or unhandled."""
+    if handler is None:
+        return "unhandled"
+    try:
+        handler(content)
+    except Exception:
+        return "failed"
+    return "delivered"
 
 
 @dataclass
 class IterationHost:
     config: RunConfig
     session: Session
-    recorder: Recorder
-    call_counts: dict[str, int]
+    events: Events
     iteration: int
     signals: list[SignalReport] = field(default_factory=list)
     tool_calls: list[ToolCallReport] = field(default_factory=list)
@@ -89,21 +71,28 @@ class IterationHost:
     critical: LlmzError | None = None
     hanging: bool = False
     memory_changes: list[str] = field(default_factory=list)
+    """Named variables whose value the program set or changed."""
     seen_errors: list[LlmzError] = field(default_factory=list)
     """Every failure handed to the program, caught or not (llmz.errors.iteration-errors-list)."""
-    """Named variables whose value the program set or changed."""
     delivery_error: LlmzError | None = None
     """The first failed delivery of the iteration. It is thrown to the program (uncaught, it fails the
     iteration recoverably); every later send of the iteration is skipped, while earlier acknowledged sends
     stay delivered (llmz.errors.delivery-failed)."""
 
+    @property
+    def policies(self) -> Policies:
+        return self.session.policies
+
     def _refuse(self, error: LlmzError) -> str:
         self.seen_errors.append(error)
         return encode_error(error.code, error.class_name, error.message)
 
+    def _invalid(self, code: str, subject: str, schema: Any, issues: list[tuple[str, str]]) -> LlmzError:
+        return validation_error(code, subject, schema, issues, self.policies.schema_shape)
+
     def _refuse_payload(self, code: str, subject: str, schema: Any, problem: Exception) -> str:
         """A value the host cannot take at all (too large, nested too deeply) fails like invalid input."""
-        return self._refuse(validation_error(code, subject, schema, [("(root)", str(problem))]))
+        return self._refuse(self._invalid(code, subject, schema, [("(root)", str(problem))]))
 
     def _closed(self) -> str | None:
         if self.critical is None:
@@ -119,18 +108,17 @@ class IterationHost:
         try:
             value = decode(input_json)
         except PayloadError as exc:
-            error = validation_error("INVALID_TOOL_INPUT", name, spec.input, [("(root)", str(exc))])
+            error = self._invalid("INVALID_TOOL_INPUT", name, spec.input, [("(root)", str(exc))])
             error.details["tool"] = name
             return self._finish_call(ToolCallReport(name, None, error=error))
-        issues = schema_issues(spec.input, value)
+        issues = self.policies.schema_issues(spec.input, value)
         if issues:
-            error = validation_error("INVALID_TOOL_INPUT", name, spec.input, issues)
+            error = self._invalid("INVALID_TOOL_INPUT", name, spec.input, issues)
             error.details["tool"] = name
             return self._finish_call(ToolCallReport(name, _plain(value), error=error))
-        outcome = self._after_tool(name, self._run_handler(spec.name, self._before_tool(name, value)))
-        truncate = spec.behaviour.truncate
-        display: Display = None if truncate is None else (raw(truncate.max_tokens), truncate.preserve)
-        report = ToolCallReport(name, _plain(value), display=display)
+        handler_input = _plain(self._before_tool(name, value))
+        outcome = self._after_tool(name, handler_input, self._run_handler(spec, handler_input))
+        report = ToolCallReport(name, _plain(value), display=outcome.display)
         if outcome.kind == "value":
             report.output = outcome.value
         elif outcome.kind == "error":
@@ -151,74 +139,86 @@ class IterationHost:
             return self._signal(report, outcome, line)
         return self._finish_call(report)
 
-    def _after_tool(self, name: str, outcome: behaviours.HandlerOutcome) -> behaviours.HandlerOutcome:
-        """onAfterTool sees successful results, signals included. Its replacement is what the program and a
-        forced inspection get; a rejection withholds the result from both
-        (llmz.think-signal.after-tool-output)."""
-        hook = self.config.after_tool.get(name)
-        if hook is None or outcome.kind not in ("value", "signal"):
-            return outcome
-        self.recorder.emit("hook", name="onAfterTool", tool=name, iteration=self.iteration)
-        if hook.reject is not None:
-            return behaviours.HandlerOutcome("rejected", message=hook.reject)
-        if hook.abort is not None:  # a hook that aborts stops the run (llmz.errors.hook-stop-critical)
-            return behaviours.HandlerOutcome("cancel", message=hook.abort)
-        if outcome.signal is not None:
-            replaced = outcome.signal.model_copy(update={"context": hook.replace_output})
-            return behaviours.HandlerOutcome("signal", value=hook.replace_output, signal=replaced)
-        return behaviours.HandlerOutcome("value", value=hook.replace_output)
-
-    def _before_tool(self, name: str, value: Any) -> Any:
-        """onBeforeTool may substitute the input the handler receives (llmz.hooks.before-tool-replaces-input);
-        it runs after the model's input passed validation."""
-        hook = self.config.before_tool.get(name)
-        if hook is None:
-            return value
-        self.recorder.emit("hook", name="onBeforeTool", tool=name, iteration=self.iteration)
-        return hook.replace_input
-
-    def _probe(self, probe: SessionProbe) -> Any:
-        """A handler using the session while this run holds it (llmz.errors.session-state)."""
-        try:
-            if probe.op == "status":
-                return self.session.status
-            if probe.op == "to_json":
-                self.session.to_json()
-            elif probe.op in ("execute", "compact", "summarize"):
-                self.session.require_idle(probe.op)  # what execute/compact/summarize check first
-            else:
-                self.session.append([m.model_dump(exclude_none=True) for m in probe.messages])
-        except LlmzError as error:
-            return {"error": error.code}
-        return {"ok": True}
-
-    def _run_handler(self, name: str, value: Any) -> behaviours.HandlerOutcome:
-        spec = self.config.tools[name]
-        if spec.behaviour.session_probe is not None:
-            self.call_counts[name] = self.call_counts.get(name, 0) + 1
-            return behaviours.HandlerOutcome("value", value=self._probe(spec.behaviour.session_probe))
+    def _run_handler(self, spec: Tool, value: Any) -> HandlerOutcome:
+        """The handler, tried again after a failure as often as the tool's ``retries`` allow."""
         for attempt in range(spec.retries + 1):
-            self.call_counts[name] = self.call_counts.get(name, 0) + 1
-            outcome = behaviours.handle(spec, self.call_counts[name], _plain(value))
+            outcome = self._call_handler(spec, value)
             if outcome.kind != "error" or attempt == spec.retries:
                 return outcome
         raise AssertionError("unreachable")
 
-    def _signal(self, report: ToolCallReport, outcome: behaviours.HandlerOutcome, line: int | None) -> str:
+    def _call_handler(self, spec: Tool, value: Any) -> HandlerOutcome:
+        """One call of a Python handler, read the way llmz reads a JavaScript one."""
+        try:
+            result = spec.handler(value)
+        except ThinkSignal as signal:
+            return self._signalled(signal, "throw")
+        except Abort as abort:
+            return HandlerOutcome("cancel", message=abort.reason)
+        except Exception as exc:
+            return HandlerOutcome("error", message=str(exc))
+        if result is NEVER_SETTLES:
+            return HandlerOutcome("hang")
+        if isinstance(result, ThinkSignal):
+            return self._signalled(result, "return")
+        return self._unwrapped(result, lambda value, display: HandlerOutcome("value", value, display=display))
+
+    def _signalled(self, signal: ThinkSignal, via: str) -> HandlerOutcome:
+        return self._unwrapped(
+            signal.context,
+            lambda value, display: HandlerOutcome("signal", value, signal.reason, via, display),
+        )
+
+    def _unwrapped(self, result: Any, outcome: Any) -> HandlerOutcome:
+        """A ``truncate()`` wrapper gives its value a display budget; one whose budget is not a nonnegative
+        safe integer throws there, so the call fails (llmz.inspection.budget-integers)."""
+        if not isinstance(result, Truncated):
+            return outcome(result, None)  # type: ignore[no-any-return]
+        problem = self.policies.display_budget_problem(result.max_tokens)
+        if problem is not None:
+            return HandlerOutcome("error", message=problem)
+        value, display = self.policies.unwrap_truncated(result)
+        return outcome(value, display)  # type: ignore[no-any-return]
+
+    def _after_tool(self, name: str, handler_input: Any, outcome: HandlerOutcome) -> HandlerOutcome:
+        """onAfterTool sees successful results, signals included. Its replacement is what the program and a
+        forced inspection get; a rejection withholds the result from both
+        (llmz.think-signal.after-tool-output); an ``Abort`` stops the run (llmz.errors.hook-stop-critical)."""
+        hook = self.config.hooks.after_tool.get(name)
+        if hook is None or outcome.kind not in ("value", "signal"):
+            return outcome
+        self.events.emit("hook", name="onAfterTool", tool=name, iteration=self.iteration)
+        try:
+            replaced = hook(handler_input, outcome.value)
+        except Abort as abort:
+            return HandlerOutcome("cancel", message=abort.reason)
+        except Exception as exc:
+            return HandlerOutcome("rejected", message=str(exc))
+        return HandlerOutcome(outcome.kind, replaced, outcome.message, outcome.via, outcome.display)
+
+    def _before_tool(self, name: str, value: Any) -> Any:
+        """onBeforeTool may substitute the input the handler receives (llmz.hooks.before-tool-replaces-input);
+        it runs after the model's input passed validation."""
+        hook = self.config.hooks.before_tool.get(name)
+        if hook is None or not self.policies.before_tool_replaces_input:
+            return value
+        self.events.emit("hook", name="onBeforeTool", tool=name, iteration=self.iteration)
+        return hook(_plain(value))
+
+    def _signal(self, report: ToolCallReport, outcome: HandlerOutcome, line: int | None) -> str:
         """A ThinkSignal: JavaScript gets the context; the signal is remembered for the settlement."""
-        spec = outcome.signal
-        assert spec is not None
-        if not signals.honoured(spec.via):
-            if spec.via == "throw":  # an unrecognised thrown signal is just a failure
-                report.error = LlmzError("TOOL_EXECUTION_FAILED", f"{report.name} threw: {spec.reason}")
+        reason, context = outcome.message, outcome.value
+        if not self.policies.signal_honoured(outcome.via):
+            if outcome.via == "throw":  # an unrecognised thrown signal is just a failure
+                report.error = LlmzError("TOOL_EXECUTION_FAILED", f"{report.name} threw: {reason}")
             else:  # an unrecognised returned signal is just data
-                report.output = {"reason": spec.reason, "context": spec.context}
+                report.output = {"reason": reason, "context": context}
             return self._finish_call(report)
-        report.output = spec.context
-        self.signals.append(SignalReport(report.name, line, spec.reason, spec.context, report.display))
-        answer = self._finish_call(report, signal=spec.reason)
-        if signals.interrupts_program():
-            return encode_error(None, "ThinkSignal", spec.reason)
+        report.output = context
+        self.signals.append(SignalReport(report.name, line, reason, context, report.display))
+        answer = self._finish_call(report, signal=reason)
+        if self.policies.signals_interrupt_program:
+            return encode_error(None, "ThinkSignal", reason)
         return answer
 
     def _finish_call(self, report: ToolCallReport, signal: str | None = None) -> str:
@@ -232,7 +232,7 @@ class IterationHost:
             event["output"] = _plain(report.output)
         if signal is not None:
             event["signal"] = {"reason": signal}
-        self.recorder.emit("tool_call", **event)
+        self.events.emit("tool_call", **event)
         self._trace()
         if report.pending:
             return '{"hang": true}'
@@ -248,16 +248,16 @@ class IterationHost:
             return closed
         spec = next(o for o in self.config.objects if o.name == obj)
         definition = next(p for p in spec.properties if p.name == prop)
+        schema = definition.schema
         if not definition.writable:
             return self._refuse(LlmzError("INVALID_ASSIGNMENT", f"{obj}.{prop} is read-only"))
         try:  # the tagged form takes two levels per level of the value
             tagged = load_bounded(tagged_json, 2 * MAX_DEPTH + 1)
         except PayloadError as exc:
-            return self._refuse_payload("INVALID_OBJECT_PROPERTY", f"{obj}.{prop}", definition.schema_, exc)
-        issues = schema_issues(definition.schema_, memory.to_plain(tagged))
+            return self._refuse_payload("INVALID_OBJECT_PROPERTY", f"{obj}.{prop}", schema, exc)
+        issues = self.policies.schema_issues(schema, memory.to_plain(tagged))
         if issues:
-            error = validation_error("INVALID_OBJECT_PROPERTY", f"{obj}.{prop}", definition.schema_, issues)
-            return self._refuse(error)
+            return self._refuse(self._invalid("INVALID_OBJECT_PROPERTY", f"{obj}.{prop}", schema, issues))
         self.session.memory.objects.setdefault(obj, {})[prop] = tagged
         return encode_value(UNDEFINED)
 
@@ -274,11 +274,9 @@ class IterationHost:
             payload = decode(payload_json)
         except PayloadError as exc:
             return self._refuse_payload("INVALID_EXIT_INPUT", f"exit {name!r}", definition.schema, exc)
-        issues = schema_issues(definition.schema, payload)
+        issues = self.policies.schema_issues(definition.schema, payload)
         if issues:
-            return self._refuse(
-                validation_error("INVALID_EXIT_INPUT", f"exit {name!r}", definition.schema, issues)
-            )
+            return self._refuse(self._invalid("INVALID_EXIT_INPUT", f"exit {name!r}", definition.schema, issues))
         self.exit_attempt = (name, _plain(payload))
         return encode_value(UNDEFINED)
 
@@ -296,12 +294,13 @@ class IterationHost:
             props = decode(props_json)
         except PayloadError as exc:
             return self._refuse_payload("INVALID_COMPONENT_INPUT", f"chat.{name}", spec.props, exc)
-        issues = schema_issues(spec.props, props)
+        issues = self.policies.schema_issues(spec.props, props)
         if issues:
-            return self._refuse(
-                validation_error("INVALID_COMPONENT_INPUT", f"chat.{name}", spec.props, issues)
-            )
-        status = send_status(spec.handler, self.delivery_error is not None)
+            return self._refuse(self._invalid("INVALID_COMPONENT_INPUT", f"chat.{name}", spec.props, issues))
+        if self.delivery_error is not None and self.policies.skip_sends_after_failed_delivery:
+            status = "skipped"
+        else:
+            status = deliver_status(spec.handler, _plain(props))
         self.deliver("component", _plain(props), status, component=name)
         if status == "failed":
             self.delivery_error = LlmzError("DELIVERY_FAILED", f"the chat.{name} handler failed")
@@ -314,7 +313,7 @@ class IterationHost:
         if component is not None:
             entry["component"] = component
         self.deliveries.append(entry)
-        self.recorder.emit("delivery", **entry)
+        self.events.emit("delivery", **entry)
         blank = isinstance(content, str) and not content.strip()
         if status != "skipped":
             self.session.note_delivery(status, blank)  # type: ignore[arg-type]
@@ -323,13 +322,9 @@ class IterationHost:
     def _trace(self) -> None:
         """onTrace observes each completed action. It is an observer: if it throws, the action stands and
         the run goes on (llmz.hooks.trace-exceptions-harmless)."""
-        behaviour = self.config.on_trace
-        if behaviour == "none":
-            return
-        event: dict[str, Any] = {"iteration": self.iteration, "name": "onTrace"}
-        if behaviour == "throw":
-            event["threw"] = True
-        self.recorder.emit("hook", **event)
+        hook = self.config.hooks.on_trace
+        if hook is not None:
+            observe(self.events, "onTrace", hook, self.iteration)
 
     def inspect(self, value_json: str | None) -> str:
         """An inspected value is kept for the next request; one the host cannot take (too large, nested
@@ -345,3 +340,15 @@ class IterationHost:
         recorded like any other failure instead of crashing."""
         if self.critical is None:
             self.critical = LlmzError("INTERNAL_ERROR", message)
+
+
+def observe(events: Events, name: str, hook: Any, iteration: int) -> None:
+    """Call an observer hook. One that throws an ordinary error changes nothing
+    (llmz.errors.observers-observational, llmz.hooks.trace-exceptions-harmless); the record only notes
+    that it ran and threw."""
+    fields: dict[str, Any] = {"iteration": iteration, "name": name}
+    try:
+        hook(iteration)
+    except Exception:
+        fields["threw"] = True
+    events.emit("hook", **fields)

@@ -2,7 +2,7 @@
 
 The hook may replace a preview, but it never gets the retained value itself: it sees a copy
 (llmz.inspection.on-inspect-snapshot), its text is cut to the same budget as any preview
-(llmz.inspection.on-inspect-bounded), ``undefined`` means "format as usual"
+(llmz.inspection.on-inspect-bounded), ``None`` (JavaScript's ``undefined``) means "format as usual"
 (llmz.inspection.on-inspect-undefined-default), and a hook that throws falls back to the usual preview
 without disturbing the run (llmz.inspection.on-inspect-failure-fallback). A replaced preview is display
 only; the value stays in memory for code and tools (llmz.inspection.redaction-preview-only).
@@ -11,27 +11,16 @@ only; the value stays in memory for code and tools (llmz.inspection.redaction-pr
 from __future__ import annotations
 
 import copy
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from conformance.scenario.llmz import OnInspectHook
-from reference.llmz.preview import Preserve, preview
+from reference.llmz.preview import Preserve
 
+if TYPE_CHECKING:
+    from reference.llmz.policies import Policies
 
-class HookFailure(Exception):
-    """What the scenario's throwing ``onInspect`` raises."""
-
-
-def _call_hook(hook: OnInspectHook, snapshot: Any) -> str | None:
-    """The hook as the scenario describes it; returns None for ``undefined``."""
-    if hook.action == "throw":
-        raise HookFailure(hook.text or "onInspect failed")
-    if hook.action == "mutate" and isinstance(snapshot, dict):
-        snapshot.clear()
-        snapshot["mutated"] = True
-        return None
-    if hook.action == "replace":
-        return hook.text
-    return None
+InspectHook = Callable[[Any], Any]
+Preview = Callable[[Any, int, Preserve], str]
 
 
 def snapshot(value: Any) -> Any:
@@ -39,12 +28,22 @@ def snapshot(value: Any) -> Any:
     return copy.deepcopy(value)
 
 
-def present(value: Any, budget: int, preserve: Preserve = "top", hook: OnInspectHook | None = None) -> str:
+def bounded_custom(text: Any, budget: int, preserve: Preserve, preview: Preview) -> str:
+    """The hook's own preview, cut to the same budget as any other (llmz.inspection.on-inspect-bounded)."""
+    return preview(text, budget, preserve)
+
+
+def present(
+    value: Any, budget: int, preserve: Preserve, hook: InspectHook | None, policies: Policies
+) -> str:
     """The preview of ``value`` within ``budget`` tokens, after ``onInspect`` had its say."""
+    preview = policies.previewer
     if hook is None:
         return preview(value, budget, preserve)
     try:
-        custom = _call_hook(hook, snapshot(value))
-    except HookFailure:
+        custom = hook(policies.snapshot(value))
+    except Exception:  # a throwing hook changes nothing (llmz.inspection.on-inspect-failure-fallback)
         custom = None
-    return preview(value if custom is None else custom, budget, preserve)
+    if custom is None:
+        return preview(value, budget, preserve)
+    return policies.custom_preview(custom, budget, preserve, preview)

@@ -11,17 +11,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from reference.clock import VirtualClock
-from reference.llmz import feedback, guard, program, settle, signals
+from reference.llmz import feedback, program, settle
 from reference.llmz.config import LISTEN, RunConfig
 from reference.llmz.errors import LlmzError
-from reference.llmz.host import IterationHost
-from reference.llmz.inspector import present
+from reference.llmz.events import Events
+from reference.llmz.host import IterationHost, deliver_status
+from reference.llmz.policies import Policies
 from reference.llmz.preview import UNDEFINED
 from reference.llmz.prompt import TOOL_NAME
 from reference.llmz.session import Session
 from reference.providers.model import ModelResponse
-from reference.record import Recorder
 
 STATUS = {
     "critical": "critical_error",
@@ -36,10 +35,12 @@ STATUS = {
 class IterationContext:
     config: RunConfig
     session: Session
-    recorder: Recorder
-    clock: VirtualClock
-    call_counts: dict[str, int]
+    events: Events
     execution: int
+
+    @property
+    def policies(self) -> Policies:
+        return self.session.policies
 
 
 @dataclass(frozen=True)
@@ -49,20 +50,12 @@ class IterationEnd:
     exit: tuple[str, Any] | None = None
 
 
-def output_overflow(entry: ModelResponse) -> LlmzError:
-    """An answer cut off at its output allowance is a critical TOKEN_OVERFLOW in phase ``output``, never
-    run and never taken for a listen request (llmz.budget.overflow.output-phase,
-    llmz.errors.token-overflow)."""
-    message = "the response was cut off at its output token limit"
-    if entry.usage.output_tokens:
-        return LlmzError("TOKEN_OVERFLOW", message, phase="output", tokens=entry.usage.output_tokens)
-    return LlmzError("TOKEN_OVERFLOW", message, phase="output")
-
-
-def _native_problem(entry: ModelResponse, config: RunConfig) -> LlmzError | None:
-    """Protocol checks on the response before anything runs."""
+def _native_problem(entry: ModelResponse, config: RunConfig, policies: Policies) -> LlmzError | None:
+    """Protocol checks on the response before anything runs. An answer cut off at its output allowance is
+    a critical TOKEN_OVERFLOW, never run and never taken for a listen request
+    (llmz.budget.overflow.output-phase)."""
     if entry.effective_stop_reason() == "max_tokens":
-        return output_overflow(entry)
+        return policies.output_overflow(entry)
     calls = entry.tool_calls
     if len(calls) > 1:
         return LlmzError(
@@ -97,23 +90,24 @@ def stream_previews(entry: ModelResponse, host: IterationHost) -> None:
     """Hand each streamed chunk to ``onDelta`` with the text accumulated so far
     (llmz.streaming.content-accumulates). A preview callback that throws is ignored
     (llmz.streaming.preview-callback-errors-ignored); previews are not deliveries."""
-    behaviour = host.config.on_delta
-    if not host.config.chat or behaviour == "none" or not entry.chunks:
+    hook = host.config.on_delta
+    if not host.config.chat or hook is None or not entry.chunks:
         return
-    content = ""
-    for chunk in entry.chunks:
-        content += chunk
+    chunks = list(entry.chunks)
+    for chunk, content in zip(chunks, host.policies.stream_contents(chunks), strict=True):
         event: dict[str, Any] = {"iteration": host.iteration, "delta": chunk, "content": content}
-        if behaviour == "throw":
+        try:
+            hook(chunk, content)
+        except Exception:
             event["threw"] = True
-        host.recorder.emit("delta", **event)
+        host.events.emit("delta", **event)
 
 
 def _deliver_text(entry: ModelResponse, host: IterationHost) -> LlmzError | None:
     stream_previews(entry, host)
-    if not host.config.chat or guard.is_blank(entry.text):
+    if not host.config.chat or host.policies.is_blank(entry.text):
         return None
-    status = {"ok": "delivered", "fail": "failed", "none": "unhandled"}[host.config.text_handler]
+    status = deliver_status(host.config.text_handler, entry.text)
     host.deliver("text", entry.text, status)
     return LlmzError("DELIVERY_FAILED", "the response handler failed") if status == "failed" else None
 
@@ -121,44 +115,62 @@ def _deliver_text(entry: ModelResponse, host: IterationHost) -> LlmzError | None
 def _apply_exit(host: IterationHost, ctx: IterationContext) -> LlmzError | None:
     """The guard first (llmz.chat-guard.before-on-exit), then onExit."""
     assert host.exit_attempt is not None
-    name = host.exit_attempt[0]
-    config = ctx.config
-    if guard.guard_applies(config.mode, name) and not guard.may_listen(
+    name, payload = host.exit_attempt
+    config, policies = ctx.config, ctx.policies
+    if policies.guard_applies(config.mode, name) and not policies.may_listen(
         ctx.session.last_speaker, config.require_chat_response
     ):
         return LlmzError("MISSING_CHAT_RESPONSE", "the turn cannot listen yet: nothing was said to the user")
-    if config.on_exit != "none":
-        ctx.recorder.emit("hook", name="onExit", exit=name, iteration=host.iteration)
-        if config.on_exit == "reject":
+    hook = config.hooks.on_exit
+    if hook is not None:
+        ctx.events.emit("hook", name="onExit", exit=name, iteration=host.iteration)
+        try:
+            hook(name, payload)
+        except Exception:
             return LlmzError("HOOK_FAILED", f"onExit rejected the {name!r} completion")
     return None
 
 
-def _code_to_run(entry: ModelResponse, ctx: IterationContext, index: int) -> str:
+def _code_to_run(entry: ModelResponse, ctx: IterationContext, index: int, previous: str | None) -> str:
     """onBeforeExecution may return code that runs instead of the model's program
-    (llmz.hooks.before-execution-replaces-code); the stored call keeps the model's code."""
-    replacement = ctx.config.before_execution
+    (llmz.hooks.before-execution-replaces-code); the stored call keeps the model's code. ``previous`` is
+    the program of the turn's previous iteration, which is not run again (``policies.code_to_run``)."""
+    code = ctx.policies.code_to_run(entry.tool_calls[0].code or "", previous, index == 1)
+    hook = ctx.config.hooks.before_execution
+    replacement = hook(code) if hook is not None else None
     if replacement is None:
-        return entry.tool_calls[0].code or ""
-    ctx.recorder.emit("hook", name="onBeforeExecution", iteration=index)
+        return code
+    ctx.events.emit("hook", name="onBeforeExecution", iteration=index)
     return replacement
+
+
+def previous_program(session: Session) -> str | None:
+    """The code of the latest program of the session's current turn, if it has one."""
+    _, current = session.split()
+    for message in reversed(current):
+        for call in message.get("toolCalls") or []:
+            code = (call.get("input") or {}).get("code")
+            if isinstance(code, str):
+                return code
+    return None
 
 
 def run_iteration(entry: ModelResponse, ctx: IterationContext, index: int) -> IterationEnd:
     session = ctx.session
+    previous = previous_program(session)
     iteration_id = session.mint_iteration_id()
-    host = IterationHost(ctx.config, session, ctx.recorder, ctx.call_counts, index)
+    host = IterationHost(ctx.config, session, ctx.events, index)
     call_ids = _store_call(entry, session, iteration_id)
-    error = _native_problem(entry, ctx.config) or _deliver_text(entry, host)
+    error = _native_problem(entry, ctx.config, ctx.policies) or _deliver_text(entry, host)
     returned: Any = UNDEFINED
     if error is None and entry.tool_calls:
-        ran = program.run(_code_to_run(entry, ctx, index), host, ctx, iteration_id)
+        ran = program.run(_code_to_run(entry, ctx, index, previous), host, ctx, iteration_id)
         returned, error = ran.returned, ran.error
-    else:
-        session.memory.add_record(iteration_id, False, None, True)  # no program, so no result
+    else:  # no program, so no result
+        session.memory.add_record(iteration_id, False, None, True, ctx.policies.memory_fits)
         if error is None:
             host.exit_attempt = (LISTEN, None)  # a plain chat answer asks to listen
-    decision = settle.settle(
+    decision = ctx.policies.settle(
         settle.Happenings(
             critical=(error is not None and error.critical) or host.critical is not None,
             signalled=bool(host.signals),
@@ -191,10 +203,10 @@ def _close(
     iteration_id: str,
 ) -> None:
     """Append the feedback for the next call and record how the iteration ended."""
-    recorder, budget = ctx.recorder, ctx.config.result_budget_tokens
+    events, budget, policies = ctx.events, ctx.config.result_budget_tokens, ctx.policies
     forced = end.status == "thinking_requested"
     if end.status not in ("critical_error", "exit_success"):
-        _record_inspections(host, recorder, forced, budget)
+        _record_inspections(host, events, forced, budget)
     if end.status == "exit_success":
         text = f"Completed through exit {end.exit[0]!r}." if end.exit else "Completed."
     else:
@@ -202,7 +214,7 @@ def _close(
         if end.error is not None:
             memory = ctx.session.memory
             footer = feedback.Footer(host.iteration, ctx.config.loop, memory.size(), memory.max_bytes)
-        text = feedback.render(feedback.Report(host, returned, end.error, forced, budget, footer))
+        text = feedback.render(feedback.Report(host, returned, end.error, forced, budget, footer), policies)
     for call_id in call_ids:
         ctx.session.add(
             {
@@ -216,40 +228,31 @@ def _close(
     if not call_ids and end.status != "exit_success":
         ctx.session.add({"role": "user", "content": text, "iteration": iteration_id})
     if end.error is not None:
-        recorder.emit("error", iteration=host.iteration, **end.error.as_record())
+        events.emit("error", iteration=host.iteration, **end.error.as_record())
     event: dict[str, Any] = {"execution": ctx.execution, "index": host.iteration, "status": end.status}
     if end.error is not None:
         event["error_code"] = end.error.code
-    seen = iteration_errors(host.seen_errors, end.error)
+    seen = policies.iteration_errors(host.seen_errors, end.error)
     if seen:
         event["errors"] = seen
-    recorder.emit("iteration", **event)
+    events.emit("iteration", **event)
     if end.exit is not None:
-        recorder.emit("exit", name=end.exit[0], payload=end.exit[1])
+        events.emit("exit", name=end.exit[0], payload=end.exit[1])
 
 
-def iteration_errors(seen: list[LlmzError], ending: LlmzError | None) -> list[str]:
-    """The codes of every failure of the iteration, including ones the program caught, so an iteration
-    can succeed and still list errors (llmz.errors.iteration-errors-list, llmz.errors.success-with-errors).
-    ThinkSignals are not failures and never appear (llmz.errors.think-signal-not-error)."""
-    codes = [error.code for error in seen]
-    if ending is not None and ending.code not in codes:  # an uncaught host error is already listed
-        codes.append(ending.code)
-    return codes
-
-
-def _record_inspections(host: IterationHost, recorder: Recorder, forced: bool, budget: int) -> None:
+def _record_inspections(host: IterationHost, events: Events, forced: bool, budget: int) -> None:
+    policies, hook = host.policies, host.config.hooks.on_inspect
     if forced:
-        for signal in signals.reported(host.signals):
-            recorder.emit(
+        for signal in policies.reported_signals(host.signals):
+            events.emit(
                 "inspection",
                 iteration=host.iteration,
                 kind="forced",
                 tool=signal.tool,
                 line=signal.line,
                 reason=signal.reason,
-                preview=feedback.shown(signal.result, signal.display, budget, host.config.on_inspect),
+                preview=feedback.shown(signal.result, signal.display, budget, hook, policies),
             )
     for value in host.inspections:
-        shown = present(value, budget, hook=host.config.on_inspect)
-        recorder.emit("inspection", iteration=host.iteration, kind="explicit", preview=shown)
+        shown = feedback.shown(value, None, budget, hook, policies)
+        events.emit("inspection", iteration=host.iteration, kind="explicit", preview=shown)

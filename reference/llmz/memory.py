@@ -22,6 +22,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -106,6 +107,10 @@ def fits(size: int, limit: int) -> bool:
     return size <= limit
 
 
+ReturnRule = Callable[[list[dict[str, Any]]], tuple[bool, Tagged]]
+Limit = Callable[[int, int], bool]
+
+
 def _visible_result(record: dict[str, Any]) -> Tagged:
     """A record's result as generated code sees it: undefined when there is none or it was not kept."""
     if record["hasResult"] and record.get("retained", True):
@@ -138,9 +143,10 @@ class Memory:
             + size_of(self.objects)
         )
 
-    def guest_state(self) -> str:
-        """What ``__mem_install`` receives: variables, ``$iterations`` newest first, ``$return``."""
-        present, value = current_return(self.records)
+    def guest_state(self, returned: ReturnRule = current_return) -> str:
+        """What ``__mem_install`` receives: variables, ``$iterations`` newest first, ``$return`` (as
+        ``returned`` picks it)."""
+        present, value = returned(self.records)
         records = [
             {"id": r["id"], "hasResult": r["hasResult"], "result": _visible_result(r)}
             for r in reversed(self.records)
@@ -148,9 +154,10 @@ class Memory:
         state = {"variables": self.variables, "iterations": records, "hasReturn": present, "returned": value}
         return json.dumps(state)
 
-    def store(self, captured: dict[str, dict[str, Any]]) -> Capture:
-        """Keep each captured value that is supported and fits. Earlier writes stay when a later one does
-        not fit (llmz.memory.partial-retention-reported)."""
+    def store(self, captured: dict[str, dict[str, Any]], fits: Limit = fits) -> Capture:
+        """Keep each captured value that is supported and ``fits``: named variables persist
+        (llmz.memory.variables-persist). Earlier writes stay when a later one does not fit
+        (llmz.memory.partial-retention-reported)."""
         outcome = Capture()
         for name, answer in captured.items():
             if answer.get("tooLarge"):  # longer than the limit before it is even measured
@@ -173,7 +180,9 @@ class Memory:
                     outcome.changed.append(name)
         return outcome
 
-    def add_record(self, iteration_id: str, has_result: bool, result: Tagged, retained: bool) -> bool:
+    def add_record(
+        self, iteration_id: str, has_result: bool, result: Tagged, retained: bool, fits: Limit = fits
+    ) -> bool:
         """Add an iteration record; False (and the record kept without its value) when it does not fit."""
         record = {"id": iteration_id, "hasResult": has_result, "result": result if retained else None}
         record["retained"] = retained

@@ -14,12 +14,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from conformance.scenario.llmz import ObjectSpec
+from reference.llmz.api import HostObject
 from reference.llmz import memory
 from reference.llmz.errors import LlmzError
 
 
-def guest_state(specs: list[ObjectSpec], stored: dict[str, dict[str, Any]]) -> str:
+def guest_state(specs: list[HostObject], stored: dict[str, dict[str, Any]]) -> str:
     """Current property values per object: what memory holds, else the definition's initial value."""
     state = {
         spec.name: {
@@ -31,7 +31,7 @@ def guest_state(specs: list[ObjectSpec], stored: dict[str, dict[str, Any]]) -> s
     return json.dumps(state)
 
 
-def name_clash(code: str, specs: list[ObjectSpec]) -> LlmzError | None:
+def name_clash(code: str, specs: list[HostObject]) -> LlmzError | None:
     """A generated variable that takes an object's name is a recoverable assignment error."""
     names = {spec.name for spec in specs}
     for declared in memory.declared_names(code):
@@ -42,7 +42,7 @@ def name_clash(code: str, specs: list[ObjectSpec]) -> LlmzError | None:
     return None
 
 
-def definition_problem(specs: list[ObjectSpec]) -> LlmzError | None:
+def definition_problem(specs: list[HostObject]) -> LlmzError | None:
     """An object registered twice, or with a property listed twice, is a bad definition
     (llmz.errors.invalid-object)."""
     seen: set[str] = set()

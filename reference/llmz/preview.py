@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final, Literal
 
@@ -105,14 +106,19 @@ def _kept_chars(ids: list[int], tokens: int, from_end: bool) -> int:
     return len(_encoding().decode_bytes(part).decode("utf-8", errors="ignore"))
 
 
-def _cut(text: str, ids: list[int], max_tokens: int, preserve: Preserve) -> str:
+def cut(
+    text: str, ids: list[int], max_tokens: int, preserve: Preserve, count: Callable[[str], int] = count_text
+) -> str:
+    """Cut ``text`` (whose tokens are ``ids``) to ``max_tokens`` tokens, marker included, keeping the end
+    ``preserve`` names (llmz.inspection.preserve-modes, llmz.inspection.markers-counted); ``count`` is the
+    tokenizer that decides what fits."""
     shapes: dict[str, Callable[[int], str]] = {
         "top": lambda n: f"{text[:n]}\n{MARKER}",
         "bottom": lambda n: f"{MARKER}\n{text[len(text) - n :]}",
         "both": lambda n: f"{text[:n]}\n{MARKER}\n{text[len(text) - n :]}",
     }
     shape = shapes[preserve]
-    room = max_tokens - count_text(shape(0))
+    room = max_tokens - count(shape(0))
     if room < 0:
         return ""  # not even the marker fits
     limit = len(text) // 2 if preserve == "both" else len(text)
@@ -123,16 +129,39 @@ def _cut(text: str, ids: list[int], max_tokens: int, preserve: Preserve) -> str:
     else:
         half = room // 2
         guess = min(_kept_chars(ids, half, from_end=False), _kept_chars(ids, room - half, from_end=True))
-    ceiling = _ceiling(lambda n: count_text(shape(n)) > max_tokens + _MARGIN, guess, limit)
-    return shape(_longest(lambda n: n < ceiling and count_text(shape(n)) <= max_tokens, limit))
+    ceiling = _ceiling(lambda n: count(shape(n)) > max_tokens + _MARGIN, guess, limit)
+    return shape(_longest(lambda n: n < ceiling and count(shape(n)) <= max_tokens, limit))
+
+
+Cut = Callable[[str, list[int], int, Preserve, Callable[[str], int]], str]
+"""The shape of ``cut``: text, its token ids, the budget, the end to keep, the tokenizer."""
+
+
+@dataclass(frozen=True)
+class Previewer:
+    """The native inspector with its three choices spelled out: how a value is written, how an over-long
+    text is cut, and which tokenizer decides whether it fits. The policy object builds one."""
+
+    format_value: Callable[[Any], str] = format_value
+    cut: Cut = cut
+    count_text: Callable[[str], int] = count_text
+
+    def __call__(self, value: Any, max_tokens: int = DEFAULT_RESULT_BUDGET, preserve: Preserve = "top") -> str:
+        """The value's preview within ``max_tokens`` tokens, marker included."""
+        if max_tokens <= 0:
+            return hidden_marker()
+        text = self.format_value(value)
+        ids: list[int] = _encoding().encode(text, disallowed_special=())
+        # The reference's tokenizer has counted already: its ids are the count.
+        size = len(ids) if self.count_text is count_text else self.count_text(text)
+        if size <= max_tokens:
+            return text
+        return self.cut(text, ids, max_tokens, preserve, self.count_text)
+
+
+DEFAULT_PREVIEWER: Final = Previewer()
 
 
 def preview(value: Any, max_tokens: int = DEFAULT_RESULT_BUDGET, preserve: Preserve = "top") -> str:
-    """The value's preview within ``max_tokens`` tokens, marker included."""
-    if max_tokens <= 0:
-        return hidden_marker()
-    text = format_value(value)
-    ids: list[int] = _encoding().encode(text, disallowed_special=())
-    if len(ids) <= max_tokens:
-        return text
-    return _cut(text, ids, max_tokens, preserve)
+    """The value's preview within ``max_tokens`` tokens, marker included (the reference's previewer)."""
+    return DEFAULT_PREVIEWER(value, max_tokens, preserve)

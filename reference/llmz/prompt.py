@@ -13,23 +13,24 @@ from reference.llmz.config import RunConfig
 
 TOOL_NAME = "run_javascript"
 
-_WORKER = (
+WORKER_GUIDANCE = (
     "You are running as a worker. Reply to every turn with exactly one run_javascript call and no "
     "assistant text at all, including when recovering from errors and when finishing. Never write an "
     'introduction, a status remark or a confirmation (not even "Done."): show values with inspect() '
     "and finish only by calling exit(name, payload) with one of the exits listed in the run_javascript "
     "declaration."
 )
-_CHAT = (
+"""llmz.memory.worker-prompt-no-chatter: a worker is told to write nothing beside its program."""
+
+CHAT_GUIDANCE = (
     "You are talking with a user. Say things to the user as plain assistant text, or send rich messages "
     "from JavaScript with chat.<component>(props). Use run_javascript to call tools. When you have "
     'answered and want the user to speak next, call exit("listen").'
 )
 
-
-def system_prompt(config: RunConfig) -> str:
-    guidance = _CHAT if config.chat else _WORKER
-    return f"{config.instructions}\n\n{guidance}" if config.instructions else guidance
+def system_prompt(instructions: str, guidance: str) -> str:
+    """The system message: the host's instructions, then the mode's guidance."""
+    return f"{instructions}\n\n{guidance}" if instructions else guidance
 
 
 def _schema(schema: dict[str, Any] | None) -> str:
@@ -51,7 +52,7 @@ def api_description(config: RunConfig) -> str:
         for obj in config.objects:
             for prop in obj.properties:
                 access = "read/write" if prop.writable else "read-only"
-                lines.append(f"- {obj.name}.{prop.name} ({access}): {_schema(prop.schema_)}")
+                lines.append(f"- {obj.name}.{prop.name} ({access}): {_schema(prop.schema)}")
     lines.append("Exits (call exit(name, payload) to finish):")
     for definition in config.exits.values():
         signature = f'exit("{definition.name}", payload: {_schema(definition.schema)})'
@@ -65,11 +66,12 @@ def api_description(config: RunConfig) -> str:
     return "\n".join(lines)
 
 
-def tools(config: RunConfig) -> list[dict[str, Any]]:
+def tools(description: str) -> list[dict[str, Any]]:
+    """The one native tool, its description carrying the host API."""
     return [
         {
             "name": TOOL_NAME,
-            "description": api_description(config),
+            "description": description,
             "input_schema": {
                 "type": "object",
                 "properties": {"code": {"type": "string", "description": "The JavaScript program."}},

@@ -2,30 +2,37 @@
 
 The hook sees the request after tentative compaction and may return other messages; those are what is
 sent (llmz.hooks.before-request-replaces). The replacement is only for this request: the session's
-history is untouched (llmz.hooks.before-request-not-history), and it is measured again, so a replacement
-that does not fit fails the run with TOKEN_OVERFLOW before anything is sent
-(llmz.hooks.before-request-must-fit). A compaction prepared for the request is committed only after this
-check passes (llmz.compaction.commit-after-fit), which is why ``execute.build_request`` calls it first.
+history is untouched (llmz.hooks.before-request-not-history), the hook gets copies
+(llmz.hooks.request-messages-are-copies), and the replacement is measured again, so one that does not fit
+fails the run with TOKEN_OVERFLOW before anything is sent (llmz.hooks.before-request-must-fit). A
+compaction prepared for the request is committed only after this check passes
+(llmz.compaction.commit-after-fit), which is why ``execute.build_request`` calls it first.
 """
 
 from __future__ import annotations
 
 import copy
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Final
 
-from conformance.scenario.llmz import BeforeRequestHook, ModelSpec
-from reference.llmz import budget, tokens
+from reference.llmz import budget
+from reference.llmz.api import Model
 from reference.llmz.errors import LlmzError
 
+if TYPE_CHECKING:
+    from reference.llmz.policies import Policies
+
 Message = dict[str, Any]
+RequestHook = Callable[[list[Message]], list[Message] | None]
+
+MEASURE_REPLACEMENTS: Final = True
+"""A request replaced by onBeforeRequest is measured again before it is sent
+(llmz.hooks.before-request-must-fit)."""
 
 
-def replaced_messages(hook: BeforeRequestHook, messages: list[Message]) -> list[Message]:
-    """The hook's answer: copies of the request messages (changing them never reaches history,
-    llmz.hooks.request-messages-are-copies) followed by the messages it adds."""
-    return [copy.deepcopy(m) for m in messages] + [
-        {"role": m.role, "content": m.content} for m in hook.append
-    ]
+def replaced_messages(hook: RequestHook, messages: list[Message]) -> list[Message] | None:
+    """The hook's answer for copies of the request messages, or None when it leaves them as they are."""
+    return hook([copy.deepcopy(m) for m in messages])
 
 
 def check_fits(
@@ -33,20 +40,26 @@ def check_fits(
     tools_declared: list[dict[str, Any]],
     messages: list[Message],
     max_tokens: object,
-    models: list[ModelSpec],
+    models: Sequence[Model],
+    policies: Policies,
 ) -> None:
     """Raise TOKEN_OVERFLOW (phase input) when the replaced request no longer fits its window."""
+    if not policies.measure_hook_replacements:
+        return
     window = budget.window_for(
-        budget.check_max_tokens(max_tokens),
+        policies.check_max_tokens(max_tokens),
         [m.input_tokens for m in models],
         [m.output_tokens for m in models],
+        policies.effective_limits,
+        policies.planned_reserve,
     )
+    measure = policies.measure
     needed = (
-        tokens.count_instructions(instructions)
-        + tokens.count_tools(tools_declared)
-        + tokens.count_messages(messages)
+        measure.count_instructions(instructions)
+        + measure.count_tools(tools_declared)
+        + measure.count_messages(messages)
     )
-    if not budget.fits(window, needed):
+    if not policies.input_fits(window, needed):
         raise LlmzError(
             "TOKEN_OVERFLOW",
             f"the request returned by onBeforeRequest needs {needed} input tokens; {window.input_budget} fit",

@@ -178,9 +178,11 @@ def run_program(
     objects_state: str = "{}",
     limits: containment.Limits | None = None,
     max_bytes: int = memory.DEFAULT_MAX_BYTES,
+    kernel_definition: str = kernel.DEFINITION,
 ) -> ProgramOutcome:
     """Run ``code`` in a worker and drive its promise to completion. Raises SyntaxError for code that does
-    not compile. ``limits`` default to those of a run without ``options.timeout``."""
+    not compile. ``limits`` default to those of a run without ``options.timeout``; ``kernel_definition`` is
+the guest-side kernel the program runs under."""
     state = memory_state or json.dumps(
         {"variables": {}, "iterations": [], "hasReturn": False, "returned": None}
     )
@@ -194,7 +196,7 @@ def run_program(
         max_chars=max(max_bytes, containment.HEAP_BYTES),
     )
     result = containment.run(
-        kernel.DEFINITION,
+        kernel_definition,
         setup,
         kernel.program_source(code),
         lambda op, args: _dispatch(bridge, op, args),

@@ -41,3 +41,9 @@ def settle(happened: Happenings) -> Decision:
     if happened.exit_attempted:
         return "exit"
     return "continue"
+
+
+def stops_run(status: str) -> bool:
+    """Whether an iteration's ending ends the run: an applied exit, or a critical failure, after which no
+    further model call is made (llmz.errors.critical-stops)."""
+    return status in ("exit_success", "critical_error")

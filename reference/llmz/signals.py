@@ -5,7 +5,7 @@ Two small policies, kept apart so each can be checked (and broken by a mutant) o
 * ``honoured`` — a signal counts whether the handler returned it or threw it
   (llmz.think-signal.return-or-throw);
 * ``reported`` — every signal of the iteration is reported, not just the first;
-* ``interrupts_program`` — the signal does not stop the program: the awaited call resolves to the
+* ``INTERRUPTS_PROGRAM`` — the signal does not stop the program: the awaited call resolves to the
   signal's context and the statements after it keep running (llmz.think-signal.context-is-result,
   llmz.think-signal.code-continues).
 """
@@ -13,7 +13,7 @@ Two small policies, kept apart so each can be checked (and broken by a mutant) o
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
 T = TypeVar("T")
 
@@ -23,9 +23,9 @@ def honoured(via: str) -> bool:
     return via in ("return", "throw")
 
 
-def interrupts_program() -> bool:
-    """Whether raising a signal ends the running program (it never does in 1.0.2)."""
-    return False
+INTERRUPTS_PROGRAM: Final = False
+"""Whether raising a signal ends the running program: it never does in 1.0.2
+(llmz.think-signal.code-continues, llmz.think-signal.context-is-result)."""
 
 
 def reported(raised: Sequence[T]) -> list[T]:

@@ -8,14 +8,17 @@ everything before them with one summary event. The current turn's messages are n
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Final
 
-from reference.llmz import compaction, tokens
+from reference.llmz import compaction
+from reference.llmz.api import DEFAULT_MODELS, Model, Observer
 from reference.llmz.errors import LlmzError
+from reference.llmz.events import Events
 from reference.llmz.execute import Runtime, for_fit, summarizer
 from reference.llmz.session import Session
+from reference.providers.protocol import ModelProvider
 from reference.providers.scripted import ProviderFailure
-from reference.record import Recorder
 
 STANDALONE_MODEL: Final = "fast"
 
@@ -39,36 +42,51 @@ def _summarize(session: Session, runtime: Runtime, messages: list[dict[str, Any]
         ) from exc
 
 
-def summarize(session: Session, runtime: Runtime, recorder: Recorder) -> None:
-    """Record a summary of the processed history; the conversation does not change."""
+def summarize(
+    session: Session,
+    provider: ModelProvider,
+    *,
+    models: Sequence[Model] = DEFAULT_MODELS,
+    observers: Sequence[Observer] = (),
+) -> str:
+    """``session.summarize()``: a summary of the processed history; the conversation does not change."""
     session.require_idle("summarize")  # llmz.compaction.explicit-lock
+    measure = session.policies.measure.count_message
     messages = [for_fit(m, earlier=True) for m in session.history]
-    text = _summarize(
-        session, runtime, compaction.summary_input(compaction.group_history(messages, _size), None)
-    )
-    recorder.emit("summary", content=text)
+    runtime = Runtime(provider, list(models))
+    text = _summarize(session, runtime, compaction.summary_input(compaction.group_history(messages, measure), None))
+    Events(observers).emit("summary", content=text)
+    return text
 
 
-def compact(session: Session, runtime: Runtime, recorder: Recorder, keep_recent: int | None) -> None:
-    """Replace the history before the newest iterations with one summary event."""
+def compact(
+    session: Session,
+    provider: ModelProvider,
+    *,
+    keep_recent_iterations: int | None = None,
+    models: Sequence[Model] = DEFAULT_MODELS,
+    observers: Sequence[Observer] = (),
+) -> str | None:
+    """``session.compact({ keepRecentIterations })``: replace the history before the newest iterations
+    with one summary event. Returns the summary, or None when nothing was older than the kept ones."""
     session.require_idle("compact")  # llmz.compaction.explicit-lock
+    policies = session.policies
     earlier, _ = session.split()
-    groups = compaction.group_history([for_fit(m, earlier=True) for m in earlier], _size)
+    groups = compaction.group_history(
+        [for_fit(m, earlier=True) for m in earlier], policies.measure.count_message
+    )
     keep = (
-        keep_recent
-        if keep_recent is not None
+        keep_recent_iterations
+        if keep_recent_iterations is not None
         else int(_controls(session).get("keepRecentIterations", compaction.DEFAULT_KEEP_RECENT))
     )
-    cut = compaction.protected_start(groups, keep)
+    cut = policies.protected_start(groups, keep)
     if cut == 0:
-        return  # nothing older than the kept iterations
-    text = _summarize(session, runtime, compaction.summary_input(groups[:cut], None))
+        return None  # nothing older than the kept iterations
+    text = _summarize(session, Runtime(provider, list(models)), compaction.summary_input(groups[:cut], None))
     retained = sum(len(group.messages) for group in groups[cut:])
     session.replace_earlier_history(retained, text)
     discarded = [g.iteration for g in groups[:cut] if g.iteration is not None]
-    session.memory.drop_iterations([str(i) for i in discarded])
-    recorder.emit("compaction", summary=text, retained=retained, discarded_iterations=discarded)
-
-
-def _size(message: dict[str, Any]) -> int:
-    return tokens.count_message(message)
+    policies.drop_iterations(session.memory, [str(i) for i in discarded])
+    Events(observers).emit("compaction", summary=text, retained=retained, discarded_iterations=discarded)
+    return text

@@ -25,7 +25,8 @@ Message framing is not specified either, so the reference fixes its own, simple 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -59,48 +60,80 @@ def split_text(text: str, max_tokens: int) -> list[str]:
     return [_encoding().decode(ids[start : start + step]) for start in range(0, len(ids), step)] or [""]
 
 
-def _count_value(value: Any) -> int:
-    """Every string and scalar inside ``value``, keys excluded; no media handling at this level."""
-    if isinstance(value, str):
-        return count_text(value)
-    if isinstance(value, bool | int | float):
-        return count_text(json.dumps(value))
-    if isinstance(value, dict):
-        return sum(_count_value(item) for item in value.values())
-    if isinstance(value, list | tuple):
-        return sum(_count_value(item) for item in value)
-    return 0
+@dataclass(frozen=True)
+class Measure:
+    """How requests are measured: the tokenizer, the framing per message and which fixed parts count.
+
+    The reference's own answers are the defaults (see the module docstring); the policy object
+    (``reference.llmz.policies``) carries one ``Measure`` so a variant can count differently everywhere
+    at once."""
+
+    count_text: Callable[[str], int] = count_text
+    message_overhead: int = MESSAGE_OVERHEAD
+    includes: frozenset[str] = frozenset({"instructions", "tools"})
+    """Which fixed parts of a request are measured beside its messages (llmz.budget.measure.includes)."""
+
+    def _value(self, value: Any) -> int:
+        """Every string and scalar inside ``value``, keys excluded; no media handling at this level."""
+        if isinstance(value, str):
+            return self.count_text(value)
+        if isinstance(value, bool | int | float):
+            return self.count_text(json.dumps(value))
+        if isinstance(value, dict):
+            return sum(self._value(item) for item in value.values())
+        if isinstance(value, list | tuple):
+            return sum(self._value(item) for item in value)
+        return 0
+
+    def _part(self, part: Any) -> int:
+        """A content part or attachment: media parts lose their transport fields, nothing else does."""
+        if isinstance(part, dict) and part.get("type") in MEDIA_PART_TYPES:
+            return sum(self._value(v) for k, v in part.items() if k not in MEDIA_TRANSPORT_KEYS)
+        return self._value(part)
+
+    def count_message(self, message: dict[str, Any]) -> int:
+        """Tokens one message adds to a request: framing overhead plus every counted field."""
+        total = self.message_overhead
+        for key, value in message.items():
+            if key in BOOKKEEPING_KEYS:
+                continue
+            if key in MEDIA_CONTAINER_KEYS and isinstance(value, list):
+                total += sum(self._part(part) for part in value)
+            else:
+                total += self._value(value)
+        return total
+
+    def count_messages(self, messages: Iterable[dict[str, Any]]) -> int:
+        return sum(self.count_message(message) for message in messages)
+
+    def count_instructions(self, instructions: str) -> int:
+        """The system prompt travels as one system message."""
+        if "instructions" not in self.includes:
+            return 0
+        return self.message_overhead + self.count_text("system") + self.count_text(instructions)
+
+    def count_tools(self, tools: Iterable[dict[str, Any]]) -> int:
+        """Tool declarations are charged at the size of their canonical JSON spelling."""
+        if "tools" not in self.includes:
+            return 0
+        return sum(self.count_text(json.dumps(tool, sort_keys=True, separators=(",", ":"))) for tool in tools)
 
 
-def _count_part(part: Any) -> int:
-    """A content part or attachment: media parts lose their transport fields, nothing else does."""
-    if isinstance(part, dict) and part.get("type") in MEDIA_PART_TYPES:
-        return sum(_count_value(v) for k, v in part.items() if k not in MEDIA_TRANSPORT_KEYS)
-    return _count_value(part)
+DEFAULT_MEASURE = Measure()
+"""The reference's measurement; the module-level functions below are its methods."""
 
 
 def count_message(message: dict[str, Any]) -> int:
-    """Tokens one message adds to a request: framing overhead plus every counted field."""
-    total = MESSAGE_OVERHEAD
-    for key, value in message.items():
-        if key in BOOKKEEPING_KEYS:
-            continue
-        if key in MEDIA_CONTAINER_KEYS and isinstance(value, list):
-            total += sum(_count_part(part) for part in value)
-        else:
-            total += _count_value(value)
-    return total
+    return DEFAULT_MEASURE.count_message(message)
 
 
 def count_messages(messages: Iterable[dict[str, Any]]) -> int:
-    return sum(count_message(message) for message in messages)
+    return DEFAULT_MEASURE.count_messages(messages)
 
 
 def count_instructions(instructions: str) -> int:
-    """The system prompt travels as one system message."""
-    return MESSAGE_OVERHEAD + count_text("system") + count_text(instructions)
+    return DEFAULT_MEASURE.count_instructions(instructions)
 
 
 def count_tools(tools: Iterable[dict[str, Any]]) -> int:
-    """Tool declarations are charged at the size of their canonical JSON spelling."""
-    return sum(count_text(json.dumps(tool, sort_keys=True, separators=(",", ":"))) for tool in tools)
+    return DEFAULT_MEASURE.count_tools(tools)

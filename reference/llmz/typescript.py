@@ -8,9 +8,13 @@ TypeScript cannot say (lengths, bounds, patterns) are left to the issues (llmz.e
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
+import jsonschema
+
 from reference.llmz.errors import LlmzError
+from reference.llmz.preview import UNDEFINED
 
 _SCALARS = {"string": "string", "number": "number", "integer": "number", "boolean": "boolean", "null": "null"}
 
@@ -45,10 +49,16 @@ def _object(schema: dict[str, Any]) -> str:
     return "{ " + "; ".join(fields) + " }" if fields else "{ [key: string]: unknown }"
 
 
-def validation_error(code: str, subject: str, schema: Any, issues: list[tuple[str, str]]) -> LlmzError:
-    """A typed validation failure: one line per issue, then the expected shape. The lines stay separate
-    in feedback (llmz.error-recovery.validation-message-format)."""
-    expected = ts_type(schema)
+def validation_error(
+    code: str,
+    subject: str,
+    schema: Any,
+    issues: list[tuple[str, str]],
+    shape: Callable[[Any], str] = ts_type,
+) -> LlmzError:
+    """A typed validation failure: one line per issue, then the expected shape (``shape`` of the schema).
+    The lines stay separate in feedback (llmz.error-recovery.validation-message-format)."""
+    expected = shape(schema)
     lines = "\n".join(f"- {path}: {message}" for path, message in issues)
     return LlmzError(
         code,
@@ -56,3 +66,17 @@ def validation_error(code: str, subject: str, schema: Any, issues: list[tuple[st
         issues=[{"path": path, "message": message} for path, message in issues],
         expected=expected,
     )
+
+
+def schema_issues(schema: dict[str, Any] | None, value: Any) -> list[tuple[str, str]]:
+    """Validation issues as (path, message); ``undefined`` validates as null. Tool inputs, exit payloads,
+    component props and object properties are all checked with it before anything runs
+    (llmz.tools.input-validated-first)."""
+    if schema is None:
+        return []
+    data = None if value is UNDEFINED else value
+    validator = jsonschema.Draft202012Validator(schema)
+    return [
+        ("/".join(str(p) for p in error.absolute_path) or "(root)", error.message)
+        for error in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    ]

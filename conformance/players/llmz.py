@@ -1,0 +1,340 @@
+"""Plays a llmz scenario through the reference's public API (``reference.llmz``) and returns its record.
+
+The scenario vocabulary (``conformance.scenario.llmz``) is declarative: a tool "returns" a value, "fails
+first" twice, "hangs"; a hook "rejects". Here each of those becomes the Python callable a host would
+write, and each step becomes one API call on one ``Session``: ``append``, ``execute``, a JSON round trip
+(``to_json`` / ``from_json``), ``summarize`` or ``compact``. The record is what the runtime reports to its
+observers, with the model traffic the provider records beside it (vocabulary: spec/protocol/records/llmz.md).
+Step failures that llmz reports to the caller (an invalid append, a session that cannot be restored) are
+recorded as ``error`` events and the scenario continues, so scenarios can check what happens next.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+from conformance.players import CannotExpress
+from conformance.players.common import ProviderFactory, scripted_provider
+from conformance.scenario.invalid import raw
+from conformance.scenario.llmz import (
+    AfterToolHook,
+    AppendStep,
+    CompactStep,
+    ExecuteStep,
+    HooksSpec,
+    ObserverBehaviour,
+    OnInspectHook,
+    SaveAndRestoreStep,
+    SessionProbe,
+    Setup,
+    SummarizeStep,
+    ToolBehaviour,
+    ToolSpec,
+)
+from conformance.scenario.model import LlmzCase
+from reference.llmz import (
+    DEFAULT_POLICIES,
+    NEVER_SETTLES,
+    Abort,
+    Chat,
+    Compaction,
+    Component,
+    Exit,
+    Hooks,
+    HostObject,
+    LlmzError,
+    Model,
+    Options,
+    Policies,
+    Property,
+    Session,
+    ThinkSignal,
+    Tool,
+    compact,
+    execute,
+    summarize,
+    truncate,
+)
+from reference.llmz.preview import DEFAULT_RESULT_BUDGET
+from reference.record import Recorder
+
+UNKNOWN_FORMAT_VERSION = 999_999
+"""What ``save_and_restore(unknown_version)`` writes: a format version no runtime knows."""
+
+#: Capability flags this reference declares for llmz (scenarios may `require` them).
+CAPABILITIES: tuple[str, ...] = ()
+
+PolicyChange = Callable[[Policies], Policies]
+
+
+class HandlerError(Exception):
+    """What a scenario's throwing handler or hook raises: an ordinary ``Error`` with the given message."""
+
+
+def _raise(message: str) -> NoReturn:
+    raise HandlerError(message)
+
+
+def _observer(behaviour: ObserverBehaviour) -> Callable[[Any], Any] | None:
+    """An observer hook that is absent, does nothing, or throws every time."""
+    if behaviour == "none":
+        return None
+    if behaviour == "throw":
+        return lambda *_: _raise("observer failed")
+    return lambda *_: None
+
+
+def _handler(kind: str) -> Callable[[Any], Any] | None:
+    """A chat or component handler: ``ok`` acknowledges, ``fail`` throws, ``none`` is not bound."""
+    if kind == "none":
+        return None
+    if kind == "fail":
+        return lambda _content: _raise("the handler failed")
+    return lambda _content: None
+
+
+def _on_inspect(hook: OnInspectHook) -> Callable[[Any], str | None]:
+    def on_inspect(snapshot: Any) -> str | None:
+        if hook.action == "throw":
+            _raise(hook.text or "onInspect failed")
+        if hook.action == "mutate" and isinstance(snapshot, dict):
+            snapshot.clear()
+            snapshot["mutated"] = True
+        return hook.text if hook.action == "replace" else None
+
+    return on_inspect
+
+
+def _after_tool(hook: AfterToolHook) -> Callable[[Any, Any], Any]:
+    def after_tool(_input: Any, _output: Any) -> Any:
+        if hook.reject is not None:
+            _raise(hook.reject)
+        if hook.abort is not None:
+            raise Abort(hook.abort)
+        return hook.replace_output
+
+    return after_tool
+
+
+class Player:
+    def __init__(self, scenario: LlmzCase, provider: ProviderFactory, policies: Policies) -> None:
+        self.setup: Setup = scenario.setup
+        self.recorder = Recorder()
+        self.provider = provider(scenario.script, self.recorder)
+        self.policies = policies
+        self.observers = [lambda kind, fields: self.recorder.emit(kind, **fields)]
+        compaction = self.setup.compaction
+        self.session = Session(
+            compaction=None if compaction is False else Compaction(**compaction.model_dump()),
+            variables=self.setup.memory.variables,
+            max_bytes=self.setup.memory.max_bytes,
+            policies=policies,
+        )
+        self.call_counts: dict[str, int] = {}
+        """Calls per tool over the whole scenario, so "fails twice" spans iterations and executions."""
+        self.models = [Model(m.id, m.input_tokens, m.output_tokens) for m in self.setup.models]
+        self.tools = [self._tool(spec) for spec in self.setup.tools]
+        self.hooks = self._hooks(self.setup.hooks)
+
+    # -- translating the setup ---------------------------------------------------------------------
+    def _tool(self, spec: ToolSpec) -> Tool:
+        return Tool(
+            spec.name,
+            self._behaviour(spec.name, spec.behaviour),
+            description=spec.description,
+            input=spec.input,
+            output=spec.output,
+            retries=spec.retries,
+        )
+
+    def _behaviour(self, name: str, behaviour: ToolBehaviour) -> Callable[[Any], Any]:
+        """The handler for a declarative behaviour: what call N of the tool does."""
+
+        def shown(value: Any) -> Any:
+            spec = behaviour.truncate
+            return value if spec is None else truncate(value, raw(spec.max_tokens), spec.preserve)
+
+        def handler(value: Any) -> Any:
+            self.call_counts[name] = count = self.call_counts.get(name, 0) + 1
+            if behaviour.session_probe is not None:
+                return self._probe(behaviour.session_probe)
+            if count <= behaviour.fail_first:
+                _raise(behaviour.fail_message)
+            signal = behaviour.think_signal
+            if signal is not None:
+                made = ThinkSignal(signal.reason, shown(signal.context))
+                if signal.via == "throw":
+                    raise made
+                return made
+            if behaviour.throws is not None:
+                _raise(behaviour.throws)
+            if behaviour.hangs:
+                return NEVER_SETTLES
+            if behaviour.cancels is not None:
+                raise Abort(behaviour.cancels)
+            return shown(value if behaviour.returns_input else behaviour.returns)
+
+        return handler
+
+    def _probe(self, probe: SessionProbe) -> Any:
+        """A handler using the session while the run holds it (llmz.errors.session-state)."""
+        try:
+            if probe.op == "status":
+                return self.session.status
+            if probe.op == "to_json":
+                self.session.to_json()
+            elif probe.op in ("execute", "compact", "summarize"):
+                self.session.require_idle(probe.op)  # what execute/compact/summarize check first
+            else:
+                self.session.append([m.model_dump(exclude_none=True) for m in probe.messages])
+        except LlmzError as error:
+            return {"error": error.code}
+        return {"ok": True}
+
+    def _hooks(self, spec: HooksSpec) -> Hooks:
+        on_exit = None
+        if spec.on_exit != "none":
+            on_exit = (lambda *_: _raise("rejected")) if spec.on_exit == "reject" else (lambda *_: None)
+        replacement = spec.before_execution
+        return Hooks(
+            on_exit=on_exit,
+            before_tool={hook.tool: (lambda _v, new=hook.replace_input: new) for hook in spec.before_tool},
+            after_tool={hook.tool: _after_tool(hook) for hook in spec.after_tool},
+            on_inspect=_on_inspect(spec.on_inspect) if spec.on_inspect is not None else None,
+            before_request=self._before_request(spec) if spec.before_request is not None else None,
+            before_execution=(lambda _code: replacement) if replacement is not None else None,
+            on_iteration_start=_observer(spec.on_iteration_start),
+            on_iteration_end=_observer(spec.on_iteration_end),
+            on_trace=_observer(spec.on_trace),
+        )
+
+    def _before_request(self, spec: HooksSpec) -> Callable[[list[dict[str, Any]]], list[dict[str, Any]] | None]:
+        hook = spec.before_request
+        assert hook is not None
+
+        def before_request(messages: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+            if self.provider.calls + 1 < hook.from_call:
+                return None  # undefined: the request goes as it is
+            return messages + [{"role": m.role, "content": m.content} for m in hook.append]
+
+        return before_request
+
+    def _chat(self) -> Chat:
+        spec = self.setup.chat
+        components = [
+            Component(raw(c.name), _handler(c.handler), description=c.description, props=c.props)
+            for c in spec.components
+        ]
+        return Chat(handler=_handler(spec.text_handler), components=components, on_delta=_observer(spec.on_delta))
+
+    def _exits(self, step: ExecuteStep) -> list[Exit] | None:
+        defined = [Exit(e.name, e.description, e.schema_) for e in self.setup.exits]
+        if step.exits is None:
+            return defined or None
+        by_name = {e.name: e for e in defined}
+        missing = [name for name in step.exits if name not in by_name]
+        if missing:
+            raise ValueError(f"steps: execute.exits names {missing}, which setup.exits does not define")
+        return [by_name[name] for name in step.exits]
+
+    def _options(self, step: ExecuteStep) -> Options:
+        """The step's options, then the setup's defaults, then the runtime's."""
+        ours, defaults = step.options, self.setup.options
+
+        def pick(name: str, default: Any) -> Any:
+            value = getattr(ours, name)
+            value = getattr(defaults, name) if value is None else value
+            return default if value is None else raw(value)
+
+        return Options(
+            loop=pick("loop", None),
+            timeout=pick("timeout", None),
+            require_chat_response=pick("require_chat_response", True),
+            max_tokens=pick("max_tokens", None),
+            tool_result_max_tokens=pick("tool_result_max_tokens", DEFAULT_RESULT_BUDGET),
+        )
+
+    # -- the steps -----------------------------------------------------------------------------------
+    def append(self, step: AppendStep) -> None:
+        try:
+            self.session.append([m.model_dump(exclude_none=True) for m in step.messages])
+        except LlmzError as error:
+            self.recorder.emit("error", step="append", **error.as_record())
+
+    def execute(self, step: ExecuteStep) -> None:
+        execute(
+            self.session,
+            self.provider,
+            instructions=step.instructions,
+            tools=self.tools,
+            exits=self._exits(step),
+            objects=[
+                HostObject(o.name, [Property(p.name, p.value, p.schema_, p.writable) for p in o.properties])
+                for o in self.setup.objects
+            ],
+            chat=self._chat() if step.mode == "chat" else None,
+            hooks=self.hooks,
+            models=self.models,
+            options=self._options(step),
+            observers=self.observers,
+        )
+
+    def save_and_restore(self, step: SaveAndRestoreStep) -> None:
+        state = json.loads(json.dumps(self.session.to_json()))
+        if step.drop_delivery_tracking:
+            state.pop("delivery", None)
+        if step.unknown_version:
+            state["version"] = UNKNOWN_FORMAT_VERSION
+        try:
+            self.session = Session.from_json(state, self.policies)
+        except LlmzError as error:
+            self.recorder.emit("error", step="save_and_restore", **error.as_record())
+
+    def summarize_or_compact(self, step: SummarizeStep | CompactStep) -> None:
+        try:
+            if isinstance(step, CompactStep):
+                compact(
+                    self.session,
+                    self.provider,
+                    keep_recent_iterations=step.keep_recent_iterations,
+                    models=self.models,
+                    observers=self.observers,
+                )
+            else:
+                summarize(self.session, self.provider, models=self.models, observers=self.observers)
+        except LlmzError as error:
+            self.recorder.emit("error", step=step.op, **error.as_record())
+
+    def final(self) -> dict[str, Any]:
+        return {
+            "status": self.session.status,
+            "last_speaker": self.session.last_speaker,
+            "transcript": self.session.transcript,
+            "messages": self.session.messages,
+            "pending": len(self.session.pending),
+            "variables": sorted(self.session.memory.variables),
+        }
+
+
+def play(
+    scenario: LlmzCase,
+    provider: ProviderFactory = scripted_provider,
+    policies: PolicyChange | None = None,
+) -> dict[str, Any]:
+    """Play one case; ``policies`` changes the reference's decisions (a mutant or permitted variant)."""
+    player = Player(scenario, provider, DEFAULT_POLICIES if policies is None else policies(DEFAULT_POLICIES))
+    for step in scenario.steps:
+        if isinstance(step, AppendStep):
+            player.append(step)
+        elif isinstance(step, ExecuteStep):
+            player.execute(step)
+        elif isinstance(step, SaveAndRestoreStep):
+            player.save_and_restore(step)
+        elif isinstance(step, SummarizeStep | CompactStep):
+            player.summarize_or_compact(step)
+        else:
+            raise CannotExpress(f"the llmz reference does not implement the {step.op!r} step")
+    player.recorder.final = player.final()
+    return player.recorder.to_dict()

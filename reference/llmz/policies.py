@@ -1,0 +1,196 @@
+"""Every choice the llmz runtime makes that a variant may make differently, in one frozen object.
+
+The runtime reads these decisions only through the ``Policies`` it was given (``Session(policies=...)``;
+``execute`` and the standalone operations use their session's). Each field points at the one place a rule
+is implemented, a pure function or a constant in the module that owns that rule and cites its id; nothing
+here decides anything itself. ``DEFAULT_POLICIES`` is the reference: llmz 1.0.2 as the documents describe
+it, and the reference's own readings where they leave a choice open.
+
+A variant of the runtime (``variants``: mutants that break one rule, permitted variants that make another
+allowed choice) is ``dataclasses.replace(DEFAULT_POLICIES, <field>=...)``, handed to the runtime through
+its API. Nothing in the runtime is patched, and no function exists here only to be replaced.
+
+Functions that are composed of other decisions take those decisions as arguments (for instance
+``choose_cut`` takes ``protected``); the runtime passes this object's choices, so replacing one decision
+changes it everywhere it is used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from reference.llmz import (
+    budget,
+    compaction,
+    config,
+    containment,
+    conversation,
+    definitions,
+    failures,
+    feedback,
+    guard,
+    inspector,
+    kernel,
+    memory,
+    preview,
+    prompt,
+    request_hook,
+    signals,
+    tokens,
+    typescript,
+)
+from reference.llmz import settle as settlement
+from reference.llmz.api import Exit, Truncated
+from reference.llmz.errors import LlmzError
+from reference.llmz.reports import Display
+
+
+def unwrap_truncated(result: Truncated) -> tuple[Any, Display]:
+    """What a ``truncate()`` wrapper leaves: the program gets the whole value and only previews use the
+    budget (llmz.inspection.truncate-keeps-data, llmz.inspection.truncate-overrides-budget)."""
+    return result.value, (result.max_tokens, result.preserve)  # type: ignore[return-value]
+
+
+def fresh_program(new_code: str, previous_code: str | None, first_of_execute: bool) -> str:
+    """The program an iteration runs: only the model's new one. A program stopped part-way (by a forced
+    inspection, or before the session was saved) is never resumed or replayed
+    (llmz.error-recovery.think-signal-continue, llmz.persistence.no-paused-stack)."""
+    return new_code
+
+
+@dataclass(frozen=True)
+class Policies:
+    """The decisions of the llmz runtime (see the module docstring). Grouped by the rules they serve."""
+
+    # -- chat guard (reference.llmz.guard) ---------------------------------------------------------------
+    is_blank: Callable[[str | None], bool] = guard.is_blank
+    speaker_after_input: Callable[[guard.Speaker, str, object], guard.Speaker] = guard.speaker_after_input
+    speaker_after_delivery: Callable[[guard.Speaker, guard.DeliveryStatus, bool], guard.Speaker] = (
+        guard.speaker_after_delivery
+    )
+    may_listen: Callable[[guard.Speaker, bool], bool] = guard.may_listen
+    guard_applies: Callable[[str, str], bool] = guard.guard_applies
+    restored_speaker: Callable[[object], guard.Speaker] = guard.restored_speaker
+    skip_sends_after_failed_delivery: bool = guard.SKIP_SENDS_AFTER_FAILED_DELIVERY
+    caught_delivery_failure_fails: bool = False
+    """Whether a failed delivery the program caught still fails the iteration: not in the reference
+    (llmz.errors.delivery-failed#open_question)."""
+
+    # -- how an iteration ends (reference.llmz.settle, .signals) -------------------------------------------
+    settle: Callable[[settlement.Happenings], settlement.Decision] = settlement.settle
+    stops_run: Callable[[str], bool] = settlement.stops_run
+    signal_honoured: Callable[[str], bool] = signals.honoured
+    signals_interrupt_program: bool = signals.INTERRUPTS_PROGRAM
+    reported_signals: Callable[[Sequence[Any]], list[Any]] = signals.reported
+    code_to_run: Callable[[str, str | None, bool], str] = fresh_program
+
+    # -- configuration (reference.llmz.config, .definitions, .containment, .kernel) ------------------------
+    listen_exit: Exit = config.LISTEN_EXIT
+    fallback_sequence: Callable[[list[Any]], list[list[Any]]] = config.fallback_sequence
+    configuration_problem: Callable[..., LlmzError | None] = definitions.configuration_problem
+    result_budget_problem: Callable[[object], LlmzError | None] = definitions.result_budget_problem
+    is_identifier: Callable[[object], bool] = definitions.is_identifier
+    javascript_budget: Callable[[int | None], float | None] = containment.javascript_budget
+    kernel_definition: str = kernel.DEFINITION
+
+    # -- naming failures (reference.llmz.failures, .typescript) ---------------------------------------------
+    reserved_declaration: Callable[[str], LlmzError | None] = failures.reserved_declaration
+    missing_callable: Callable[[dict[str, Any], str], str | None] = failures.missing_callable
+    unawaited_problem: Callable[[list[str]], LlmzError | None] = failures.unawaited_problem
+    memory_value_problem: Callable[[list[str]], LlmzError | None] = failures.memory_value_problem
+    memory_errors_fail_iteration: bool = True
+    """Whether values memory cannot keep fail the iteration (recoverably); the other reading lists them and
+    completes it (llmz.errors.invalid-memory-value#open_question)."""
+    heap_exhausted: Callable[[dict[str, Any] | None], LlmzError | None] = failures.heap_exhausted
+    timeout_error: Callable[[int | None], LlmzError] = failures.timeout_error
+    output_overflow: Callable[[Any], LlmzError] = failures.output_overflow
+    iteration_errors: Callable[[list[LlmzError], LlmzError | None], list[str]] = failures.iteration_errors
+    stream_contents: Callable[[list[str]], list[str]] = failures.stream_contents
+    schema_shape: Callable[[Any], str] = typescript.ts_type
+    schema_issues: Callable[[dict[str, Any] | None, Any], list[tuple[str, str]]] = typescript.schema_issues
+
+    # -- hooks (reference.llmz.request_hook, .inspector) -----------------------------------------------------
+    before_tool_replaces_input: bool = True
+    """llmz.hooks.before-tool-replaces-input: the handler gets what onBeforeTool returned."""
+    measure_hook_replacements: bool = request_hook.MEASURE_REPLACEMENTS
+    snapshot: Callable[[Any], Any] = inspector.snapshot
+    custom_preview: Callable[[Any, int, preview.Preserve, inspector.Preview], str] = inspector.bounded_custom
+
+    # -- memory (reference.llmz.memory) --------------------------------------------------------------------
+    current_return: memory.ReturnRule = memory.current_return
+    memory_fits: memory.Limit = memory.fits
+    store_variables: Callable[[memory.Memory, dict[str, dict[str, Any]], memory.Limit], memory.Capture] = (
+        memory.Memory.store
+    )
+    drop_iterations: Callable[[memory.Memory, list[str]], None] = memory.Memory.drop_iterations
+    memory_snapshot: Callable[[memory.Memory], dict[str, Any]] = memory.Memory.to_json
+
+    # -- sessions (reference.llmz.conversation) --------------------------------------------------------------
+    event_preview_tokens: int = conversation.EVENT_PREVIEW_TOKENS
+    event_role: str = conversation.EVENT_ROLE
+    render_event: Callable[[str, str], str] = conversation.render_event
+    render_summary: Callable[[str], str] = conversation.render_summary
+    running_turn_takes_input: bool = False
+    """Input appended while a run holds the session waits for the next turn
+    (llmz.sessions.input-during-turn-queued, llmz.sessions.events-during-run-wait)."""
+    busy_problem: Callable[[bool, str], LlmzError | None] = conversation.busy_problem
+    known_format_version: Callable[[object], bool] = conversation.known_format_version
+    compacted_earlier: Callable[[list[dict[str, Any]], int, dict[str, Any]], list[dict[str, Any]]] = (
+        conversation.compacted_earlier
+    )
+
+    # -- the token budget (reference.llmz.budget, .tokens) ---------------------------------------------------
+    check_max_tokens: Callable[[object], int | None] = budget.check_max_tokens
+    effective_limits: budget.Limits = budget.effective_limits
+    planned_reserve: budget.Reserve = budget.planned_reserve
+    input_fits: Callable[[budget.Window, int], bool] = budget.fits
+    measure: tokens.Measure = tokens.DEFAULT_MEASURE
+
+    # -- compaction (reference.llmz.compaction) --------------------------------------------------------------
+    compaction_controls: Callable[[dict[str, Any] | None], compaction.Controls | None] = (
+        compaction.session_controls
+    )
+    should_compact: Callable[[int, int, float], bool] = compaction.should_compact
+    protected_start: Callable[[Sequence[compaction.Group], int], int] = compaction.protected_start
+    choose_cut: Callable[..., compaction.Cut | None] = compaction.choose_cut
+    retained_history: Callable[[Sequence[compaction.Group], compaction.Cut, str], list[dict[str, Any]]] = (
+        compaction.retained_history
+    )
+    discarded_iterations: Callable[[Sequence[compaction.Group], compaction.Cut], list[str]] = (
+        compaction.discarded_iterations
+    )
+    segment_end: Callable[[Sequence[int], int, int], int] = compaction.segment_end
+    summary_failure_fallback: str | None = None
+    """What replaces a summary that failed: nothing, compaction fails and the history stays
+    (llmz.compaction.failure-keeps-history, llmz.errors.compaction-failed)."""
+    commit_compaction_before_hooks: bool = False
+    """A prepared compaction is committed only once the final request is known to fit
+    (llmz.compaction.commit-after-fit)."""
+
+    # -- what the model is shown (reference.llmz.preview, .feedback, .prompt) --------------------------------
+    format_value: Callable[[Any], str] = preview.format_value
+    cut_preview: preview.Cut = preview.cut
+    display_budget_problem: Callable[[object], str | None] = preview.display_budget_problem
+    unwrap_truncated: Callable[[Truncated], tuple[Any, Display]] = unwrap_truncated
+    preview_budget: Callable[[Display, int], tuple[int, preview.Preserve]] = feedback.preview_budget
+    section: Callable[[str, str], str] = feedback.section
+    forced_inspection: Callable[..., str] = feedback.forced_inspection
+    reuse_instruction: str = feedback.REUSE_INSTRUCTION
+    recovery_note: Callable[[list[str]], str] = feedback.recovery_note
+    footers: Callable[[feedback.Footer], str] = feedback.footers
+    trace_context_lines: int = feedback.TRACE_CONTEXT_LINES
+    worker_guidance: str = prompt.WORKER_GUIDANCE
+    chat_guidance: str = prompt.CHAT_GUIDANCE
+    system_prompt: Callable[[str, str], str] = prompt.system_prompt
+    api_description: Callable[[config.RunConfig], str] = prompt.api_description
+
+    @property
+    def previewer(self) -> preview.Previewer:
+        """The native inspector these policies describe (writing, cutting, and counting with ``measure``)."""
+        return preview.Previewer(self.format_value, self.cut_preview, self.measure.count_text)
+
+
+DEFAULT_POLICIES = Policies()
+"""The reference's decisions."""
