@@ -14,7 +14,7 @@ import pytest
 from conformance.judging.judge import Mismatch, judge
 from conformance.players import play
 from conformance.scenario.load import LoadedScenario, LoadError, load_all
-from reference.llmz.budget_mutants import MUTANTS
+from variants.mutants.llmz import BUDGET_MUTANTS as MUTANTS
 from variants import Mutant, all_mutants
 
 AREAS = ("llmz/budget/", "llmz/compaction/")
@@ -90,7 +90,7 @@ def test_every_mutant_has_killers_and_is_registered() -> None:
     assert sorted(KILLERS) == sorted(m.name for m in MUTANTS)
     registered = all_mutants()
     missing = [m.name for m in MUTANTS if m.name not in registered]
-    assert not missing, f"add the budget mutants to reference/llmz/mutants.py: {missing}"
+    assert not missing, f"add the budget mutants to variants/mutants/llmz/budget.py: {missing}"
 
 
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda mutant: mutant.name)

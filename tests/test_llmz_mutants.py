@@ -14,7 +14,7 @@ import pytest
 from conformance.judging.judge import Mismatch, judge
 from conformance.players import play
 from conformance.scenario.load import LoadedScenario, load_all
-from reference.llmz.mutants import RUNTIME_MUTANTS as MUTANTS
+from variants.mutants.llmz import RUNTIME_MUTANTS as MUTANTS
 
 
 @cache

@@ -77,7 +77,7 @@ def _raise(message: str) -> NoReturn:
     raise HandlerError(message)
 
 
-def _observer(behaviour: ObserverBehaviour) -> Callable[[Any], Any] | None:
+def _observer(behaviour: ObserverBehaviour) -> Callable[..., Any] | None:
     """An observer hook that is absent, does nothing, or throws every time."""
     if behaviour == "none":
         return None
@@ -118,13 +118,18 @@ def _after_tool(hook: AfterToolHook) -> Callable[[Any, Any], Any]:
     return after_tool
 
 
+def _constant(value: Any) -> Callable[[Any], Any]:
+    """onBeforeTool answering the same input whatever the model's was."""
+    return lambda _input: value
+
+
 class Player:
     def __init__(self, scenario: LlmzCase, provider: ProviderFactory, policies: Policies) -> None:
         self.setup: Setup = scenario.setup
         self.recorder = Recorder()
         self.provider = provider(scenario.script, self.recorder)
         self.policies = policies
-        self.observers = [lambda kind, fields: self.recorder.emit(kind, **fields)]
+        self.observers = [self._observe]
         compaction = self.setup.compaction
         self.session = Session(
             compaction=None if compaction is False else Compaction(**compaction.model_dump()),
@@ -137,6 +142,9 @@ class Player:
         self.models = [Model(m.id, m.input_tokens, m.output_tokens) for m in self.setup.models]
         self.tools = [self._tool(spec) for spec in self.setup.tools]
         self.hooks = self._hooks(self.setup.hooks)
+
+    def _observe(self, kind: str, fields: dict[str, Any]) -> None:
+        self.recorder.emit(kind, **fields)
 
     # -- translating the setup ---------------------------------------------------------------------
     def _tool(self, spec: ToolSpec) -> Tool:
@@ -200,7 +208,7 @@ class Player:
         replacement = spec.before_execution
         return Hooks(
             on_exit=on_exit,
-            before_tool={hook.tool: (lambda _v, new=hook.replace_input: new) for hook in spec.before_tool},
+            before_tool={hook.tool: _constant(hook.replace_input) for hook in spec.before_tool},
             after_tool={hook.tool: _after_tool(hook) for hook in spec.after_tool},
             on_inspect=_on_inspect(spec.on_inspect) if spec.on_inspect is not None else None,
             before_request=self._before_request(spec) if spec.before_request is not None else None,

@@ -1,26 +1,19 @@
-"""Mutants for the checks on values a host can get wrong (see ``reference.mutants``).
+"""Mutants of the checks on values a host can get wrong, each broken from one side.
 
-Each breaks one check from one side: either it lets an invalid value through (read the loose way a
-JavaScript runtime without the check would: ``Number(value)``), or it refuses a valid value at the edge of
-the range. ``fixtures/scenarios/llmz/invalid-input`` pins both sides; ``tests/test_invalid_input.py`` shows
-each of those scenarios failing against the mutant named for it.
+Each either lets an invalid value through (read the loose way a JavaScript runtime without the check
+would: ``Number(value)``), or refuses a valid value at the edge of the range.
+``fixtures/scenarios/llmz/invalid-input`` pins both sides; ``tests/test_invalid_input.py`` shows each of
+those scenarios failing against the mutant named for it.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from contextlib import AbstractContextManager
-from typing import Any
-from unittest import mock
+from dataclasses import replace
 
 from reference.llmz import budget, definitions, preview
 from reference.llmz.errors import LlmzError
-from reference.mutants import Mutant
-
-
-def _patch(target: str, replacement: Any) -> Callable[[], AbstractContextManager[object]]:
-    return lambda: mock.patch(target, replacement)
+from variants import Mutant
 
 
 def _js_number(value: object) -> float:
@@ -88,49 +81,49 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "llmz-max-tokens-coerced",
         rules=("llmz.budget.max-tokens.positive-safe-integer",),
-        patch=_patch("reference.llmz.budget.check_max_tokens", _max_tokens_coerced),
         description="maxTokens is read with Number() and floored: true, 1.5 and '8000' are accepted",
+        policies=lambda p: replace(p, check_max_tokens=_max_tokens_coerced),
     ),
     Mutant(
         "llmz-max-tokens-any-integer",
         rules=("llmz.budget.max-tokens.positive-safe-integer",),
-        patch=_patch("reference.llmz.budget.check_max_tokens", _max_tokens_any_integer),
         description="any integer is a maxTokens: 0, -1 and 2^53 are accepted",
+        policies=lambda p: replace(p, check_max_tokens=_max_tokens_any_integer),
     ),
     Mutant(
         "llmz-max-tokens-from-two",
         rules=("llmz.budget.max-tokens.positive-safe-integer",),
-        patch=_patch("reference.llmz.budget.check_max_tokens", _max_tokens_from_two),
         description="maxTokens 1 is refused as a configuration failure",
+        policies=lambda p: replace(p, check_max_tokens=_max_tokens_from_two),
     ),
     Mutant(
         "llmz-result-budget-coerced",
         rules=("llmz.inspection.tool-result-range", "llmz.inspection.budget-integers"),
-        patch=_patch("reference.llmz.definitions.result_budget_problem", _result_budget_coerced),
         description="toolResultMaxTokens is read with Number(): true, 1.5 and '2000' are accepted",
+        policies=lambda p: replace(p, result_budget_problem=_result_budget_coerced),
     ),
     Mutant(
         "llmz-truncate-budget-unchecked",
         rules=("llmz.inspection.budget-integers",),
-        patch=_patch("reference.llmz.behaviours.display_budget_problem", lambda budget: None),
         description="truncate takes any maxTokens: -1, 1.5, true and 2^53 are used as budgets",
+        policies=lambda p: replace(p, display_budget_problem=lambda budget: None),
     ),
     Mutant(
         "llmz-truncate-budget-below-max-safe",
         rules=("llmz.inspection.budget-integers",),
-        patch=_patch("reference.llmz.behaviours.display_budget_problem", _display_budget_below_max_safe),
         description="truncate refuses the largest safe integer as a budget",
+        policies=lambda p: replace(p, display_budget_problem=_display_budget_below_max_safe),
     ),
     Mutant(
         "llmz-component-names-unchecked",
         rules=("llmz.components.exact-identifier", "llmz.errors.invalid-component"),
-        patch=_patch("reference.llmz.definitions.is_identifier", lambda name: True),
         description="any component name registers, identifier or not",
+        policies=lambda p: replace(p, is_identifier=lambda name: True),
     ),
     Mutant(
         "llmz-component-names-letter-first",
         rules=("llmz.components.exact-identifier",),
-        patch=_patch("reference.llmz.definitions.is_identifier", _identifier_starting_with_a_letter),
         description="a component name must start with a letter: $card and _card are refused",
+        policies=lambda p: replace(p, is_identifier=_identifier_starting_with_a_letter),
     ),
 ]

@@ -1,22 +1,12 @@
-"""Mutants for the error catalogue, memory, sessions, inspection and hooks (see ``reference.mutants``).
-
-Each one breaks a single policy function named in its patch, so ``tests/test_llmz_mutants.py`` can show
-that the scenarios pinning the listed rules fail, naming those rules, when that policy is wrong.
-"""
+"""Mutants of the error catalogue, memory, sessions, inspection and hooks: one decision each."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from contextlib import AbstractContextManager
+from dataclasses import replace
 from typing import Any
-from unittest import mock
 
 from reference.llmz import memory
-from reference.mutants import Mutant
-
-
-def _patch(target: str, replacement: Any) -> Callable[[], AbstractContextManager[object]]:
-    return lambda: mock.patch(target, replacement)
+from variants import Mutant
 
 
 def _newest_record_only(records: list[dict[str, Any]]) -> tuple[bool, Any]:
@@ -34,26 +24,10 @@ def _older_result_when_unkept(records: list[dict[str, Any]]) -> tuple[bool, Any]
     return False, None
 
 
-def _lossy_to_json(self: memory.Memory) -> dict[str, Any]:
+def _lossy_to_json(state: memory.Memory) -> dict[str, Any]:
     """Persist memory as plain JSON: undefined becomes null and negative zero becomes 0."""
-    plain = {name: memory.encode_plain(memory.to_plain(value)) for name, value in self.variables.items()}
-    return {"variables": plain, "iterations": [], "maxBytes": self.max_bytes}
-
-
-def _append_into_running_turn(self: Any, items: list[dict[str, Any]]) -> None:
-    """Input appended during a run joins that run's turn instead of waiting."""
-    from reference.llmz.session import to_native
-
-    converted = [to_native(item) for item in items]
-    (self.history if self.active else self.pending).extend(converted)
-
-
-def _previews_without_accumulation(entry: Any, host: Any) -> None:
-    """Each preview carries only its own chunk as content."""
-    if not host.config.chat or host.config.on_delta == "none" or not entry.chunks:
-        return
-    for chunk in entry.chunks:
-        host.recorder.emit("delta", iteration=host.iteration, delta=chunk, content=chunk)
+    plain = {name: memory.encode_plain(memory.to_plain(value)) for name, value in state.variables.items()}
+    return {"variables": plain, "iterations": [], "maxBytes": state.max_bytes}
 
 
 MUTANTS: list[Mutant] = [
@@ -67,26 +41,26 @@ MUTANTS: list[Mutant] = [
             "llmz.errors.invalid-component-input",
             "llmz.errors.invalid-object-property",
         ),
-        patch=_patch("reference.llmz.host.schema_issues", lambda schema, value: []),
         description="tool inputs, exit payloads, component props and object properties are never validated",
+        policies=lambda p: replace(p, schema_issues=lambda schema, value: []),
     ),
     Mutant(
         "llmz-critical-error-continues",
         rules=("llmz.errors.critical-stops",),
-        patch=_patch("reference.llmz.execute.stops_run", lambda status: status == "exit_success"),
         description="a critical failure is followed by another model call",
+        policies=lambda p: replace(p, stops_run=lambda status: status == "exit_success"),
     ),
     Mutant(
         "llmz-failed-iteration-clears-return",
         rules=("llmz.memory.failed-iteration-keeps-return",),
-        patch=_patch("reference.llmz.memory.current_return", _newest_record_only),
         description="$return is emptied by an iteration that failed without a result",
+        policies=lambda p: replace(p, current_return=_newest_record_only),
     ),
     Mutant(
         "llmz-stale-return-after-unkept-result",
         rules=("llmz.memory.unretainable-result-clears-return",),
-        patch=_patch("reference.llmz.memory.current_return", _older_result_when_unkept),
         description="$return keeps showing the older result when the new one cannot be kept",
+        policies=lambda p: replace(p, current_return=_older_result_when_unkept),
     ),
     Mutant(
         "llmz-unsupported-memory-accepted",
@@ -95,14 +69,14 @@ MUTANTS: list[Mutant] = [
             "llmz.errors.invalid-memory-value",
             "llmz.tools.results-follow-memory-rules",
         ),
-        patch=_patch("reference.llmz.program.memory_value_problem", lambda problems: None),
         description="values memory cannot keep are dropped silently",
+        policies=lambda p: replace(p, memory_value_problem=lambda problems: None),
     ),
     Mutant(
         "llmz-memory-codec-lossy",
         rules=("llmz.memory.codec-round-trip",),
-        patch=_patch("reference.llmz.memory.Memory.to_json", _lossy_to_json),
         description="undefined and negative zero do not survive toJSON/fromJSON",
+        policies=lambda p: replace(p, memory_snapshot=_lossy_to_json),
     ),
     Mutant(
         "llmz-memory-unbounded",
@@ -111,20 +85,20 @@ MUTANTS: list[Mutant] = [
             "llmz.memory.default-limit",
             "llmz.memory.partial-retention-reported",
         ),
-        patch=_patch("reference.llmz.memory.fits", lambda size, limit: True),
         description="memory grows past maxBytes (and past the 16 MiB default)",
+        policies=lambda p: replace(p, memory_fits=lambda size, limit: True),
     ),
     Mutant(
         "llmz-event-preview-unbounded",
         rules=("llmz.sessions.event-preview-budget",),
-        patch=_patch("reference.llmz.session.EVENT_PREVIEW_TOKENS", 10**9),
         description="an event payload reaches the model in full, however large",
+        policies=lambda p: replace(p, event_preview_tokens=10**9),
     ),
     Mutant(
         "llmz-input-joins-running-turn",
         rules=("llmz.sessions.input-during-turn-queued", "llmz.sessions.events-during-run-wait"),
-        patch=_patch("reference.llmz.session.Session.append", _append_into_running_turn),
         description="input appended during a run is added to the running turn",
+        policies=lambda p: replace(p, running_turn_takes_input=True),
     ),
     Mutant(
         "llmz-session-never-busy",
@@ -133,14 +107,14 @@ MUTANTS: list[Mutant] = [
             "llmz.sessions.concurrent-execute-rejected",
             "llmz.persistence.serialize-only-settled",
         ),
-        patch=_patch("reference.llmz.session.Session.require_idle", lambda self, operation: None),
         description="a second execute and toJSON are allowed while a run holds the session",
+        policies=lambda p: replace(p, busy_problem=lambda active, operation: None),
     ),
     Mutant(
         "llmz-any-format-version",
         rules=("llmz.persistence.restore-checks-version", "llmz.errors.invalid-session"),
-        patch=_patch("reference.llmz.session.known_format_version", lambda version: True),
         description="snapshots of unknown format versions are restored",
+        policies=lambda p: replace(p, known_format_version=lambda version: True),
     ),
     Mutant(
         "llmz-result-budget-unchecked",
@@ -149,83 +123,78 @@ MUTANTS: list[Mutant] = [
             "llmz.inspection.budget-integers",
             "llmz.errors.invalid-config",
         ),
-        patch=_patch("reference.llmz.definitions.result_budget_problem", lambda budget: None),
         description="toolResultMaxTokens outside 0-2,000 is accepted",
+        policies=lambda p: replace(p, result_budget_problem=lambda budget: None),
     ),
     Mutant(
         "llmz-reserved-declarations-allowed",
         rules=("llmz.errors.reserved-identifier",),
-        patch=_patch("reference.llmz.program.reserved_declaration", lambda code: None),
         description="generated code may declare the runtime's own names",
+        policies=lambda p: replace(p, reserved_declaration=lambda code: None),
     ),
     Mutant(
         "llmz-unawaited-calls-ignored",
         rules=("llmz.errors.host-operation-failed",),
-        patch=_patch("reference.llmz.program.unawaited_problem", lambda unawaited: None),
         description="a program may finish with tool calls it never awaited",
+        policies=lambda p: replace(p, unawaited_problem=lambda unawaited: None),
     ),
     Mutant(
         "llmz-sends-after-failed-delivery",
         rules=("llmz.errors.delivery-failed",),
-        patch=_patch(
-            "reference.llmz.host.send_status",
-            lambda handler, earlier_failure: {"ok": "delivered", "fail": "failed"}.get(handler, "unhandled"),
-        ),
         description="sends after a failed delivery in the same iteration still go out",
+        policies=lambda p: replace(p, skip_sends_after_failed_delivery=False),
     ),
     Mutant(
         "llmz-unknown-callable-is-generic",
         rules=("llmz.errors.unknown-tool",),
-        patch=_patch("reference.llmz.program.missing_callable", lambda error, code: None),
         description="calling a missing tool is reported as a generic execution failure",
+        policies=lambda p: replace(p, missing_callable=lambda error, code: None),
     ),
     Mutant(
         "llmz-compaction-keeps-old-results",
         rules=("llmz.memory.compaction-no-stale-return", "llmz.compaction.discarded-results-removed"),
-        patch=_patch("reference.llmz.memory.Memory.drop_iterations", lambda self, ids: None),
         description="results of compacted iterations stay in $iterations and $return",
+        policies=lambda p: replace(p, drop_iterations=lambda state, ids: None),
     ),
     Mutant(
         "llmz-validation-without-shape",
         rules=("llmz.errors.validation-details",),
-        patch=_patch("reference.llmz.typescript.ts_type", lambda schema: "unknown"),
         description="validation errors do not say which input shape was expected",
+        policies=lambda p: replace(p, schema_shape=lambda schema: "unknown"),
     ),
     Mutant(
         "llmz-before-request-unmeasured",
         rules=("llmz.hooks.before-request-must-fit",),
-        patch=_patch("reference.llmz.request_hook.check_fits", lambda *args: None),
         description="a request replaced by onBeforeRequest is sent without being measured",
+        policies=lambda p: replace(p, measure_hook_replacements=False),
     ),
     Mutant(
         "llmz-on-inspect-sees-original",
         rules=("llmz.inspection.on-inspect-snapshot",),
-        patch=_patch("reference.llmz.inspector.snapshot", lambda value: value),
         description="onInspect receives the value itself, so its changes leak into the preview",
+        policies=lambda p: replace(p, snapshot=lambda value: value),
     ),
     Mutant(
         "llmz-trace-shows-whole-program",
         rules=("llmz.error-recovery.bounded-trace",),
-        patch=_patch("reference.llmz.feedback.TRACE_CONTEXT_LINES", 10_000),
         description="the stack trace in feedback reproduces the whole program",
+        policies=lambda p: replace(p, trace_context_lines=10_000),
     ),
     Mutant(
         "llmz-fallback-last-first",
         rules=("llmz.configuration.fallback-order",),
-        patch=_patch(
-            "reference.llmz.execute.fallback_sequence",
-            lambda models: [list(reversed(models))[i:] for i in range(len(models))],
-        ),
         description="a fallback list is tried from its last model",
+        policies=lambda p: replace(
+            p, fallback_sequence=lambda models: [list(reversed(models))[i:] for i in range(len(models))]
+        ),
     ),
     Mutant(
         "llmz-caught-errors-forgotten",
         rules=("llmz.errors.iteration-errors-list", "llmz.errors.success-with-errors"),
-        patch=_patch(
-            "reference.llmz.iteration.iteration_errors",
-            lambda seen, ending: [] if ending is None else [ending.code],
-        ),
         description="failures the program caught are not listed on the iteration",
+        policies=lambda p: replace(
+            p, iteration_errors=lambda seen, ending: [] if ending is None else [ending.code]
+        ),
     ),
     Mutant(
         "llmz-definitions-unchecked",
@@ -236,31 +205,31 @@ MUTANTS: list[Mutant] = [
             "llmz.errors.invalid-component",
             "llmz.components.reserved-text-names",
         ),
-        patch=_patch("reference.llmz.definitions.configuration_problem", lambda config: None),
         description="bad definitions and settings are accepted and the run starts",
+        policies=lambda p: replace(p, configuration_problem=lambda *checks: None),
     ),
     Mutant(
         "llmz-variables-forgotten",
         rules=("llmz.memory.variables-persist", "llmz.configuration.cancellation-keeps-effects"),
-        patch=_patch("reference.llmz.memory.Memory.store", lambda self, captured: memory.Capture()),
         description="named variables are not kept after the program ends",
+        policies=lambda p: replace(p, store_variables=lambda state, captured, fits: memory.Capture()),
     ),
     Mutant(
         "llmz-previews-not-accumulated",
         rules=("llmz.streaming.content-accumulates",),
-        patch=_patch("reference.llmz.iteration.stream_previews", _previews_without_accumulation),
         description="a streaming preview's content is only its own chunk",
+        policies=lambda p: replace(p, stream_contents=lambda chunks: list(chunks)),
     ),
     Mutant(
         "llmz-summary-committed-before-hooks",
         rules=("llmz.compaction.commit-after-fit",),
-        patch=_patch("reference.llmz.execute.commit_before_hooks", lambda: True),
         description="a prepared summary replaces history before the final request is known to fit",
+        policies=lambda p: replace(p, commit_compaction_before_hooks=True),
     ),
     Mutant(
         "llmz-before-tool-ignored",
         rules=("llmz.hooks.before-tool-replaces-input",),
-        patch=_patch("reference.llmz.host.IterationHost._before_tool", lambda self, name, value: value),
         description="onBeforeTool's replacement input never reaches the handler",
+        policies=lambda p: replace(p, before_tool_replaces_input=False),
     ),
 ]
