@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.scenario.llmz import ModelSpec, ObjectProperty, ObjectSpec
-from reference.llmz import feedback, objects, program, request_hook
+from reference.llmz import DEFAULT_POLICIES, HostObject, Model, Property
+from reference.llmz import failures as program
+from reference.llmz import feedback, objects, request_hook
+from reference.llmz.config import fallback_sequence
 from reference.llmz.errors import LlmzError
-from reference.llmz.execute import fallback_sequence, stops_run
-from reference.llmz.host import send_status
-from reference.llmz.iteration import iteration_errors
+from reference.llmz.failures import iteration_errors
+from reference.llmz.host import deliver_status
+from reference.llmz.settle import stops_run
 
 
 def test_only_an_exit_or_a_critical_failure_ends_the_run() -> None:
@@ -23,7 +25,7 @@ def test_only_an_exit_or_a_critical_failure_ends_the_run() -> None:
 
 
 def test_fallback_tries_models_in_list_order() -> None:
-    models = [ModelSpec(id=name, input_tokens=10, output_tokens=5) for name in ("a", "b", "c")]
+    models = [Model(name, input_tokens=10, output_tokens=5) for name in ("a", "b", "c")]
     assert [[m.id for m in group] for group in fallback_sequence(models)] == [
         ["a", "b", "c"],
         ["b", "c"],
@@ -49,9 +51,12 @@ def test_unawaited_calls_are_named() -> None:
     assert program.unawaited_problem([]) is None
 
 
-def test_sends_after_a_failure_are_skipped() -> None:
-    assert [send_status(h, False) for h in ("ok", "fail", "none")] == ["delivered", "failed", "unhandled"]
-    assert send_status("ok", True) == "skipped"
+def test_a_delivery_is_acknowledged_failed_by_a_raising_handler_or_unhandled() -> None:
+    def fail(_content: object) -> None:
+        raise RuntimeError("down")
+
+    assert [deliver_status(h, "hi") for h in (print, fail, None)] == ["delivered", "failed", "unhandled"]
+    assert DEFAULT_POLICIES.skip_sends_after_failed_delivery
 
 
 def test_caught_failures_are_listed_once_each() -> None:
@@ -71,17 +76,18 @@ def test_a_stack_trace_is_an_excerpt_with_the_failing_line_marked() -> None:
 
 
 def test_a_replaced_request_that_does_not_fit_is_refused() -> None:
-    small = [ModelSpec(id="m", input_tokens=300, output_tokens=50)]
-    request_hook.check_fits("", [], [{"role": "user", "content": "hi"}], None, small)
+    small = [Model("m", input_tokens=300, output_tokens=50)]
+    request_hook.check_fits("", [], [{"role": "user", "content": "hi"}], None, small, DEFAULT_POLICIES)
     with pytest.raises(LlmzError) as raised:
-        request_hook.check_fits("", [], [{"role": "user", "content": "word " * 2000}], None, small)
+        long = [{"role": "user", "content": "word " * 2000}]
+        request_hook.check_fits("", [], long, None, small, DEFAULT_POLICIES)
     assert raised.value.code == "TOKEN_OVERFLOW" and raised.value.details["phase"] == "input"
 
 
 def test_objects_refuse_clashing_variables_and_repeated_properties() -> None:
-    cart = ObjectSpec(name="cart", properties=[ObjectProperty(name="qty", value=1)])
+    cart = HostObject("cart", [Property("qty", value=1)])
     clash = objects.name_clash("const cart = {}", [cart])
     assert clash is not None and clash.code == "INVALID_ASSIGNMENT"
-    repeated = ObjectSpec(name="cart", properties=[ObjectProperty(name="qty"), ObjectProperty(name="qty")])
+    repeated = HostObject("cart", [Property("qty"), Property("qty")])
     problem = objects.definition_problem([repeated])
     assert problem is not None and problem.code == "INVALID_OBJECT"
