@@ -14,8 +14,8 @@ import pytest
 from conformance.judging.judge import Mismatch, judge
 from conformance.players import play
 from conformance.scenario.load import LoadedScenario, LoadError, load_all
-from variants.mutants.llmz import BUDGET_MUTANTS as MUTANTS
 from variants import Mutant, all_mutants
+from variants.mutants.llmz import BUDGET_MUTANTS as MUTANTS
 
 AREAS = ("llmz/budget/", "llmz/compaction/")
 

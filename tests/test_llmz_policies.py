@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from reference.llmz import DEFAULT_POLICIES, HostObject, Model, Property
+from reference.llmz import DEFAULT_POLICIES, HostObject, Model, Property, feedback, objects, request_hook
 from reference.llmz import failures as program
-from reference.llmz import feedback, objects, request_hook
 from reference.llmz.config import fallback_sequence
 from reference.llmz.errors import LlmzError
 from reference.llmz.failures import iteration_errors

@@ -218,7 +218,9 @@ class Player:
             on_trace=_observer(spec.on_trace),
         )
 
-    def _before_request(self, spec: HooksSpec) -> Callable[[list[dict[str, Any]]], list[dict[str, Any]] | None]:
+    def _before_request(
+        self, spec: HooksSpec
+    ) -> Callable[[list[dict[str, Any]]], list[dict[str, Any]] | None]:
         hook = spec.before_request
         assert hook is not None
 
@@ -235,7 +237,9 @@ class Player:
             Component(raw(c.name), _handler(c.handler), description=c.description, props=c.props)
             for c in spec.components
         ]
-        return Chat(handler=_handler(spec.text_handler), components=components, on_delta=_observer(spec.on_delta))
+        return Chat(
+            handler=_handler(spec.text_handler), components=components, on_delta=_observer(spec.on_delta)
+        )
 
     def _exits(self, step: ExecuteStep) -> list[Exit] | None:
         defined = [Exit(e.name, e.description, e.schema_) for e in self.setup.exits]

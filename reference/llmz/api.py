@@ -173,6 +173,7 @@ class Model:
 
 
 DEFAULT_MODELS: Final = (Model("scripted"),)
+"""The model a session uses when none is named: the scripted one, with generous limits."""
 
 
 @dataclass(frozen=True)
@@ -212,6 +213,11 @@ class Options:
     tool_result_max_tokens: object = 2000
 
 
+NO_HOOKS: Final = Hooks()
+DEFAULT_COMPACTION: Final = Compaction()
+DEFAULT_OPTIONS: Final = Options()
+
+
 @dataclass(frozen=True)
 class ExitResult:
     name: str
@@ -241,4 +247,4 @@ class ExecutionResult:
 
 
 Observer = Callable[[str, dict[str, Any]], None]
-"""Gets every event the runtime reports: its type and its fields (vocabulary: spec/protocol/records/llmz.md)."""
+"""Gets every event the runtime reports: its type and its fields (spec/protocol/records/llmz.md)."""

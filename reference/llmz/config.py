@@ -111,7 +111,7 @@ def resolve(
     listen_exit: Exit = LISTEN_EXIT,
 ) -> RunConfig:
     """The configuration of one execute call. ``chat`` None makes it a worker; ``exits`` None gives the
-    default exits (DefaultExit for a worker, nothing else for chat), beside which chat adds ``listen_exit``."""
+    default exits (DefaultExit for a worker, none for chat), beside which chat adds ``listen_exit``."""
     timeout = options.timeout
     return RunConfig(
         mode="worker" if chat is None else "chat",

@@ -25,7 +25,7 @@ EVENT_PREVIEW_TOKENS: Final = 5000
 """llmz.sessions.event-preview-budget: the payload preview an event gets in native input."""
 
 EVENT_ROLE: Final = "user"
-"""Events reach the model as user-role data, never as system instructions (llmz.sessions.events-not-system)."""
+"""Events reach the model as user-role data, never as instructions (llmz.sessions.events-not-system)."""
 
 
 def render_event(name: str, preview: str) -> str:
@@ -95,7 +95,11 @@ def to_native(
 
 def summary_message(content: str, summary_text: Callable[[str], str] = render_summary) -> Message:
     """A summary event as the session stores it: native text, and its transcript form as ``source``."""
-    return {"role": "user", "content": summary_text(content), "source": {"role": "summary", "content": content}}
+    return {
+        "role": "user",
+        "content": summary_text(content),
+        "source": {"role": "summary", "content": content},
+    }
 
 
 def wire(message: Message) -> Message:

@@ -18,6 +18,8 @@ from reference.llmz import config as config_module
 from reference.llmz import fit, prompt, request_hook
 from reference.llmz.api import (
     DEFAULT_MODELS,
+    DEFAULT_OPTIONS,
+    NO_HOOKS,
     Chat,
     ExecutionResult,
     Exit,
@@ -86,8 +88,6 @@ def for_fit(message: dict[str, Any], earlier: bool) -> dict[str, Any]:
     if "iteration" in message:
         keep["iteration"] = message["iteration"]
     return keep
-
-
 
 
 def _as_llmz_error(exc: Exception) -> LlmzError:
@@ -200,7 +200,9 @@ def run_execution(ctx: IterationContext, runtime: Runtime) -> IterationEnd | Non
         session.require_idle("execute")
     except LlmzError as error:
         return _refused(ctx, error)
-    problem = policies.configuration_problem(ctx.config, policies.result_budget_problem, policies.is_identifier)
+    problem = policies.configuration_problem(
+        ctx.config, policies.result_budget_problem, policies.is_identifier
+    )
     if problem is not None:  # before any iteration exists (llmz.errors.config-before-iteration)
         return _refused(ctx, problem)
     session.begin_turn()
@@ -250,9 +252,9 @@ def execute(
     exits: Sequence[Exit] | None = None,
     objects: Sequence[HostObject] = (),
     chat: Chat | None = None,
-    hooks: Hooks = Hooks(),
+    hooks: Hooks = NO_HOOKS,
     models: Sequence[Model] = DEFAULT_MODELS,
-    options: Options = Options(),
+    options: Options = DEFAULT_OPTIONS,
     observers: Sequence[Observer] = (),
 ) -> ExecutionResult:
     """``execute({ session, instructions, tools, exits, chat, options })``: run model iterations on the

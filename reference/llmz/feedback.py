@@ -148,7 +148,8 @@ def _error(error: LlmzError, policies: Policies) -> str:
         body += "\n" + policies.section("source", numbered)
     line = error.details.get("line")
     if isinstance(source, str) and isinstance(line, int):
-        body += "\n" + policies.section("stack_trace", stack_trace(source, line, policies.trace_context_lines))
+        trace = stack_trace(source, line, policies.trace_context_lines)
+        body += "\n" + policies.section("stack_trace", trace)
     return policies.section("error", body)
 
 
@@ -199,7 +200,11 @@ def _memory_errors(host: IterationHost, policies: Policies) -> str | None:
 
 def _activity(host: IterationHost, report: Report, policies: Policies) -> list[str | None]:
     hook = host.config.hooks.on_inspect
-    sections = [_tool_calls(host, report.budget, policies), _messages_sent(host, policies), _memory(host, policies)]
+    sections = [
+        _tool_calls(host, report.budget, policies),
+        _messages_sent(host, policies),
+        _memory(host, policies),
+    ]
     if report.forced:
         sections.append(
             policies.forced_inspection(
@@ -212,7 +217,8 @@ def _activity(host: IterationHost, report: Report, policies: Policies) -> list[s
         previews = [shown(v, None, report.budget, hook, policies) for v in host.inspections]
         sections.append(policies.section("inspect", "\n".join(previews)))
     elif report.returned is not UNDEFINED:
-        sections.append(policies.section("return", shown(report.returned, None, report.budget, hook, policies)))
+        returned = shown(report.returned, None, report.budget, hook, policies)
+        sections.append(policies.section("return", returned))
     return sections
 
 

@@ -168,7 +168,10 @@ class _Request:
     def categories(self) -> dict[str, int]:
         messages = self.current + self.history_tokens
         return {
-            "instructions": self.instructions, "tools": self.tools, "messages": messages, "total": self.total
+            "instructions": self.instructions,
+            "tools": self.tools,
+            "messages": messages,
+            "total": self.total,
         }
 
 

@@ -276,7 +276,9 @@ class IterationHost:
             return self._refuse_payload("INVALID_EXIT_INPUT", f"exit {name!r}", definition.schema, exc)
         issues = self.policies.schema_issues(definition.schema, payload)
         if issues:
-            return self._refuse(self._invalid("INVALID_EXIT_INPUT", f"exit {name!r}", definition.schema, issues))
+            return self._refuse(
+                self._invalid("INVALID_EXIT_INPUT", f"exit {name!r}", definition.schema, issues)
+            )
         self.exit_attempt = (name, _plain(payload))
         return encode_value(UNDEFINED)
 

@@ -33,9 +33,7 @@ def bounded_custom(text: Any, budget: int, preserve: Preserve, preview: Preview)
     return preview(text, budget, preserve)
 
 
-def present(
-    value: Any, budget: int, preserve: Preserve, hook: InspectHook | None, policies: Policies
-) -> str:
+def present(value: Any, budget: int, preserve: Preserve, hook: InspectHook | None, policies: Policies) -> str:
     """The preview of ``value`` within ``budget`` tokens, after ``onInspect`` had its say."""
     preview = policies.previewer
     if hook is None:

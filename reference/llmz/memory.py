@@ -39,6 +39,7 @@ Tagged = Any
 _DECLARATION = re.compile(r"^(const|let|var)(\s+)([A-Za-z_$][\w$]*|\{[^}]*\}|\[[^\]]*\])", re.MULTILINE)
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 
+
 def _pattern_names(pattern: str) -> list[str]:
     """Names bound by ``x``, ``{ a, b: c, d = 1 }`` or ``[a, b]``."""
     if not pattern.startswith(("{", "[")):

@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from reference.llmz.api import HostObject
 from reference.llmz import memory
+from reference.llmz.api import HostObject
 from reference.llmz.errors import LlmzError
 
 

@@ -146,7 +146,9 @@ class Previewer:
     cut: Cut = cut
     count_text: Callable[[str], int] = count_text
 
-    def __call__(self, value: Any, max_tokens: int = DEFAULT_RESULT_BUDGET, preserve: Preserve = "top") -> str:
+    def __call__(
+        self, value: Any, max_tokens: int = DEFAULT_RESULT_BUDGET, preserve: Preserve = "top"
+    ) -> str:
         """The value's preview within ``max_tokens`` tokens, marker included."""
         if max_tokens <= 0:
             return hidden_marker()

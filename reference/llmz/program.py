@@ -115,7 +115,8 @@ def run(code: str, host: IterationHost, ctx: IterationContext, iteration_id: str
     policies = ctx.session.policies
     if ran.error is None and host.delivery_error is not None and policies.caught_delivery_failure_fails:
         return ProgramResult(ran.returned, host.delivery_error)
-    if ran.error is not None and ran.error.code == "INVALID_MEMORY_VALUE" and not policies.memory_errors_fail_iteration:
+    unkept = ran.error is not None and ran.error.code == "INVALID_MEMORY_VALUE"
+    if unkept and ran.error is not None and not policies.memory_errors_fail_iteration:
         host.seen_errors.append(ran.error)
         return ProgramResult(ran.returned, None)
     return ran

@@ -28,6 +28,7 @@ CHAT_GUIDANCE = (
     'answered and want the user to speak next, call exit("listen").'
 )
 
+
 def system_prompt(instructions: str, guidance: str) -> str:
     """The system message: the host's instructions, then the mode's guidance."""
     return f"{instructions}\n\n{guidance}" if instructions else guidance

@@ -181,8 +181,8 @@ def run_program(
     kernel_definition: str = kernel.DEFINITION,
 ) -> ProgramOutcome:
     """Run ``code`` in a worker and drive its promise to completion. Raises SyntaxError for code that does
-    not compile. ``limits`` default to those of a run without ``options.timeout``; ``kernel_definition`` is
-the guest-side kernel the program runs under."""
+    not compile. ``limits`` default to those of a run without ``options.timeout``; ``kernel_definition``
+    is the guest-side kernel the program runs under."""
     state = memory_state or json.dumps(
         {"variables": {}, "iterations": [], "hasReturn": False, "returned": None}
     )

@@ -16,10 +16,17 @@ import copy
 from typing import Any
 
 from reference.llmz import guard
-from reference.llmz.api import Compaction
-from reference.llmz.conversation import FORMAT, FORMAT_VERSION, Message, check_pairing, summary_message
+from reference.llmz.api import DEFAULT_COMPACTION, Compaction
+from reference.llmz.conversation import (
+    FORMAT,
+    FORMAT_VERSION,
+    Message,
+    check_pairing,
+    summary_message,
+    transcript_entry,
+    wire,
+)
 from reference.llmz.conversation import to_native as convert
-from reference.llmz.conversation import transcript_entry, wire
 from reference.llmz.errors import LlmzError
 from reference.llmz.guard import Speaker
 from reference.llmz.memory import DEFAULT_MAX_BYTES, Memory, encode_plain, to_plain
@@ -36,7 +43,7 @@ class Session:
     def __init__(
         self,
         *,
-        compaction: Compaction | None = Compaction(),
+        compaction: Compaction | None = DEFAULT_COMPACTION,
         variables: dict[str, Any] | None = None,
         max_bytes: int | None = None,
         policies: Policies = DEFAULT_POLICIES,
@@ -165,7 +172,11 @@ class Session:
             "pending": copy.deepcopy(self.pending),
             "turnStart": self.turn_start,
             "delivery": {"lastSpeaker": self.last_speaker},
-            "counters": {"calls": self._calls, "iterations": self._iterations, "executions": self._executions},
+            "counters": {
+                "calls": self._calls,
+                "iterations": self._iterations,
+                "executions": self._executions,
+            },
             "compaction": copy.deepcopy(self.compaction) if self.compaction is not None else False,
             "memory": self.policies.memory_snapshot(self.memory),
         }

@@ -54,7 +54,8 @@ def summarize(
     measure = session.policies.measure.count_message
     messages = [for_fit(m, earlier=True) for m in session.history]
     runtime = Runtime(provider, list(models))
-    text = _summarize(session, runtime, compaction.summary_input(compaction.group_history(messages, measure), None))
+    groups = compaction.group_history(messages, measure)
+    text = _summarize(session, runtime, compaction.summary_input(groups, None))
     Events(observers).emit("summary", content=text)
     return text
 

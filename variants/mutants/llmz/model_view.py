@@ -41,7 +41,9 @@ def _zero_shows_everything(p: Policies) -> Policies:
 def _always_top(p: Policies) -> Policies:
     """``preserve`` is ignored: the start of the text always survives."""
     base: Cut = p.cut_preview
-    return replace(p, cut_preview=lambda text, ids, budget, preserve, count: base(text, ids, budget, "top", count))
+    return replace(
+        p, cut_preview=lambda text, ids, budget, preserve, count: base(text, ids, budget, "top", count)
+    )
 
 
 def _splitting_characters(p: Policies) -> Policies:
@@ -141,16 +143,29 @@ def _previews_uncut(
 ) -> str:
     """The forced inspection shows each signalling tool's result whole, ignoring display budgets."""
     parts = [
-        f"{signal.tool} (line {signal.line}): {signal.reason}\n{format_value(signal.result)}" for signal in signals
+        f"{signal.tool} (line {signal.line}): {signal.reason}\n{format_value(signal.result)}"
+        for signal in signals
     ]
     return "<forced_inspection>\n" + "\n".join(parts) + "\n</forced_inspection>"
+
+
+def _custom_text_whole(text: Any, budget: int, preserve: Preserve, preview: Callable[..., str]) -> str:
+    """Text returned by onInspect is shown whole, whatever the budget."""
+    return text if isinstance(text, str) else preview(text, budget, preserve)
+
+
+def _timeout_recoverable(timeout_ms: int | None) -> LlmzError:
+    """A program cut off by the timeout fails its iteration recoverably, so the run asks the model again."""
+    return LlmzError("EXECUTION_FAILED", "the program was interrupted by the timeout")
 
 
 def _earlier_summaries_kept(p: Policies) -> Policies:
     """A new compaction adds its summary but keeps the earlier summaries too, instead of replacing them."""
     base = p.compacted_earlier
 
-    def compacted(earlier: list[dict[str, Any]], retained: int, summary: dict[str, Any]) -> list[dict[str, Any]]:
+    def compacted(
+        earlier: list[dict[str, Any]], retained: int, summary: dict[str, Any]
+    ) -> list[dict[str, Any]]:
         older = [m for m in earlier if (m.get("source") or {}).get("role") == "summary"]
         kept = base(earlier, retained, summary)
         return [*[m for m in older if m not in kept], *kept]
@@ -244,9 +259,7 @@ MUTANTS: list[Mutant] = [
         "llmz-on-inspect-unbounded",
         rules=("llmz.inspection.on-inspect-bounded",),
         description="text returned by onInspect is shown whole, past the preview budget",
-        policies=lambda p: replace(
-            p, custom_preview=lambda text, budget, preserve, preview: text if isinstance(text, str) else preview(text, budget, preserve)
-        ),
+        policies=lambda p: replace(p, custom_preview=_custom_text_whole),
     ),
     Mutant(
         "llmz-events-become-system",
@@ -276,8 +289,6 @@ MUTANTS: list[Mutant] = [
         "llmz-timeout-recoverable",
         rules=("llmz.errors.execution-aborted", "llmz.configuration.timeout-bounds-javascript"),
         description="a program cut off by the timeout is a recoverable failure and the run carries on",
-        policies=lambda p: replace(
-            p, timeout_error=lambda timeout_ms: LlmzError("EXECUTION_FAILED", "the program was interrupted by the timeout")
-        ),
+        policies=lambda p: replace(p, timeout_error=_timeout_recoverable),
     ),
 ]

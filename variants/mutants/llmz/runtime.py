@@ -8,6 +8,7 @@ from typing import Any
 from reference.llmz import kernel
 from reference.llmz.api import Exit
 from reference.llmz.errors import LlmzError
+from reference.llmz.guard import Speaker
 from reference.llmz.settle import Decision, Happenings
 from variants import Mutant
 
@@ -37,6 +38,16 @@ def _signal_softens_critical(happened: Happenings) -> Decision:
     if happened.critical:
         return "critical"
     return "recover" if happened.recoverable_error else ("exit" if happened.exit_attempted else "continue")
+
+
+def _events_speak(current: Speaker, role: str, content: object) -> Speaker:
+    """An event hands the floor to the user, like a user message."""
+    return "user" if role in ("user", "event") else current
+
+
+def _assistant_keeps_the_floor(current: Speaker, role: str, content: object) -> Speaker:
+    """A new user message does not take the floor back from the assistant."""
+    return current if current == "assistant" else "user"
 
 
 def _heap_exhaustion_crashes(error: dict[str, Any] | None) -> LlmzError | None:
@@ -101,17 +112,13 @@ MUTANTS: list[Mutant] = [
         "llmz-events-are-speech",
         rules=("llmz.chat-guard.events-not-speech",),
         description="an event resets the guard like a user message",
-        policies=lambda p: replace(
-            p, speaker_after_input=lambda current, role, content: "user" if role in ("user", "event") else current
-        ),
+        policies=lambda p: replace(p, speaker_after_input=_events_speak),
     ),
     Mutant(
         "llmz-user-message-no-reset",
         rules=("llmz.chat-guard.user-message-resets", "llmz.chat-guard.retry-reset-at-turn-start"),
         description="a new user message does not require a new reply",
-        policies=lambda p: replace(
-            p, speaker_after_input=lambda current, role, content: current if current == "assistant" else "user"
-        ),
+        policies=lambda p: replace(p, speaker_after_input=_assistant_keeps_the_floor),
     ),
     Mutant(
         "llmz-speaker-not-persisted",
