@@ -165,3 +165,19 @@ def test_bad_definitions_say_what_is_wrong() -> None:
     with pytest.raises(ValueError, match="working hours"):
         WorkingHours(18, 9)
     assert Scope(data={"a": {"b": 1}}).lookup("data.a.b") == 1
+
+
+def test_every_rule_id_the_runtime_names_is_in_the_catalogue() -> None:
+    """``TurnResult.rules`` and the policies' docstrings cite rule ids; each must exist (spec/ids.txt)."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    ledger = set((root / "spec" / "ids.txt").read_text(encoding="utf-8").split())
+    cited = {
+        rule
+        for source in (root / "reference" / "falai").glob("*.py")
+        for rule in re.findall(r'"(falai\.[a-z0-9.\-]+)"', source.read_text(encoding="utf-8"))
+    }
+    assert len(cited) > 15
+    assert cited <= ledger, sorted(cited - ledger)
