@@ -193,7 +193,8 @@ def verdict_only(result: CaseResult) -> CaseResult:
 def select(
     root: Path = SCENARIO_ROOT, selection: Selection | None = None
 ) -> list[LoadedScenario | LoadError]:
-    items = load_all(root) if root.exists() else []
+    systems = selection.systems if selection is not None else None
+    items = load_all(root, systems) if root.exists() else []
     return [item for item in items if selection is None or selection.wants(item)]
 
 
