@@ -22,7 +22,7 @@ from pathlib import Path
 from conformance import baseline
 from conformance.adapters.base import DEFAULT_TIMEOUT, AdapterError
 from conformance.adapters.registry import create, display_name
-from conformance.catalogue.load import SYSTEMS, load_catalogue
+from conformance.catalogue.load import load_catalogue
 from conformance.paths import BUILD_ROOT, SCENARIO_ROOT, SPEC_ROOT
 from conformance.progress import track
 from conformance.report import compare, console, html
@@ -34,6 +34,7 @@ from conformance.report.metadata import Clock, run_metadata
 from conformance.report.model import Report
 from conformance.runner import Selection, layout_problem, nothing_selected, run_case, select, verdict_only
 from conformance.scenario.load import LoadedScenario, LoadError, scenario_files, scenario_id
+from conformance.systems import SYSTEMS
 
 
 def _parser(prog: str = "python -m conformance") -> argparse.ArgumentParser:

@@ -24,7 +24,6 @@ from typing import Any
 import jsonschema
 
 from conformance.adapters.base import DEFAULT_TIMEOUT, Adapter, Outcome
-from conformance.catalogue.load import SYSTEMS
 from conformance.judging.judge import Mismatch, judge
 from conformance.judging.normalise import normalise
 from conformance.paths import PROTOCOL_DIR, SCENARIO_ROOT
@@ -32,6 +31,7 @@ from conformance.protocol import ImplementationInfo
 from conformance.record import Record
 from conformance.records.check import problems as vocabulary_problems
 from conformance.scenario.load import LoadedScenario, LoadError, load_all
+from conformance.systems import SYSTEMS
 
 
 @dataclass
