@@ -146,6 +146,7 @@ def test_conditions() -> None:
     assert holds(Where("context.lead.owner", one_of=("ai", "bot")), scope)
     assert holds(Where("data.nome", exists=False), scope)
     assert not holds(Where("data.nome", equals=None), scope)
+    assert repr(Where("data.nome", equals=None)) == "Where('data.nome', equals=None)"
     assert holds(None, scope)
     assert holds(lambda s: s.context["lead"]["owner"] == "ai", scope)
 

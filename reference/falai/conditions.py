@@ -70,6 +70,16 @@ class Where:
         if self.path.split(".", 1)[0] not in ("context", "data", "input", "now"):
             raise ValueError(f"Where path {self.path!r} must start with context, data, input or now")
 
+    def __repr__(self) -> str:
+        tests = (
+            ("equals", self.equals, self.equals is not _UNSET),
+            ("one_of", self.one_of, self.one_of is not None),
+            ("contains", self.contains, self.contains is not _UNSET),
+            ("exists", self.exists, self.exists is not None),
+        )
+        given = ", ".join(f"{name}={value!r}" for name, value, on in tests if on)
+        return f"Where({self.path!r}, {given})"
+
     def __call__(self, scope: Scope) -> bool:
         value = scope.lookup(self.path)
         if self.exists is not None:
