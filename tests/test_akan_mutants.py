@@ -9,11 +9,11 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
+from reference.akan.mutants import MUTANTS
 
 from conformance.judging.judge import Mismatch, judge
 from conformance.players import play
 from conformance.scenario.load import LoadedScenario, LoadError, load_all
-from reference.akan.mutants import MUTANTS
 from variants import Mutant
 
 

@@ -112,9 +112,8 @@ class CommandTable:
         akan.slash.builtins-listed-before-prompts, akan.slash.builtin-wins-collision: a prompt that loses
         its name is left out rather than listed beside the command that will actually run.
         """
-        prompts = [
-            name for name in dict.fromkeys(prompt_names) if self.winner == "prompt" or self.builtin(name) is None
-        ]
+        names = dict.fromkeys(prompt_names)
+        prompts = [name for name in names if self.winner == "prompt" or self.builtin(name) is None]
         return [f"/{name}" for name in (*self.builtins, *prompts)]
 
     def parse(self, line: str) -> Command | None:

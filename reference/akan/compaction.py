@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference.akan.wire import Message, json_text
+from reference.akan.model import Message
+from reference.akan.wire import json_text
 
 #: akan.compaction.threshold.default: "24k" read as 24,000 (the open question is recorded in the rule).
 DEFAULT_AT_TOKENS = 24_000

@@ -176,11 +176,13 @@ class FormTools:
         if form.subscriptions > 0 and form.agent:
             properties = {field.name: self.schema(field) for field in self.fill_fields(form)}
             parameters = _params({"patch": {"type": "object", "properties": properties}})
-            entries.append({"name": fill_name(form), "description": f"Set several {form.model} fields at once.",
-                            "parameters": parameters})
+            description = f"Set several {form.model} fields at once."
+            entries.append({"name": fill_name(form), "description": description, "parameters": parameters})
         return entries
 
-    def apply(self, op: str, field: FormField, current: Any, arguments: dict[str, Any]) -> tuple[Any, str | None]:
+    def apply(
+        self, op: str, field: FormField, current: Any, arguments: dict[str, Any]
+    ) -> tuple[Any, str | None]:
         """The field's new value after one control tool call, or a refusal.
 
         akan.form.add-sub-take-lists-atomically: ``sub`` removes every listed position of the array as it

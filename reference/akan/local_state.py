@@ -18,6 +18,8 @@ from reference.akan.model import LocalState, ToolArg
 
 Describe = Callable[[Sequence[ToolArg]], dict[str, Any] | None]
 """How a setter's parameters are described (``Declarations.parameters``): None when they cannot be."""
+Setter = tuple[str, dict[str, Any]]
+"""A setter tool's state name and parameters."""
 
 
 def setter_name(name: str) -> str:
@@ -39,12 +41,12 @@ class LocalStates:
                 found[state.name] = state
         return found
 
-    def setters(self, states: Sequence[LocalState], describe: Describe) -> dict[str, tuple[str, dict[str, Any]]]:
+    def setters(self, states: Sequence[LocalState], describe: Describe) -> dict[str, Setter]:
         """Tool name -> (state name, parameters) for each writable ``useState``.
 
         akan.state.use-state-read-only-unless-set, akan.tool.use-state-set-degrades-read-only.
         """
-        tools: dict[str, tuple[str, dict[str, Any]]] = {}
+        tools: dict[str, Setter] = {}
         for name, state in self.published(states).items():
             if state.api != "useState" or state.set is None:
                 continue

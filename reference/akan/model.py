@@ -237,7 +237,7 @@ ControlType = Literal[
 
 @dataclass(frozen=True)
 class FormControl:
-    """The control drawing a form field: ``on_change`` is the setter by ``reference`` or an ``inline`` arrow."""
+    """The control drawing a form field; ``on_change`` hands it the setter by ``reference`` or ``inline``."""
 
     type: ControlType = "text"
     on_change: Literal["reference", "inline"] = "reference"

@@ -101,7 +101,8 @@ class LivePage:
         return json_text({"written": writes})
 
     def local_tools(self) -> list[dict[str, Any]]:
-        return self.policies.local_state.setter_tools(self.local_states, self.policies.declarations.parameters)
+        describe = self.policies.declarations.parameters
+        return self.policies.local_state.setter_tools(self.local_states, describe)
 
     def run_local_tool(self, name: str, arguments: dict[str, Any]) -> str | None:
         """A writable ``useState``'s setter (akan.state.use-state-read-only-unless-set), or None."""

@@ -14,10 +14,11 @@ that depends on it follows: a broken ``controls`` is what ``operations`` and ``f
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from reference.akan import attachments, compaction, explain, llm, sanitize, wire
+from reference.akan.attachments import CanRead
 from reference.akan.builtins import Builtins, max_turns
 from reference.akan.ceilings import Ceilings
 from reference.akan.commands import CommandTable, export, retry_transcript
@@ -72,13 +73,13 @@ class AkanPolicies:
     """akan.speech.no-wire-field-for-voice: the message an ask (typed or spoken) adds."""
     explained: Callable[[Message], Message] = explain.explained
     """akan.transcript.error-folded-into-text."""
-    provider_message: Callable[[Message, Accepts, attachments.CanRead], Message] = attachments.provider_message
+    provider_message: Callable[[Message, Accepts, CanRead], Message] = attachments.provider_message
     """akan.compaction.summary-as-system-for-provider, akan.attachments.unreadable-note."""
     can_read: Callable[[str, Accepts], bool] = attachments.can_read
     """akan.attachments.accepts-declaration: which attachment kinds an adaptor reads."""
 
     # -- attachments: reference.akan.ceilings, reference.akan.attachments ------------------------------
-    ceilings: Ceilings = Ceilings()
+    ceilings: Ceilings = field(default_factory=Ceilings)
     """akan.attachments.ceiling.*, akan.attachments.duplicate-refused."""
     persisted: Callable[[Message], Message] = attachments.persisted
     """akan.attachments.persist-names-only: a message as saved to web storage."""
@@ -98,7 +99,7 @@ class AkanPolicies:
     """What Stop writes for the calls it cuts off (akan.builtin.stop-races-running-tool)."""
 
     # -- slash commands: reference.akan.commands --------------------------------------------------------
-    commands: CommandTable = CommandTable()
+    commands: CommandTable = field(default_factory=CommandTable)
     """akan.slash.six-builtins, akan.slash.builtin-wins-collision, akan.slash.new-and-copy-dispatch-first."""
     retry: Callable[[Transcript], Transcript | None] = retry_transcript
     """akan.slash.retry-replays-trailing-user-message."""
@@ -112,19 +113,19 @@ class AkanPolicies:
     # -- the loop and the tools: reference.akan.builtins, declarations, forms, local_state, ui ----------
     max_turns: Callable[[int | None], int] = max_turns
     """akan.builtin.max-turns-bound."""
-    builtins: Builtins = Builtins()
-    declarations: Declarations = Declarations()
-    forms: FormTools = FormTools()
-    local_state: LocalStates = LocalStates()
-    ui: UiCatalogue = UiCatalogue()
+    builtins: Builtins = field(default_factory=Builtins)
+    declarations: Declarations = field(default_factory=Declarations)
+    forms: FormTools = field(default_factory=FormTools)
+    local_state: LocalStates = field(default_factory=LocalStates)
+    ui: UiCatalogue = field(default_factory=UiCatalogue)
 
     # -- the surface: reference.akan.placement, state_read, read_screen ---------------------------------
-    placement: Placement = Placement()
-    state: StateReader = StateReader()
-    screen: ScreenReader = ScreenReader()
+    placement: Placement = field(default_factory=Placement)
+    state: StateReader = field(default_factory=StateReader)
+    screen: ScreenReader = field(default_factory=ScreenReader)
 
     # -- the relay and the adaptor: reference.akan.relay, reference.akan.llm ----------------------------
-    relay: RelayPolicy = RelayPolicy()
+    relay: RelayPolicy = field(default_factory=RelayPolicy)
     adaptor_error: Callable[[Adaptor, int], ErrorKey | None] = llm.adaptor_error
     """akan.llm.adaptor-null-means-not-configured, akan.llm.adaptor-throw-shows-provider-reason."""
     resolve_error: Callable[[ErrorKey, dict[str, str]], str] = llm.resolve
@@ -133,7 +134,7 @@ class AkanPolicies:
     """akan.llm.settings-belong-to-role."""
 
     # -- speech: reference.akan.speech ------------------------------------------------------------------
-    speech: SpeechPolicy = SpeechPolicy()
+    speech: SpeechPolicy = field(default_factory=SpeechPolicy)
 
 
 DEFAULT_POLICIES = AkanPolicies()

@@ -217,7 +217,7 @@ class ScreenReader:
         )
 
     def sections(self, root: Element) -> list[str]:
-        """What a refusal offers instead (akan.readscreen.refusal-lists-sections): names on screen, in order."""
+        """Names on screen, in order, that a refusal offers (akan.readscreen.refusal-lists-sections)."""
         names: list[str] = []
         for element in root.elements():
             if not self.eligible(element):

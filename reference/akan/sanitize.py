@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference.akan.wire import Message, json_text
+from reference.akan.model import Message
+from reference.akan.wire import json_text
 
 #: akan.sanitize.stopped-calls-answered-not-erased: the wording is ours (the documents give none); what
 #: every implementation must share is that the result says the call was stopped.
@@ -54,7 +55,8 @@ def _answer_block(calls: list[str], block: list[Message], stopped: str) -> list[
                 continue
             answered.add(call_id)
         kept.append(message)
-    missing = [stopped_result(call_id, stopped) for call_id in dict.fromkeys(calls) if call_id not in answered]
+    unanswered = [call_id for call_id in dict.fromkeys(calls) if call_id not in answered]
+    missing = [stopped_result(call_id, stopped) for call_id in unanswered]
     return kept + missing
 
 

@@ -33,12 +33,23 @@ from reference.akan import ceilings
 from reference.akan.attachments import Attachment, accepts_of, read_file
 from reference.akan.builtins import BUILTIN_NAMES
 from reference.akan.commands import Command, fill
-from reference.akan.model import Adaptor, Compaction, File, Page, PageTool, Prompt, Reader, Relay, Voice
+from reference.akan.model import (
+    Adaptor,
+    Compaction,
+    File,
+    Message,
+    Page,
+    PageTool,
+    Prompt,
+    Reader,
+    Relay,
+    Voice,
+)
 from reference.akan.page import LivePage
 from reference.akan.policies import DEFAULT_POLICIES, AkanPolicies
 from reference.akan.results import ChatState, Status, TurnResult
 from reference.akan.speech import Speaker
-from reference.akan.wire import Message, estimate_tokens, json_text
+from reference.akan.wire import estimate_tokens, json_text
 from reference.clock import VirtualClock
 from reference.providers.model import ModelResponse
 from reference.providers.protocol import ModelProvider
@@ -364,7 +375,8 @@ class ChatSession:
     def _copy(self) -> None:
         """akan.slash.copy-includes-route-and-time; locals stay out (akan.local.withheld-from-wire)."""
         at = iso_time(self.clock.now_ms())
-        self._emit("export", **self.policies.export(self.page.route, at, self.policies.on_wire(self.transcript)))
+        messages = self.policies.on_wire(self.transcript)
+        self._emit("export", **self.policies.export(self.page.route, at, messages))
 
     def commands(self) -> list[str]:
         """The ``/`` menu."""
@@ -597,8 +609,8 @@ class ChatSession:
         summarized = policies.on_wire(self.transcript[:cut])
         self._status(compacting=True)
         try:
-            request = policies.summary_request(summarized, policies.digest_max_chars, policies.digest_message_chars)
-            entry = self.provider.complete(request, purpose="summary")
+            bounds = (policies.digest_max_chars, policies.digest_message_chars)
+            entry = self.provider.complete(policies.summary_request(summarized, *bounds), purpose="summary")
         except ProviderFailure as failure:
             # akan.compaction.failure.leaves-transcript: nothing changes and no hold is set.
             self._emit("compaction", trigger=trigger, outcome="failed", status=failure.status)
