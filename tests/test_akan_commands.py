@@ -5,7 +5,10 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference.akan.commands import BUILTINS, Command, builtin, fill, menu, parse, split_args
+from reference.akan.commands import BUILTINS, Command, CommandTable, fill, split_args
+
+TABLE = CommandTable()
+builtin, menu, parse = TABLE.builtin, TABLE.menu, TABLE.parse
 from reference.akan.explain import explained
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import find, given, settings
 from hypothesis import strategies as st
-from reference.akan.mutants.conversation import _nominal_cut
+from variants.mutants.akan.conversation import _nominal_cut
 
 from reference.akan.cut import choose_cut
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
-from reference.akan.mutants import MUTANTS
+from variants.mutants.akan import MUTANTS
 
 from conformance.judging.judge import Mismatch, judge
 from conformance.players import play
