@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from reference.akan.model import Accepts, Adaptor, File, ReaderResult
 from reference.akan.attachments import accepts_of, persisted, provider_message, read_file
+from reference.akan.model import Accepts, Adaptor, File, ReaderResult
 
 
 def test_the_app_reader_answers_before_the_built_in() -> None:
     # akan.attachments.reader.runs-first
-    attachment = read_file(
-        File(name="x.png", type="image/png", size=10), lambda file: ReaderResult(kind="text", text="a red square")
-    )
+    def reader(file: File) -> ReaderResult:
+        return ReaderResult(kind="text", text="a red square")
+
+    attachment = read_file(File(name="x.png", type="image/png", size=10), reader)
     assert attachment["kind"] == "text" and attachment["text"] == "a red square"
 
 

@@ -6,10 +6,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reference.akan.commands import BUILTINS, Command, CommandTable, fill, split_args
+from reference.akan.explain import explained
 
 TABLE = CommandTable()
 builtin, menu, parse = TABLE.builtin, TABLE.menu, TABLE.parse
-from reference.akan.explain import explained
 
 
 def test_the_documented_example_keeps_the_sentence_as_one_argument() -> None:

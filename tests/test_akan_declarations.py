@@ -11,8 +11,9 @@ from reference.akan.declarations import Declarations
 from reference.akan.model import PageTool, ToolArg
 
 DECLARATIONS = Declarations()
-call_refusal, clashes, page_entries = DECLARATIONS.call_refusal, DECLARATIONS.clashes, DECLARATIONS.page_entries
-parameters, published, scalar_type = DECLARATIONS.parameters, DECLARATIONS.published, DECLARATIONS.scalar_type
+call_refusal, clashes = DECLARATIONS.call_refusal, DECLARATIONS.clashes
+page_entries, parameters = DECLARATIONS.page_entries, DECLARATIONS.parameters
+published, scalar_type = DECLARATIONS.published, DECLARATIONS.scalar_type
 
 
 def _tool(name: str | None, *args: dict[str, Any], shared: bool = False) -> PageTool:

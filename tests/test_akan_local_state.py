@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 from typing import Any
+
+import pytest
 
 from reference.akan.declarations import Declarations
 from reference.akan.local_state import LocalStates
@@ -43,7 +43,8 @@ def test_expose_takes_no_set() -> None:
 
 
 def test_the_setter_writes_what_readstate_then_reads() -> None:
-    page = LivePage(Page(local_state=[LocalState(api="useState", name="sort", set="string")]), DEFAULT_POLICIES)
+    sort = LocalState(api="useState", name="sort", set="string")
+    page = LivePage(Page(local_state=[sort]), DEFAULT_POLICIES)
     [tool] = page.local_tools()
     assert page.run_local_tool(tool["name"], {"value": "oldest"}) == '{"written":{"sort":"oldest"}}'
     assert page.read_state("sort") == '{"key":"sort","value":"oldest"}'

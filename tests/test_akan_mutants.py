@@ -9,12 +9,12 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
-from variants.mutants.akan import MUTANTS
 
 from conformance.judging.judge import Mismatch, judge
 from conformance.players import play
 from conformance.scenario.load import LoadedScenario, LoadError, load_all
 from variants import Mutant
+from variants.mutants.akan import MUTANTS
 
 
 @cache

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 from typing import Any
+
+import pytest
 
 from reference.akan import llm
 from reference.akan.model import Adaptor, Caller, ErrorKey, Relay

@@ -23,7 +23,7 @@ from reference.akan.declarations import Declarations
 from reference.akan.html_tree import Element
 from reference.akan.model import Accepts, Message, PageTool
 from reference.akan.policies import AkanPolicies
-from reference.akan.read_screen import Line, ScreenReader
+from reference.akan.screen import Line, ScreenReader
 from reference.akan.wire import json_text, on_wire
 from variants import Permitted, PolicyChange, Record
 from variants.records import extra_event_and_final_fields

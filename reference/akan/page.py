@@ -4,7 +4,7 @@
 becomes as the agent works: the route moves, dropdowns and modals open, a form and local state are
 written, readers unmount. The built-in tools act on the page, not on the conversation, so they live here
 beside what they read and move: ``navigate`` and ``goBack`` change the route, ``readScreen`` and
-``highlight`` resolve names on the declared screen (``reference.akan.read_screen``), ``readState`` reads
+``highlight`` resolve names on the declared screen (``reference.akan.screen``), ``readState`` reads
 one subscribed key. Each turn's context (route, scopes on screen, key names) is taken from the same place.
 Every decision is read from the ``AkanPolicies`` the page was given.
 """
@@ -16,7 +16,7 @@ from typing import Any
 from reference.akan import forms
 from reference.akan.html_tree import Element, parse_html
 from reference.akan.model import Page
-from reference.akan.policies import AkanPolicies
+from reference.akan.policies import DEFAULT_POLICIES, AkanPolicies
 from reference.akan.wire import json_text
 
 
@@ -177,3 +177,11 @@ class LivePage:
         if refused is not None:
             return json_text({"error": refused, "key": key})
         return json_text({"key": key, "value": value})
+
+
+def read_screen(page: Page, section: str | None = None, *, policies: AkanPolicies = DEFAULT_POLICIES) -> str:
+    """What ``readScreen`` answers on ``page`` as it opens: the whole screen, or the named ``section``.
+
+    Useful on its own to see what an agent would read of a page before scripting a conversation on it.
+    """
+    return LivePage(page, policies).read_screen(section)

@@ -28,8 +28,8 @@ from reference.akan.forms import FormTools
 from reference.akan.local_state import LocalStates
 from reference.akan.model import Accepts, Adaptor, ErrorKey, File, Message
 from reference.akan.placement import Placement
-from reference.akan.read_screen import ScreenReader
 from reference.akan.relay import RelayPolicy
+from reference.akan.screen import ScreenReader
 from reference.akan.speech import SpeechPolicy
 from reference.akan.state_read import StateReader
 from reference.akan.ui_components import UiCatalogue
@@ -119,7 +119,7 @@ class AkanPolicies:
     local_state: LocalStates = field(default_factory=LocalStates)
     ui: UiCatalogue = field(default_factory=UiCatalogue)
 
-    # -- the surface: reference.akan.placement, state_read, read_screen ---------------------------------
+    # -- the surface: reference.akan.placement, state_read, screen --------------------------------------
     placement: Placement = field(default_factory=Placement)
     state: StateReader = field(default_factory=StateReader)
     screen: ScreenReader = field(default_factory=ScreenReader)

@@ -10,7 +10,7 @@ from reference.akan.builtins import BUILTIN_TOOLS, Builtins
 from reference.akan.html_tree import Element
 from reference.akan.model import StateKey
 from reference.akan.placement import Placement
-from reference.akan.read_screen import EXACT_ATTRIBUTES, Line, Rendering, ScreenReader
+from reference.akan.screen import EXACT_ATTRIBUTES, Line, Rendering, ScreenReader
 from reference.akan.state_read import StateReader
 from variants import Mutant
 from variants.mutants.akan.common import mutant

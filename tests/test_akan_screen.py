@@ -1,4 +1,4 @@
-"""readScreen over a declared HTML screen (reference.akan.read_screen, reference.akan.html_tree)."""
+"""readScreen over a declared HTML screen (reference.akan.screen, reference.akan.html_tree)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from reference.akan.builtins import BUILTIN_NAMES, Builtins, is_internal
 from reference.akan.html_tree import parse_html
-from reference.akan.read_screen import MAX_CHARS, Line, ScreenReader
+from reference.akan.screen import MAX_CHARS, Line, ScreenReader
 
 READER = ScreenReader()
 limit, read_screen, resolve, sections, slug = (
