@@ -40,8 +40,8 @@ from pathlib import Path
 from conformance.paths import BUILD_ROOT, SCENARIO_ROOT
 from conformance.runner import select
 from conformance.scenario.load import LoadedScenario
+from conformance.systems import SYSTEMS
 
-SYSTEMS = ("llmz", "falai", "akan")
 STDIO_REFERENCE = f"stdio:{sys.executable} -m conformance.players.server"
 
 

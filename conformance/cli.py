@@ -16,12 +16,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from conformance import baseline
 from conformance.adapters.base import DEFAULT_TIMEOUT, AdapterError
 from conformance.adapters.registry import create, display_name
-from conformance.catalogue.load import SYSTEMS, load_catalogue
+from conformance.catalogue.load import load_catalogue
 from conformance.paths import BUILD_ROOT, SCENARIO_ROOT, SPEC_ROOT
 from conformance.progress import track
 from conformance.report import compare, console, html
@@ -32,7 +33,8 @@ from conformance.report.markdown import to_markdown
 from conformance.report.metadata import Clock, run_metadata
 from conformance.report.model import Report
 from conformance.runner import Selection, layout_problem, nothing_selected, run_case, select, verdict_only
-from conformance.scenario.load import LoadedScenario, LoadError, load_all
+from conformance.scenario.load import LoadedScenario, LoadError, scenario_files, scenario_id
+from conformance.systems import SYSTEMS
 
 
 def _parser(prog: str = "python -m conformance") -> argparse.ArgumentParser:
@@ -73,13 +75,15 @@ def _parser(prog: str = "python -m conformance") -> argparse.ArgumentParser:
     return parser
 
 
-def known_ids(scenario_root: Path, catalogue_ids: list[str]) -> set[str]:
-    """Every id a baseline may name: catalogue rules, scenario ids, and rule ids scenarios name."""
+def known_ids(scenario_root: Path, catalogue_ids: Iterable[str]) -> set[str]:
+    """Every id a baseline may name: catalogue rules and scenario ids.
+
+    Scenario ids come from file names (a scenario's id *is* its path), so nothing is parsed twice; the
+    rule ids scenarios name are catalogue ids (``nox -s spec`` checks that every one is).
+    """
     ids = set(catalogue_ids)
-    for item in load_all(scenario_root) if scenario_root.exists() else []:
-        ids.add(item.id)
-        if isinstance(item, LoadedScenario):
-            ids.update(item.scenario.rules)
+    if scenario_root.exists():
+        ids.update(scenario_id(path, scenario_root) for path in scenario_files(scenario_root))
     return ids
 
 
@@ -160,7 +164,7 @@ def _play_and_report(
         adapter.close()
     catalogue = load_catalogue(args.spec)
     catalogue_ids = [i for i in catalogue.ids() if i.split(".")[0] in systems]
-    problems = baseline.apply(cases, entries, known_ids(args.scenarios, catalogue_ids)) if entries else []
+    problems = baseline.apply(cases, entries, known_ids(args.scenarios, catalogue.ids())) if entries else []
     run = run_metadata(clock, args.spec, args.scenarios)
     report = build_report(args.impl, info, cases, catalogue_ids, problems, run, catalogue.errors)
     write_reports(report, directory)

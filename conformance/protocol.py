@@ -23,6 +23,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from conformance.record import Record
+from conformance.systems import SystemName
 
 PROTOCOL_VERSIONS = (2,)
 
@@ -40,7 +41,7 @@ class ImplementationInfo(Message):
     name: str = Field(min_length=1)
     version: str
     language: str
-    systems: list[Literal["llmz", "falai", "akan"]] = Field(min_length=1)
+    systems: list[SystemName] = Field(min_length=1)
     capabilities: list[str] = Field(default_factory=list)
     homepage: str | None = None
 
@@ -54,7 +55,7 @@ class Case(Message):
     """The played half of a scenario; judging fields (title, description, rules, expect) never travel."""
 
     id: str = Field(min_length=1, description="The scenario id, <system>/<area>/<name>.")
-    system: Literal["llmz", "falai", "akan"]
+    system: SystemName
     requires: list[str] = Field(default_factory=list)
     setup: dict[str, Any] = Field(default_factory=dict)
     script: list[dict[str, Any]] = Field(default_factory=list)

@@ -24,7 +24,6 @@ from typing import Any
 import jsonschema
 
 from conformance.adapters.base import DEFAULT_TIMEOUT, Adapter, Outcome
-from conformance.catalogue.load import SYSTEMS
 from conformance.judging.judge import Mismatch, judge
 from conformance.judging.normalise import normalise
 from conformance.paths import PROTOCOL_DIR, SCENARIO_ROOT
@@ -32,6 +31,7 @@ from conformance.protocol import ImplementationInfo
 from conformance.record import Record
 from conformance.records.check import problems as vocabulary_problems
 from conformance.scenario.load import LoadedScenario, LoadError, load_all
+from conformance.systems import SYSTEMS
 
 
 @dataclass
@@ -193,7 +193,8 @@ def verdict_only(result: CaseResult) -> CaseResult:
 def select(
     root: Path = SCENARIO_ROOT, selection: Selection | None = None
 ) -> list[LoadedScenario | LoadError]:
-    items = load_all(root) if root.exists() else []
+    systems = selection.systems if selection is not None else None
+    items = load_all(root, systems) if root.exists() else []
     return [item for item in items if selection is None or selection.wants(item)]
 
 

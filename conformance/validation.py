@@ -10,7 +10,9 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-_TAGS = {"llmz", "falai", "akan"}
+from conformance.systems import SYSTEMS
+
+_TAGS = set(SYSTEMS)
 _HINTS = {
     "extra_forbidden": "unknown field (a typo? every field is listed in the JSON Schema)",
     "missing": "required field is missing",

@@ -4,12 +4,12 @@ They exist to prove the suite catches what it claims to: for each headline rule 
 test runs the suite against it and asserts that the cases pinning that rule fail and name the rule id.
 A mutant is a patch applied around one scenario run (``unittest.mock.patch`` on the one policy that
 implements the rule), so the reference code itself stays clean. Each system lists its mutants in
-``reference/<system>/mutants.py`` as ``MUTANTS: list[Mutant]``.
+``reference/<system>/mutants.py`` as ``MUTANTS: list[Mutant]``; ``variants.all_mutants`` reads them until
+each system's mutants have moved to ``variants/mutants/`` as policy changes (then this module goes).
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -22,26 +22,3 @@ class Mutant:
     """The rule ids this mutant breaks: the cases pinning them must fail."""
     patch: Callable[[], AbstractContextManager[object]]
     description: str = ""
-
-
-def all_mutants() -> dict[str, Mutant]:
-    found: dict[str, Mutant] = {}
-    for system in ("llmz", "falai", "akan"):
-        try:
-            module = importlib.import_module(f"reference.{system}.mutants")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"reference.{system}.mutants":
-                raise
-            continue
-        for mutant in getattr(module, "MUTANTS", []):
-            if mutant.name in found:
-                raise ValueError(f"two mutants are named {mutant.name!r}")
-            found[mutant.name] = mutant
-    return found
-
-
-def get_mutant(name: str) -> Mutant:
-    mutants = all_mutants()
-    if name not in mutants:
-        raise KeyError(f"unknown mutant {name!r}; known: {', '.join(sorted(mutants)) or 'none'}")
-    return mutants[name]

@@ -30,7 +30,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
-SYSTEMS = ("llmz", "falai", "akan")
+from conformance.systems import SYSTEMS
 
 Record = dict[str, Any]
 PolicyChange = Callable[[Any], Any]

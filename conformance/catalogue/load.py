@@ -19,10 +19,9 @@ from pydantic import ValidationError
 
 from conformance.catalogue.model import Rule, RuleFile
 from conformance.paths import SPEC_ROOT
+from conformance.systems import SYSTEMS
 from conformance.validation import field_problems
 from conformance.yamlio import YamlFileError, read_yaml_file
-
-SYSTEMS = ("llmz", "falai", "akan")
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-System = Literal["llmz", "falai", "akan"]
+from conformance.systems import SYSTEMS, SystemName
+
+System = SystemName
 Level = Literal["must", "must-not", "should", "default", "limit"]
 Observable = Literal["wire", "api", "ui"]
 
@@ -24,7 +26,7 @@ SOURCE_DOCUMENTS = (
     "akan-in-page-agent-guideline.md",
 )
 
-RULE_ID = re.compile(r"^(llmz|falai|akan)(\.[a-z0-9]+(-[a-z0-9]+)*)+$")
+RULE_ID = re.compile(rf"^({'|'.join(SYSTEMS)})(\.[a-z0-9]+(-[a-z0-9]+)*)+$")
 
 
 class Strict(BaseModel):

@@ -13,7 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from conformance.catalogue.load import SYSTEMS, Catalogue
+from conformance.catalogue.load import Catalogue
+from conformance.systems import SYSTEMS, SystemName
 
 Status = Literal["tested", "untested", "excluded"]
 
@@ -24,7 +25,7 @@ class _Model(BaseModel):
 
 class RuleTrace(_Model):
     id: str
-    system: Literal["llmz", "falai", "akan"]
+    system: SystemName
     area: str
     title: str
     level: str

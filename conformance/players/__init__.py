@@ -14,13 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 from conformance.players.common import ProviderFactory, scripted_provider
 from conformance.scenario.model import parse_case
+from conformance.systems import SYSTEMS
+from conformance.systems import get as get_system
 
 if TYPE_CHECKING:
     from variants import PolicyChange, Variant
 
 NAME = "reference"
 VERSION = "0.1.0"
-SYSTEMS = ("llmz", "falai", "akan")
 
 
 class CannotExpress(Exception):
@@ -29,7 +30,7 @@ class CannotExpress(Exception):
 
 def player_module(system: str) -> Any:
     """The player of one system (``conformance.players.<system>`` once moved, else its legacy home)."""
-    for name in (f"conformance.players.{system}", f"reference.{system}.play"):
+    for name in (get_system(system).player, f"reference.{system}.play"):
         try:
             return importlib.import_module(name)
         except ModuleNotFoundError as exc:

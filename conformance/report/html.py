@@ -17,15 +17,16 @@ import argparse
 import json
 import sys
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from html import escape
 from pathlib import Path
 
-from conformance.catalogue.load import SYSTEMS, Catalogue, load_catalogue
+from conformance.catalogue.load import Catalogue, load_catalogue
 from conformance.paths import BUILD_ROOT
 from conformance.report.compare import ReportError, load
 from conformance.report.files import write_atomic
 from conformance.report.model import Report, ScenarioReport
+from conformance.systems import SYSTEMS
 
 VERDICTS = ("pass", "fail", "error", "xfail", "skip", "untested")
 NOT_COVERED = "none"
@@ -146,7 +147,7 @@ def _runs_table(reports: list[Report]) -> str:
     return f'<table class="runs"><tr><th></th>{head}</tr>{body}</table>'
 
 
-def _filters(systems: list[str]) -> str:
+def _filters(systems: Sequence[str]) -> str:
     boxes = "".join(
         f'<label><input type="checkbox" name="verdict" value="{v}" checked> {_badge(v)}</label>'
         for v in (*VERDICTS, NOT_COVERED)

@@ -29,10 +29,20 @@ def _run(impl: str, directory: Path, *extra: str) -> Path:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m conformance.report.showcase", description=__doc__)
     parser.add_argument("--out", type=Path, default=BUILD_ROOT / "conformance" / "showcase")
+    parser.add_argument(
+        "--llmz-report",
+        type=Path,
+        help="use this report.json of llmz 1.0.1 (e.g. the one `nox -s conformance-llmz` just wrote) "
+        "instead of running the bridge again",
+    )
     args = parser.parse_args(argv)
     paths = [_run("reference", args.out / "reference")]
     missing = missing_tools()
-    if missing:
+    if args.llmz_report is not None:
+        if not args.llmz_report.is_file():
+            raise SystemExit(f"showcase: --llmz-report {args.llmz_report} is not a file")
+        paths.append(args.llmz_report)
+    elif missing:
         print(f"showcase: no {' or '.join(missing)} on PATH, so the page holds the reference alone")
     else:
         baseline = str(BASELINE_DIR / "llmz-1.0.1.yaml")

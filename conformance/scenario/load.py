@@ -7,6 +7,7 @@ was expected, straight from pydantic's validation errors.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -79,5 +80,15 @@ def load_file(path: Path, root: Path = SCENARIO_ROOT) -> LoadedScenario | LoadEr
     return LoadedScenario(sid, path, document, scenario)
 
 
-def load_all(root: Path = SCENARIO_ROOT) -> list[LoadedScenario | LoadError]:
-    return [load_file(path, root) for path in sorted(root.rglob("*.yaml"))]
+def scenario_files(root: Path = SCENARIO_ROOT, systems: Iterable[str] | None = None) -> list[Path]:
+    """The scenario files under ``root``, only those of ``systems`` when given (nothing else is read)."""
+    if systems is None:
+        return sorted(root.rglob("*.yaml"))
+    return sorted(path for system in sorted(set(systems)) for path in (root / system).rglob("*.yaml"))
+
+
+def load_all(
+    root: Path = SCENARIO_ROOT, systems: Iterable[str] | None = None
+) -> list[LoadedScenario | LoadError]:
+    """Every scenario file (of ``systems``, when given), loaded one at a time."""
+    return [load_file(path, root) for path in scenario_files(root, systems)]
