@@ -2,29 +2,30 @@
 
 from __future__ import annotations
 
-from conformance.scenario.akan import Accepts, File, Provider, ReaderResult, ReaderRule
 from reference.akan.attachments import accepts_of, persisted, provider_message, read_file
+from reference.akan.model import Accepts, Adaptor, File, ReaderResult
 
 
 def test_the_app_reader_answers_before_the_built_in() -> None:
     # akan.attachments.reader.runs-first
-    reader = [ReaderRule(suffix=".png", result=ReaderResult(kind="text", text="a red square"))]
+    def reader(file: File) -> ReaderResult:
+        return ReaderResult(kind="text", text="a red square")
+
     attachment = read_file(File(name="x.png", type="image/png", size=10), reader)
     assert attachment["kind"] == "text" and attachment["text"] == "a red square"
 
 
 def test_a_declining_reader_leaves_the_file_to_the_built_in() -> None:
     # akan.attachments.builtin-read
-    reader = [ReaderRule(suffix=".png", result=None)]
-    assert read_file(File(name="x.png", type="image/png", size=10), reader)["kind"] == "image"
+    assert read_file(File(name="x.png", type="image/png", size=10), lambda file: None)["kind"] == "image"
     assert read_file(File(name="n.txt", type="text/plain", text="hi"), None)["kind"] == "text"
     assert read_file(File(name="a.zip", type="application/zip", size=5), None)["kind"] == "file"
 
 
 def test_the_default_provider_accepts_neither_images_nor_documents() -> None:
     # akan.attachments.deepseek-accepts-none
-    assert accepts_of(Provider()) == Accepts(image=False, document=False)
-    assert accepts_of(Provider(name="x", accepts=Accepts(image=True))).image
+    assert accepts_of(Adaptor()) == Accepts(image=False, document=False)
+    assert accepts_of(Adaptor(name="x", accepts=Accepts(image=True))).image
 
 
 def test_an_unreadable_attachment_becomes_a_note_naming_it() -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from reference.akan.ceilings import MB, Admission, Candidate, admit
+from reference.akan.ceilings import MB, Admission, Candidate, Ceilings
+
+admit = Ceilings().admit
 
 
 def _files(*sizes: int) -> list[Candidate]:

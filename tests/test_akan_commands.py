@@ -5,8 +5,11 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference.akan.commands import BUILTINS, Command, builtin, fill, menu, parse, split_args
+from reference.akan.commands import BUILTINS, Command, CommandTable, fill, split_args
 from reference.akan.explain import explained
+
+TABLE = CommandTable()
+builtin, menu, parse = TABLE.builtin, TABLE.menu, TABLE.parse
 
 
 def test_the_documented_example_keeps_the_sentence_as_one_argument() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from reference.akan import compaction
+from reference.akan.policies import DEFAULT_POLICIES
 from reference.akan.wire import estimate_tokens, json_text, on_wire
 
 
@@ -34,8 +35,8 @@ def test_threshold_is_strictly_past_and_zero_disables() -> None:
 
 def test_default_threshold_is_24000() -> None:
     # akan.compaction.threshold.default
-    assert compaction.settings(None, None).at == 24_000
-    assert compaction.settings(500, 2) == compaction.Settings(at=500, keep=2)
+    assert DEFAULT_POLICIES.default_at_tokens == 24_000
+    assert compaction.DEFAULT_AT_TOKENS == 24_000
 
 
 def test_an_unhelpful_summary_holds_compaction_for_one_threshold() -> None:
@@ -67,5 +68,5 @@ def test_digest_names_attachments_without_their_content() -> None:
 
 def test_summary_request_has_no_tools_and_no_screen() -> None:
     # akan.compaction.summarizer.no-tools-no-screen
-    request = compaction.summary_request([{"role": "user", "content": "hi"}])
+    request = compaction.summary_request([{"role": "user", "content": "hi"}], 12_000, 800)
     assert set(request) == {"messages"}

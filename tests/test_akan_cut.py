@@ -7,7 +7,7 @@ from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
 from reference.akan.cut import choose_cut
-from reference.akan.mutants.conversation import _nominal_cut
+from variants.mutants.akan.conversation import _nominal_cut
 
 ROLE_LISTS = st.lists(st.sampled_from(["user", "assistant", "tool", "local", "summary"]), max_size=40)
 KEEPS = st.integers(min_value=0, max_value=12)

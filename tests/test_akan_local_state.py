@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from conformance.scenario.akan import LocalState, Setup
-from reference.akan import local_state
-from reference.akan.page import Page
+from reference.akan.declarations import Declarations
+from reference.akan.local_state import LocalStates
+from reference.akan.model import LocalState, Page
+from reference.akan.page import LivePage
+from reference.akan.policies import DEFAULT_POLICIES
+
+local_state = LocalStates()
 
 
-def _state(**fields: object) -> LocalState:
-    return LocalState.model_validate(fields)
+def _state(**fields: Any) -> LocalState:
+    return LocalState(**fields)
 
 
 def test_only_a_use_state_with_a_describable_set_type_gets_a_setter() -> None:
@@ -21,7 +27,7 @@ def test_only_a_use_state_with_a_describable_set_type_gets_a_setter() -> None:
         _state(api="useState", name="filters", value={}, set="Map"),
         _state(api="expose", name="total", value=3),
     ]
-    assert [name for name, _ in local_state.setters(states).values()] == ["sort"]
+    assert [name for name, _ in local_state.setters(states, Declarations().parameters).values()] == ["sort"]
     assert set(local_state.published(states)) == {"tab", "sort", "filters", "total"}
 
 
@@ -37,7 +43,8 @@ def test_expose_takes_no_set() -> None:
 
 
 def test_the_setter_writes_what_readstate_then_reads() -> None:
-    page = Page(Setup.model_validate({"local_state": [{"api": "useState", "name": "sort", "set": "string"}]}))
+    sort = LocalState(api="useState", name="sort", set="string")
+    page = LivePage(Page(local_state=[sort]), DEFAULT_POLICIES)
     [tool] = page.local_tools()
     assert page.run_local_tool(tool["name"], {"value": "oldest"}) == '{"written":{"sort":"oldest"}}'
     assert page.read_state("sort") == '{"key":"sort","value":"oldest"}'

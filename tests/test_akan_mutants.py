@@ -13,8 +13,8 @@ import pytest
 from conformance.judging.judge import Mismatch, judge
 from conformance.players import play
 from conformance.scenario.load import LoadedScenario, LoadError, load_all
-from reference.akan.mutants import MUTANTS
 from variants import Mutant
+from variants.mutants.akan import MUTANTS
 
 
 @cache

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from conformance.scenario.akan import Guide
-from reference.akan.placement import guides, in_view, under
+from reference.akan.model import Guide
+from reference.akan.placement import Placement, under
+
+guides, in_view = Placement().guides, Placement().in_view
 
 
 def test_layout_prefixes_follow_path_segments() -> None:

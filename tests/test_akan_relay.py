@@ -3,15 +3,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from conformance.scenario.akan import Caller, Provider, Relay
-from conformance.scenario.common import ScriptEntry
-from reference.akan import llm, relay
+from reference.akan import llm
+from reference.akan.model import Adaptor, Caller, ErrorKey, Relay
+from reference.akan.relay import Admission, RelayPolicy
+from reference.providers.model import ModelResponse, ToolCall
+
+relay = RelayPolicy()
 
 
-def _relay(**fields: object) -> Relay:
-    return Relay.model_validate(fields)
+def _relay(caller: dict[str, Any] | None = None, **fields: Any) -> Relay:
+    return Relay(caller=Caller(**(caller or {})), **fields)
 
 
 SIGNED_IN_ADMIN = {"signed_in": True, "roles": ["Admin"]}
@@ -21,7 +26,7 @@ def test_no_guard_named_refuses_even_the_most_privileged_caller_as_none_does() -
     # akan.mount.relay-access-refuses-until-guard-named
     unnamed = relay.admit(_relay(caller=SIGNED_IN_ADMIN))
     none = relay.admit(_relay(access="None", caller=SIGNED_IN_ADMIN))
-    assert unnamed == none == relay.Admission("refused", refused_by="None")
+    assert unnamed == none == Admission("refused", refused_by="None")
 
 
 @pytest.mark.parametrize(
@@ -48,7 +53,7 @@ def test_akan_agent_false_takes_the_endpoint_away_before_any_guard() -> None:
 
 
 def test_guard_family() -> None:
-    anonymous, member = Caller(), Caller(signed_in=True, roles=["Editor"])
+    anonymous, member = Caller(), Caller(signed_in=True, roles=("Editor",))
     assert relay.guard_passes("Public", anonymous) and not relay.guard_passes("None", member)
     assert relay.guard_passes("SignedIn", member) and not relay.guard_passes("SignedIn", anonymous)
     assert relay.guard_passes("Editor", member) and not relay.guard_passes("Admin", member)
@@ -63,13 +68,17 @@ def test_the_default_runner_asks_for_a_stream_and_json_only_gets_json() -> None:
 
 def test_the_relay_returns_tool_calls_untouched() -> None:
     # akan.mount.relay-never-executes-tools
-    entry = ScriptEntry.model_validate({"tool_calls": [{"name": "lookupOrder", "arguments": {"id": 1}}]})
-    assert relay.forwarded(entry) == entry
+    entry = ModelResponse(tool_calls=(ToolCall(name="lookupOrder", arguments={"id": 1}),))
+
+    def run_tool(name: str, arguments: dict[str, Any]) -> str:
+        raise AssertionError(f"the relay ran {name}")
+
+    assert relay.exchange({"messages": []}, lambda request: entry, run_tool) is entry
 
 
 def test_deltas_only_on_the_stream_and_only_when_the_adaptor_reports_them() -> None:
     # akan.llm.on-delta-optional
-    entry = ScriptEntry.model_validate({"text": "ab", "chunks": ["a", "b"]})
+    entry = ModelResponse(text="ab", chunks=("a", "b"))
     assert relay.deltas(entry, "sse", True) == ["a", "b"]
     assert relay.deltas(entry, "sse", False) == relay.deltas(entry, "json", True) == []
 
@@ -77,19 +86,16 @@ def test_deltas_only_on_the_stream_and_only_when_the_adaptor_reports_them() -> N
 def test_no_api_key_and_a_null_answer_are_both_llm_unavailable_but_an_err_keeps_its_key() -> None:
     # akan.llm.missing-api-key-boots-and-answers-unavailable, akan.llm.adaptor-null-means-not-configured,
     # akan.llm.adaptor-throw-shows-provider-reason
-    assert llm.adaptor_error(Provider(api_key=False), 1) == llm.ErrorKey("llmUnavailable")
-    answers = [
-        {"turn": 1, "returns": "null"}, {"turn": 2, "returns": "err", "key": "tooLong", "values": {"n": 3}},
-    ]
-    provider = Provider.model_validate({"name": "claude", "answers": answers})
-    assert llm.adaptor_error(provider, 1) == llm.ErrorKey("llmUnavailable")
-    assert llm.adaptor_error(provider, 2) == llm.ErrorKey("tooLong", {"n": 3})
+    assert llm.adaptor_error(Adaptor(api_key=False), 1) == ErrorKey("llmUnavailable")
+    provider = Adaptor(name="claude", fails={1: None, 2: ErrorKey("tooLong", {"n": 3})})
+    assert llm.adaptor_error(provider, 1) == ErrorKey("llmUnavailable")
+    assert llm.adaptor_error(provider, 2) == ErrorKey("tooLong", {"n": 3})
     assert llm.adaptor_error(provider, 3) is None
 
 
 def test_fetch_runner_interpolates_values_and_prefers_the_apps_dictionary() -> None:
     # akan.llm.fetch-runner-resolves-error-key
-    error = llm.ErrorKey("tooLong", {"tokens": 9, "limit": 8})
+    error = ErrorKey("tooLong", {"tokens": 9, "limit": 8})
     assert llm.resolve(error, {"tooLong": "{tokens} over {limit}"}) == "9 over 8"
-    assert llm.resolve(llm.ErrorKey("llmUnavailable"), {}) == llm.BASE_DICTIONARY["llmUnavailable"]
-    assert llm.resolve(llm.ErrorKey("x", {"a": 1}), {"x": "{a} {missing}"}) == "1 {missing}"
+    assert llm.resolve(ErrorKey("llmUnavailable"), {}) == llm.BASE_DICTIONARY["llmUnavailable"]
+    assert llm.resolve(ErrorKey("x", {"a": 1}), {"x": "{a} {missing}"}) == "1 {missing}"

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reference.akan.model import Message
 from reference.akan.sanitize import STOPPED_RESULT, cap, sanitize
-from reference.akan.wire import Message
 
 
 def _user(text: str = "q") -> Message:

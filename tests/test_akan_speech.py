@@ -5,38 +5,40 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.scenario.akan import Voice
 from reference.akan import speech
+from reference.akan.model import Voice
 from reference.clock import VirtualClock
 from reference.record import Recorder
+
+POLICY = speech.SpeechPolicy()
 
 
 def test_only_a_voiced_ask_is_read_aloud() -> None:
     # akan.speech.read-aloud-only-after-voice-ask
-    assert speech.reads_aloud(True) and not speech.reads_aloud(False)
+    assert POLICY.reads_aloud(True) and not POLICY.reads_aloud(False)
 
 
 def test_bold_is_pronounced_as_the_word() -> None:
     # akan.speech.markdown-stripped
-    assert speech.strip_markdown("**bold**") == "bold"
-    assert speech.strip_markdown("# Title\n- [docs](https://x.y) and `code`") == "Title\ndocs and code"
+    assert POLICY.strip_markdown("**bold**") == "bold"
+    assert POLICY.strip_markdown("# Title\n- [docs](https://x.y) and `code`") == "Title\ndocs and code"
 
 
 def test_snake_case_and_arithmetic_are_not_taken_for_emphasis() -> None:
-    assert speech.strip_markdown("set max_turns_bound to 2 * 3 * 4") == "set max_turns_bound to 2 * 3 * 4"
+    assert POLICY.strip_markdown("set max_turns_bound to 2 * 3 * 4") == "set max_turns_bound to 2 * 3 * 4"
 
 
 @given(st.lists(st.sampled_from(["Yes.", "No!", "Why?", "**Bold** move.", "_Quiet_ please."]), min_size=1))
 def test_each_sentence_is_one_speak_call(parts: list[str]) -> None:
     # akan.speech.sentence-at-a-time
-    spoken = speech.sentences(" ".join(parts))
+    spoken = POLICY.sentences(" ".join(parts))
     assert len(spoken) == len(parts)
     assert all("*" not in s and "_" not in s for s in spoken)
 
 
 def _speaker(ms: int = 1000) -> tuple[speech.Speaker, VirtualClock, Recorder]:
     clock, recorder = VirtualClock(), Recorder()
-    return speech.Speaker(Voice(sentence_ms=ms), clock, recorder), clock, recorder
+    return speech.Speaker(Voice(sentence_ms=ms), clock, recorder.emit, POLICY), clock, recorder
 
 
 def test_sentences_follow_one_another_on_the_clock() -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from conformance.scenario.akan import StateKey
-from reference.akan.state_read import MASK, agent_view, holds_data, readable
+from reference.akan.model import StateKey
+from reference.akan.state_read import MASK, StateReader, holds_data
+
+agent_view, readable = StateReader().agent_view, StateReader().readable
 
 ACCOUNT = {"name": "Ada", "token": "sk", "avatarColor": "#f80", "cards": [{"token": "x", "last4": "4242"}]}
 

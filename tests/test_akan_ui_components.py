@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.scenario.akan import UiComponent
-from reference.akan.ui_components import component_tools, effects, state_keys, tools
+from reference.akan.model import UiComponent
+from reference.akan.ui_components import UiCatalogue
+
+CATALOGUE = UiCatalogue()
+component_tools, effects, state_keys, tools = (
+    CATALOGUE.component_tools, CATALOGUE.effects, CATALOGUE.state_keys, CATALOGUE.tools
+)
 
 
 def _names(component: dict[str, Any], is_open: bool = False) -> list[str]:

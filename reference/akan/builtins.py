@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -38,10 +39,16 @@ BUILTIN_NAMES = frozenset(str(tool["name"]) for tool in BUILTIN_TOOLS)
 _EXTERNAL = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*:|//|\\\\)")
 
 
-def offered(page_tools: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The tools a turn declares: the page's own, then each built-in whose name no page tool took."""
-    taken = {tool["name"] for tool in page_tools}
-    return [*page_tools, *(dict(tool) for tool in BUILTIN_TOOLS if tool["name"] not in taken)]
+#: akan.builtin.max-turns-bound: the reference's maxTurns when the app sets none (the documents give no
+#: default); a script normally runs out long before.
+DEFAULT_MAX_TURNS = 100
+#: Who answers a call, in order (akan.builtin.hook-tool-shadows-builtin: the page's declaration first).
+CALL_ORDER = ("page", "form", "ui", "local", "builtin")
+
+
+def max_turns(configured: int | None) -> int:
+    """akan.builtin.max-turns-bound: model requests one loop may post."""
+    return configured or DEFAULT_MAX_TURNS
 
 
 def is_internal(path: str) -> bool:
@@ -51,3 +58,39 @@ def is_internal(path: str) -> bool:
     path is refused as well -- the router ``Link`` uses resolves app paths from the root.
     """
     return path.startswith("/") and not _EXTERNAL.match(path)
+
+
+@dataclass(frozen=True)
+class Builtins:
+    """The built-in tools on offer, who answers a call first, and the decisions behind navigation.
+
+    ``call_order`` names who answers a call by name, first to last: the page's own declarations, a form
+    control's tool, an ``akanjs/ui`` component's, a local-state setter, then a built-in.
+    """
+
+    tools: tuple[dict[str, Any], ...] = BUILTIN_TOOLS
+    call_order: tuple[str, ...] = CALL_ORDER
+
+    def offered(self, page_tools: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The tools a turn declares: the page's own, then each built-in whose name no page tool took.
+
+        akan.builtin.five-on-every-surface, akan.builtin.hook-tool-shadows-builtin,
+        akan.builtin.no-general-wait.
+        """
+        taken = {tool["name"] for tool in page_tools}
+        return [*page_tools, *(dict(tool) for tool in self.tools if tool["name"] not in taken)]
+
+    def is_internal(self, path: str) -> bool:
+        """Whether ``navigate`` may go to ``path`` (akan.builtin.navigate-internal-only)."""
+        return is_internal(path)
+
+    def go_back(self, history: Sequence[str]) -> tuple[list[str], dict[str, Any]]:
+        """``goBack``: the history left and the answer.
+
+        akan.builtin.go-back-session-history-everywhere: this session's own history, on any page; at its
+        first page there is nowhere to go, which the reference answers as an error.
+        """
+        if len(history) < 2:
+            return list(history), {"error": "there is no earlier page in this session"}
+        left = list(history[:-1])
+        return left, {"route": left[-1]}

@@ -32,6 +32,8 @@ class Candidate:
 
 @dataclass(frozen=True)
 class Admission:
+    """The paperclip's answer for one file."""
+
     accepted: bool
     reason: str | None = None
     """duplicate | file-too-large | too-many-files | message-too-large, when refused."""
@@ -39,32 +41,41 @@ class Admission:
     """The refusal the user reads; it always names the file."""
 
 
-def _same_file(a: Candidate, b: Candidate) -> bool:
-    """The reference's identity for akan.attachments.duplicate-refused: equal name and equal size."""
-    return a.name == b.name and a.size == b.size
-
-
 def _refuse(reason: str, name: str, why: str) -> Admission:
     return Admission(False, reason, f'"{name}" was not attached: {why}')
 
 
-def admit(attached: Sequence[Candidate], incoming: Candidate) -> Admission:
-    """Decide on ``incoming`` given the files already on the message.
+@dataclass(frozen=True)
+class Ceilings:
+    """The three ceilings and the identity of a file: the decisions ``admit`` applies, as values."""
 
-    Rules: akan.attachments.duplicate-refused, akan.attachments.ceiling.per-file,
-    akan.attachments.ceiling.per-message-files, akan.attachments.ceiling.per-message-bytes,
-    akan.attachments.refusal-at-paperclip (every refusal text names the file).
-    """
-    if any(_same_file(f, incoming) for f in attached):
-        return _refuse("duplicate", incoming.name, "the same file is already attached to this message.")
-    if incoming.size > FILE_MAX_BYTES:
-        return _refuse("file-too-large", incoming.name, f"a file may be at most {FILE_MAX_BYTES // MB} MB.")
-    if len(attached) + 1 > MESSAGE_MAX_FILES:
-        why = f"a message carries at most {MESSAGE_MAX_FILES} files."
-        return _refuse("too-many-files", incoming.name, why)
-    if sum(f.size for f in attached) + incoming.size > MESSAGE_MAX_BYTES:
-        return _refuse(
-            "message-too-large", incoming.name,
-            f"the files of one message may add up to at most {MESSAGE_MAX_BYTES // MB} MB.",
-        )
-    return Admission(True)
+    file_max_bytes: int = FILE_MAX_BYTES
+    message_max_bytes: int = MESSAGE_MAX_BYTES
+    message_max_files: int = MESSAGE_MAX_FILES
+
+    def same_file(self, a: Candidate, b: Candidate) -> bool:
+        """The reference's identity for akan.attachments.duplicate-refused: equal name and equal size."""
+        return a.name == b.name and a.size == b.size
+
+    def admit(self, attached: Sequence[Candidate], incoming: Candidate) -> Admission:
+        """Decide on ``incoming`` given the files already on the message.
+
+        Rules: akan.attachments.duplicate-refused, akan.attachments.ceiling.per-file,
+        akan.attachments.ceiling.per-message-files, akan.attachments.ceiling.per-message-bytes,
+        akan.attachments.refusal-at-paperclip (every refusal text names the file).
+        """
+        if any(self.same_file(f, incoming) for f in attached):
+            return _refuse("duplicate", incoming.name, "the same file is already attached to this message.")
+        if incoming.size > self.file_max_bytes:
+            why = f"a file may be at most {self.file_max_bytes // MB} MB."
+            return _refuse("file-too-large", incoming.name, why)
+        if len(attached) + 1 > self.message_max_files:
+            why = f"a message carries at most {self.message_max_files} files."
+            return _refuse("too-many-files", incoming.name, why)
+        if sum(f.size for f in attached) + incoming.size > self.message_max_bytes:
+            return _refuse(
+                "message-too-large", incoming.name,
+                f"the files of one message may add up to at most {self.message_max_bytes // MB} MB.",
+            )
+        return Admission(True)
+

@@ -10,13 +10,19 @@ is left out of the menu rather than listed beside the command that will actually
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal
+
+from reference.akan.model import Message
 
 #: akan.slash.six-builtins, in the order the reference lists them (the documents fix no order).
 BUILTINS: tuple[str, ...] = ("new", "retry", "compact", "copy", "help", "tools")
 #: akan.slash.six-builtins: ``/clear`` is another name for ``/new``.
-ALIASES: dict[str, str] = {"clear": "new"}
+ALIASES: Mapping[str, str] = MappingProxyType({"clear": "new"})
+#: akan.slash.new-and-copy-dispatch-first: looked at before a running turn or a question card can object.
+DISPATCH_FIRST: frozenset[str] = frozenset({"new", "copy"})
 
 
 @dataclass(frozen=True)
@@ -25,21 +31,6 @@ class Command:
 
     name: str
     args: tuple[str, ...]
-
-
-def builtin(name: str) -> str | None:
-    """The built-in ``name`` runs, alias resolved; None when the name is not the chat's own."""
-    name = ALIASES.get(name, name)
-    return name if name in BUILTINS else None
-
-
-def menu(prompt_names: Sequence[str]) -> list[str]:
-    """The ``/`` menu: built-ins first, then each prompt whose name no built-in (or alias) takes.
-
-    akan.slash.builtins-listed-before-prompts, akan.slash.builtin-wins-collision.
-    """
-    prompts = [name for name in dict.fromkeys(prompt_names) if builtin(name) is None]
-    return [f"/{name}" for name in (*BUILTINS, *prompts)]
 
 
 def split_args(text: str) -> tuple[str, ...]:
@@ -78,9 +69,64 @@ def fill(template: str, params: Sequence[str], args: Sequence[str]) -> str:
     return re.sub(r"\{(\w+)\}", lambda match: values.get(match.group(1), match.group(0)), template)
 
 
-def parse(line: str) -> Command | None:
-    """The command a composer line names, or None when the line is a message (no leading slash)."""
-    match = re.match(r"/(\S*)(.*)", line, re.DOTALL)
-    if match is None:
-        return None
-    return Command(name=match.group(1), args=split_args(match.group(2)))
+def retry_transcript(transcript: list[Message]) -> list[Message] | None:
+    """What ``/retry`` runs again: the transcript up to and including the newest message the user wrote.
+
+    akan.slash.retry-replays-trailing-user-message, akan.compaction.retry-steps-over-summary: what came
+    before it stays and is not re-sent, and a summary is not the user's. None: nothing left to retry.
+    """
+    for index in range(len(transcript) - 1, -1, -1):
+        message = transcript[index]
+        if message["role"] == "user" and not message.get("summary"):
+            return transcript[: index + 1]
+    return None
+
+
+def export(route: str, at: str, messages: list[Message]) -> dict[str, Any]:
+    """What ``/copy`` exports: akan.slash.copy-includes-route-and-time, beside the posted messages."""
+    return {"route": route, "at": at, "messages": messages}
+
+
+@dataclass(frozen=True)
+class CommandTable:
+    """The chat's own commands and how a typed line is matched against them and the app's prompts.
+
+    ``winner`` decides a name both the chat and an app prompt answer to (akan.slash.builtin-wins-collision:
+    the built-in). ``split`` splits the arguments after the name.
+    """
+
+    builtins: tuple[str, ...] = BUILTINS
+    aliases: Mapping[str, str] = field(default_factory=lambda: dict(ALIASES))
+    dispatch_first: frozenset[str] = DISPATCH_FIRST
+    winner: Literal["builtin", "prompt"] = "builtin"
+    split: Callable[[str], tuple[str, ...]] = split_args
+
+    def builtin(self, name: str) -> str | None:
+        """The built-in ``name`` runs, alias resolved; None when the name is not the chat's own."""
+        name = self.aliases.get(name, name)
+        return name if name in self.builtins else None
+
+    def menu(self, prompt_names: Sequence[str]) -> list[str]:
+        """The ``/`` menu: built-ins first, then each prompt whose name no built-in (or alias) takes.
+
+        akan.slash.builtins-listed-before-prompts, akan.slash.builtin-wins-collision: a prompt that loses
+        its name is left out rather than listed beside the command that will actually run.
+        """
+        names = dict.fromkeys(prompt_names)
+        prompts = [name for name in names if self.winner == "prompt" or self.builtin(name) is None]
+        return [f"/{name}" for name in (*self.builtins, *prompts)]
+
+    def parse(self, line: str) -> Command | None:
+        """The command a composer line names, or None when the line is a message (no leading slash)."""
+        match = re.match(r"/(\S*)(.*)", line, re.DOTALL)
+        if match is None:
+            return None
+        return Command(name=match.group(1), args=self.split(match.group(2)))
+
+    def help_note(self, commands: Sequence[str]) -> str:
+        """``/help``'s local note (the wording is ours); ``/clear`` is shown as ``/new``'s other name."""
+        return "Commands: " + ", ".join(commands).replace("/new", "/new (/clear)") + "."
+
+    def tools_note(self, names: Sequence[str]) -> str:
+        """``/tools``' local note: the names of the tools published on this screen."""
+        return f"Tools on this screen: {', '.join(names) or 'none'}."

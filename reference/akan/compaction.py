@@ -6,15 +6,17 @@ rule it implements and tested on its own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from reference.akan.wire import Message, json_text
+from reference.akan.model import Message
+from reference.akan.wire import json_text
 
 #: akan.compaction.threshold.default: "24k" read as 24,000 (the open question is recorded in the rule).
 DEFAULT_AT_TOKENS = 24_000
 #: akan.compaction.summary-replaces-history: the documents give no default; this is the reference's choice.
 DEFAULT_KEEP = 4
+#: akan.compaction.command-keeps-nothing: ``/compact`` summarizes everything.
+COMMAND_KEEP = 0
 #: akan.compaction.summarizer.bounded-digest: the reference's bounds.
 DIGEST_MAX_CHARS = 12_000
 DIGEST_MESSAGE_CHARS = 800
@@ -23,19 +25,6 @@ SUMMARY_INSTRUCTIONS = (
     "Condense the conversation below into notes that let the assistant carry on without it: what the user "
     "wants, what has been done on the page, results that still matter, and anything left open."
 )
-
-
-@dataclass(frozen=True)
-class Settings:
-    at: int
-    keep: int
-
-
-def settings(at: int | None, keep: int | None) -> Settings:
-    return Settings(
-        at=DEFAULT_AT_TOKENS if at is None else at,
-        keep=DEFAULT_KEEP if keep is None else keep,
-    )
 
 
 def should_compact(estimate: int, at: int, held_at: int | None) -> bool:
@@ -60,7 +49,7 @@ def hold_after(before: int, after: int) -> int | None:
     return after if after >= before else None
 
 
-def _line(message: Message) -> str:
+def _line(message: Message, message_chars: int) -> str:
     role = "summary" if message.get("summary") else str(message.get("role"))
     text = str(message.get("content", ""))
     calls = message.get("tool_calls") or []
@@ -70,23 +59,25 @@ def _line(message: Message) -> str:
     names = [a["name"] for a in message.get("attachments") or []]
     if names:
         text += " [attached " + ", ".join(names) + "]"
-    if len(text) > DIGEST_MESSAGE_CHARS:
-        text = text[: DIGEST_MESSAGE_CHARS - 1] + "…"
+    if len(text) > message_chars:
+        text = text[: message_chars - 1] + "…"
     return f"{role}: {text}"
 
 
-def digest(messages: list[Message]) -> str:
+def digest(
+    messages: list[Message], max_chars: int = DIGEST_MAX_CHARS, message_chars: int = DIGEST_MESSAGE_CHARS
+) -> str:
     """The bounded text the summarizer reads (akan.compaction.summarizer.bounded-digest).
 
-    Each message is cut to ``DIGEST_MESSAGE_CHARS`` and attachment content is never included (names only);
-    if the lines still exceed ``DIGEST_MAX_CHARS`` the oldest go first, because the newest history is what
-    the conversation continues from.
+    Each message is cut to ``message_chars`` and attachment content is never included (names only); if
+    the lines still exceed ``max_chars`` the oldest go first, because the newest history is what the
+    conversation continues from.
     """
-    lines = [_line(message) for message in messages]
+    lines = [_line(message, message_chars) for message in messages]
     kept: list[str] = []
     total = 0
     for line in reversed(lines):
-        if total + len(line) + 1 > DIGEST_MAX_CHARS - 80:
+        if total + len(line) + 1 > max_chars - 80:
             break
         kept.append(line)
         total += len(line) + 1
@@ -96,14 +87,14 @@ def digest(messages: list[Message]) -> str:
     return "\n".join(head + kept)
 
 
-def summary_request(messages: list[Message]) -> dict[str, Any]:
+def summary_request(messages: list[Message], max_chars: int, message_chars: int) -> dict[str, Any]:
     """The summarizing call: instructions and the digest, with no tools and no screen context.
 
-    akan.compaction.summarizer.no-tools-no-screen.
+    akan.compaction.summarizer.no-tools-no-screen. ``max_chars`` and ``message_chars`` bound the digest.
     """
     return {
         "messages": [
             {"role": "system", "content": SUMMARY_INSTRUCTIONS},
-            {"role": "user", "content": digest(messages)},
+            {"role": "user", "content": digest(messages, max_chars, message_chars)},
         ]
     }

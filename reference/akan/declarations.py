@@ -12,83 +12,13 @@ refuses anything else before the tool body runs (akan.tool.enum-of-refuses-off-v
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from conformance.scenario.akan import PageTool, Scalar, ToolArg
+from reference.akan.model import PageTool, Scalar, ToolArg
 
 #: Types that map straight onto a JSON Schema type.
 SCALAR_TYPES = ("string", "integer", "number", "boolean")
-
-
-def scalar_type(values: Sequence[Scalar]) -> str:
-    """akan.tool.enum-of-argument: the enum's schema type follows its values."""
-    if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-        return "integer"
-    if values and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
-        return "number"
-    return "string"
-
-
-def arg_schema(arg: ToolArg) -> dict[str, Any] | None:
-    """The argument's JSON Schema, or None when its type cannot be described."""
-    if arg.type == "enumOf":
-        values = list(arg.values or [])
-        return {"type": scalar_type(values), "enum": values}
-    if arg.type not in SCALAR_TYPES:
-        return None
-    schema: dict[str, Any] = {"type": arg.type}
-    if arg.one_of is not None:
-        schema["enum"] = list(arg.one_of)  # akan.tool.one-of-render-values
-    return schema
-
-
-def parameters(args: Sequence[ToolArg]) -> dict[str, Any] | None:
-    """The tool's parameters object; None withdraws the tool (one undescribable argument is enough)."""
-    properties: dict[str, Any] = {}
-    for arg in args:
-        schema = arg_schema(arg)
-        if schema is None:
-            return None
-        properties[arg.name] = schema
-    return {"type": "object", "properties": properties, "required": [arg.name for arg in args]}
-
-
-def published(tools: Sequence[PageTool]) -> dict[str, PageTool]:
-    """The declarations the model is offered, by name, in first-declared order, one per name.
-
-    akan.tool.shared-merges-repeats: shared repeats are one tool. akan.tool.duplicate-name-warns: of
-    unshared repeats only one stays reachable; the documents disagree on which, and the reference keeps
-    the last mounted (the row example's reading).
-    """
-    offered: dict[str, PageTool] = {}
-    for tool in tools:
-        if tool.name and parameters(tool.args) is not None:
-            offered[tool.name] = tool if tool.name not in offered or not tool.shared else offered[tool.name]
-    return offered
-
-
-def clashes(tools: Sequence[PageTool]) -> dict[str, int]:
-    """Names registered more than once without ``shared`` on every registration, with their count.
-
-    akan.tool.duplicate-name-warns: each is warned about; a shared name repeated is not a clash.
-    """
-    counts: dict[str, list[PageTool]] = {}
-    for tool in tools:
-        if tool.name:
-            counts.setdefault(tool.name, []).append(tool)
-    return {
-        name: len(regs) for name, regs in counts.items() if len(regs) > 1 and not all(t.shared for t in regs)
-    }
-
-
-def declared(tool: PageTool) -> dict[str, Any]:
-    """One entry of a turn's ``tools``."""
-    return {"name": tool.name, "description": tool.description, "parameters": parameters(tool.args)}
-
-
-def page_entries(tools: Sequence[PageTool]) -> list[dict[str, Any]]:
-    """The page's part of a turn's ``tools``: one entry per published name."""
-    return [declared(tool) for tool in published(tools).values()]
 
 
 def _same(value: Any, option: Scalar) -> bool:
@@ -97,15 +27,91 @@ def _same(value: Any, option: Scalar) -> bool:
     return kinds == (isinstance(option, bool), isinstance(option, str)) and bool(value == option)
 
 
-def call_refusal(tool: PageTool, arguments: dict[str, Any]) -> str | None:
-    """Why a call is refused before the body runs, naming the offending value; None lets it run."""
-    for arg in tool.args:
-        schema = arg_schema(arg) or {}
-        allowed = schema.get("enum")
-        if allowed is None or arg.name not in arguments:
-            continue
-        value = arguments[arg.name]
-        if not any(_same(value, option) for option in allowed):
-            shown = ", ".join(str(option) for option in allowed)
-            return f"{arg.name} cannot be {value!r}; it must be one of: {shown}"
-    return None
+@dataclass(frozen=True)
+class Declarations:
+    """How declarations become the page's part of a turn's tools, and the check a call passes first."""
+
+    def scalar_type(self, values: Sequence[Scalar]) -> str:
+        """akan.tool.enum-of-argument: the enum's schema type follows its values."""
+        if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            return "integer"
+        if values and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+            return "number"
+        return "string"
+
+    def arg_schema(self, arg: ToolArg) -> dict[str, Any] | None:
+        """The argument's JSON Schema, or None when its type cannot be described."""
+        if arg.type == "enumOf":
+            values = list(arg.values or [])
+            return {"type": self.scalar_type(values), "enum": values}
+        if arg.type not in SCALAR_TYPES:
+            return None
+        schema: dict[str, Any] = {"type": arg.type}
+        if arg.one_of is not None:
+            schema["enum"] = list(arg.one_of)  # akan.tool.one-of-render-values
+        return schema
+
+    def parameters(self, args: Sequence[ToolArg]) -> dict[str, Any] | None:
+        """The tool's parameters object; None withdraws the tool (one undescribable argument is enough).
+
+        akan.tool.undescribable-arg-withdraws-tool.
+        """
+        properties: dict[str, Any] = {}
+        for arg in args:
+            schema = self.arg_schema(arg)
+            if schema is None:
+                return None
+            properties[arg.name] = schema
+        return {"type": "object", "properties": properties, "required": [arg.name for arg in args]}
+
+    def published(self, tools: Sequence[PageTool]) -> dict[str, PageTool]:
+        """The declarations the model is offered, by name, in first-declared order, one per name.
+
+        akan.tool.falsy-name-declares-without-publishing. akan.tool.shared-merges-repeats: shared repeats
+        are one tool. akan.tool.duplicate-name-warns: of unshared repeats only one stays reachable; the
+        documents disagree on which, and the reference keeps the last mounted (the row example's reading).
+        """
+        offered: dict[str, PageTool] = {}
+        for tool in tools:
+            if tool.name and self.parameters(tool.args) is not None:
+                keep_first = tool.name in offered and tool.shared
+                offered[tool.name] = offered[tool.name] if keep_first else tool
+        return offered
+
+    def clashes(self, tools: Sequence[PageTool]) -> dict[str, int]:
+        """Names registered more than once without ``shared`` on every registration, with their count.
+
+        akan.tool.duplicate-name-warns: each is warned about; a shared name repeated is not a clash.
+        """
+        counts: dict[str, list[PageTool]] = {}
+        for tool in tools:
+            if tool.name:
+                counts.setdefault(tool.name, []).append(tool)
+        return {
+            name: len(regs) for name, regs in counts.items()
+            if len(regs) > 1 and not all(t.shared for t in regs)
+        }
+
+    def declared(self, tool: PageTool) -> dict[str, Any]:
+        """One entry of a turn's ``tools``."""
+        return {"name": tool.name, "description": tool.description, "parameters": self.parameters(tool.args)}
+
+    def page_entries(self, tools: Sequence[PageTool]) -> list[dict[str, Any]]:
+        """The page's part of a turn's ``tools``: one entry per published name."""
+        return [self.declared(tool) for tool in self.published(tools).values()]
+
+    def call_refusal(self, tool: PageTool, arguments: dict[str, Any]) -> str | None:
+        """Why a call is refused before the body runs, naming the offending value; None lets it run.
+
+        akan.tool.enum-of-refuses-off-values.
+        """
+        for arg in tool.args:
+            schema = self.arg_schema(arg) or {}
+            allowed = schema.get("enum")
+            if allowed is None or arg.name not in arguments:
+                continue
+            value = arguments[arg.name]
+            if not any(_same(value, option) for option in allowed):
+                shown = ", ".join(str(option) for option in allowed)
+                return f"{arg.name} cannot be {value!r}; it must be one of: {shown}"
+        return None

@@ -7,7 +7,7 @@ it is inclined to repeat. Folding happens once, before any adaptor, so every pro
 
 from __future__ import annotations
 
-from reference.akan.wire import Message
+from reference.akan.model import Message
 
 
 def failure_text(error: str) -> str:

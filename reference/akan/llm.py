@@ -12,50 +12,55 @@ dictionary key plus the values it interpolates (akan.llm.err-travels-as-key-and-
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 
-from conformance.scenario.akan import Provider, Scalar
+from reference.akan.model import Adaptor, ErrorKey
 
 #: akan.llm.missing-api-key-boots-and-answers-unavailable, akan.llm.adaptor-null-means-not-configured
 UNAVAILABLE_KEY = "llmUnavailable"
-#: The chat's own dictionary, under the app's (``setup.dictionary``).
+#: The chat's own dictionary, under the app's.
 BASE_DICTIONARY = {UNAVAILABLE_KEY: "No language model is configured for this assistant."}
+#: akan.llm.default-provider-deepseek: where the chat talks when no adaptor is applied.
+DEFAULT_PROVIDER = {"name": "deepseek", "model": "deepseek-v4-flash", "host": "https://api.deepseek.com"}
 
 
-@dataclass(frozen=True)
-class ErrorKey:
-    """An error as it crosses the relay: a dictionary key and its interpolation values, unresolved."""
-
-    key: str
-    values: dict[str, Scalar] = field(default_factory=dict)
-
-    def wire(self) -> dict[str, object]:
-        return {"key": self.key, "values": dict(self.values)}
-
-
-def adaptor_error(provider: Provider, turn: int) -> ErrorKey | None:
+def adaptor_error(adaptor: Adaptor, turn: int) -> ErrorKey | None:
     """The error the adaptor answers turn ``turn`` with, or None when it asks the model.
 
     No apiKey means the default adaptor has nothing to call and answers null; null is reported as
-    ``llmUnavailable``; a thrown ``Err`` keeps its own key.
+    ``llmUnavailable``; a thrown ``Err`` keeps its own key (akan.llm.adaptor-throw-shows-provider-reason,
+    akan.llm.err-travels-as-key-and-values).
     """
-    if not provider.api_key:
+    if not adaptor.api_key:
         return ErrorKey(UNAVAILABLE_KEY)
-    answer = next((a for a in provider.answers if a.turn == turn), None)
-    if answer is None:
+    if turn not in adaptor.fails:
         return None
-    if answer.returns == "null":
-        return ErrorKey(UNAVAILABLE_KEY)
-    assert answer.key is not None  # the vocabulary requires it for `err`
-    return ErrorKey(answer.key, dict(answer.values))
+    thrown = adaptor.fails[turn]
+    return ErrorKey(UNAVAILABLE_KEY) if thrown is None else ErrorKey(thrown.key, dict(thrown.values))
 
 
-def resolve(error: ErrorKey, dictionary: dict[str, str]) -> str:
+def resolve(error: ErrorKey, dictionary: Mapping[str, str]) -> str:
     """fetchRunner's lookup: the key's text with ``{name}`` replaced by its value.
 
-    A key with no entry is shown as the key itself (the documents leave that case open).
+    akan.llm.fetch-runner-resolves-error-key. A key with no entry is shown as the key itself (the
+    documents leave that case open).
     """
     text = {**BASE_DICTIONARY, **dictionary}.get(error.key, error.key)
     return re.sub(
         r"\{(\w+)\}", lambda m: str(error.values.get(m.group(1), m.group(0))), text
     )
+
+
+def provider_settings(adaptor: Adaptor) -> dict[str, str]:
+    """Where the turn goes: the adaptor holding the role, with ``setLlm``'s settings.
+
+    akan.llm.apply-adaptor-swaps-provider, akan.llm.settings-belong-to-role: the settings are the role's,
+    so they reach a swapped-in adaptor just as they would the default one.
+    """
+    is_default = adaptor.name == DEFAULT_PROVIDER["name"]
+    chosen = dict(DEFAULT_PROVIDER) if is_default else {"name": adaptor.name}
+    settings = adaptor.settings
+    given = {} if settings is None else {
+        key: value for key, value in (("model", settings.model), ("host", settings.host)) if value is not None
+    }
+    return {**chosen, **given}

@@ -10,40 +10,53 @@ not name the setter tool; the reference calls it ``setState<Name>``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from conformance.scenario.akan import LocalState, ToolArg
-from reference.akan.declarations import parameters
+from reference.akan.model import LocalState, ToolArg
 
-
-def published(states: Sequence[LocalState]) -> dict[str, LocalState]:
-    """The values the agent can read, by name; later repeats of a name are ignored."""
-    found: dict[str, LocalState] = {}
-    for state in states:
-        if state.name and state.name not in found:
-            found[state.name] = state
-    return found
+Describe = Callable[[Sequence[ToolArg]], dict[str, Any] | None]
+"""How a setter's parameters are described (``Declarations.parameters``): None when they cannot be."""
+Setter = tuple[str, dict[str, Any]]
+"""A setter tool's state name and parameters."""
 
 
 def setter_name(name: str) -> str:
     return f"setState{name[:1].upper()}{name[1:]}"
 
 
-def setters(states: Sequence[LocalState]) -> dict[str, tuple[str, dict[str, Any]]]:
-    """Tool name -> (state name, parameters) for each writable ``useState``."""
-    tools: dict[str, tuple[str, dict[str, Any]]] = {}
-    for name, state in published(states).items():
-        if state.api != "useState" or state.set is None:
-            continue
-        schema = parameters([ToolArg(name="value", type=state.set)])
-        if schema is not None:
-            tools[setter_name(name)] = (name, schema)
-    return tools
+@dataclass(frozen=True)
+class LocalStates:
+    """Which component-local values the agent can read, and which it can write through a setter."""
 
+    def published(self, states: Sequence[LocalState]) -> dict[str, LocalState]:
+        """The values the agent can read, by name; later repeats of a name are ignored.
 
-def setter_tools(states: Sequence[LocalState]) -> list[dict[str, Any]]:
-    return [
-        {"name": tool, "description": f"Set the screen's {state} value.", "parameters": schema}
-        for tool, (state, schema) in setters(states).items()
-    ]
+        akan.state.expose-derived-value, akan.tool.falsy-name-state-too.
+        """
+        found: dict[str, LocalState] = {}
+        for state in states:
+            if state.name and state.name not in found:
+                found[state.name] = state
+        return found
+
+    def setters(self, states: Sequence[LocalState], describe: Describe) -> dict[str, Setter]:
+        """Tool name -> (state name, parameters) for each writable ``useState``.
+
+        akan.state.use-state-read-only-unless-set, akan.tool.use-state-set-degrades-read-only.
+        """
+        tools: dict[str, Setter] = {}
+        for name, state in self.published(states).items():
+            if state.api != "useState" or state.set is None:
+                continue
+            schema = describe([ToolArg(name="value", type=state.set)])
+            if schema is not None:
+                tools[setter_name(name)] = (name, schema)
+        return tools
+
+    def setter_tools(self, states: Sequence[LocalState], describe: Describe) -> list[dict[str, Any]]:
+        return [
+            {"name": tool, "description": f"Set the screen's {state} value.", "parameters": schema}
+            for tool, (state, schema) in self.setters(states, describe).items()
+        ]

@@ -1,35 +1,40 @@
-"""The page the chat sits on: its route and history, its screen, its readable keys, and the five built-ins.
+"""The page the chat sits on, live: its route and history, its screen, its readable keys, the built-ins.
 
-The built-in tools act on the page, not on the conversation, so they live here beside what they read and
-move: ``navigate`` and ``goBack`` change the route, ``readScreen`` and ``highlight`` resolve names on the
-declared screen (``reference.akan.read_screen``), ``readState`` reads one subscribed key. Each turn's
-context (route, scopes on screen, key names) is taken from the same place.
+``Page`` (``reference.akan.model``) is what the page is when the chat opens; ``LivePage`` is what it
+becomes as the agent works: the route moves, dropdowns and modals open, a form and local state are
+written, readers unmount. The built-in tools act on the page, not on the conversation, so they live here
+beside what they read and move: ``navigate`` and ``goBack`` change the route, ``readScreen`` and
+``highlight`` resolve names on the declared screen (``reference.akan.screen``), ``readState`` reads
+one subscribed key. Each turn's context (route, scopes on screen, key names) is taken from the same place.
+Every decision is read from the ``AkanPolicies`` the page was given.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from conformance.scenario.akan import Setup, expand_fillers
-from reference.akan import builtins, forms, local_state, placement, ui_components
+from reference.akan import forms
 from reference.akan.html_tree import Element, parse_html
-from reference.akan.read_screen import limit, read_screen, refusal, resolve, text_lines
-from reference.akan.state_read import agent_view, readable
+from reference.akan.model import Page
+from reference.akan.policies import DEFAULT_POLICIES, AkanPolicies
 from reference.akan.wire import json_text
 
 
-class Page:
-    def __init__(self, setup: Setup) -> None:
-        self.setup = setup
-        self.route = setup.route
-        self.history = [setup.route]
+class LivePage:
+    def __init__(self, page: Page, policies: AkanPolicies) -> None:
+        self.model = page
+        self.policies = policies
+        self.route = page.route
+        self.history = [page.route]
+        in_view = policies.placement.in_view
         #: Keys whose reading components are mounted (akan.surface.key-readable-while-reader-mounted).
-        self.state = {k: v for k, v in setup.state.items() if placement.in_view(v.zone, setup.zone)}
-        self.ui_open = [component.open for component in setup.components]
-        self.local_states = [s for s in setup.local_state if placement.in_view(s.zone, setup.zone)]
+        self.state = {k: v for k, v in page.state.items() if in_view(v.zone, page.zone)}
+        self.ui_open = [component.open for component in page.components]
+        self.local_states = [s for s in page.local_state if in_view(s.zone, page.zone)]
         #: Current values of the published useState / expose names.
-        self.local = {name: state.value for name, state in local_state.published(self.local_states).items()}
-        form = setup.form
+        published = policies.local_state.published(self.local_states)
+        self.local = {name: state.value for name, state in published.items()}
+        form = page.form
         self.form_values: dict[str, Any] = {f.name: f.value for f in form.fields} if form else {}
 
     def context(self) -> dict[str, Any]:
@@ -39,10 +44,14 @@ class Page:
         ``readState``.
         """
         scopes: list[str] = []
-        if self.setup.html is not None:
+        if self.model.html is not None:
             scopes = [e.attrs["data-agent-scope"] for e in self.screen_root().elements()
                       if "data-agent-scope" in e.attrs and e.visible()]
-        keys = [*readable(self.state), *self.local, *ui_components.state_keys(self.setup.components)]
+        reader = self.policies.state
+        keys = [
+            *(reader.listed(name, entry) for name, entry in reader.readable(self.state).items()),
+            *self.local, *self.policies.ui.state_keys(self.model.components),
+        ]
         return {"route": self.route, "scopes": scopes, "keys": keys}
 
     def run_builtin(self, name: str, arguments: dict[str, Any]) -> str:
@@ -53,35 +62,36 @@ class Page:
         if name == "readState":
             return self.read_state(str(arguments.get("key", "")))
         section = arguments.get("section" if name == "readScreen" else "target")
-        if self.setup.html is None:
-            return limit(text_lines(self.setup.screen)) if name == "readScreen" else json_text(
-                {"error": "this screen declares no elements to highlight"})
-        root = self.screen_root()
         if name == "readScreen":
-            return read_screen(root, None if section is None else str(section))
-        if resolve(root, str(section or "")) is None:
-            return refusal(root, str(section or ""))
+            return self.read_screen(None if section is None else str(section))
+        if self.model.html is None:
+            return json_text({"error": "this screen declares no elements to highlight"})
+        root = self.screen_root()
+        screen = self.policies.screen
+        if screen.resolve(root, str(section or "")) is None:
+            return screen.refusal(root, str(section or ""))
         return json_text({"highlighted": section})
 
-    def unmount_readers(self, keys: list[str]) -> None:
-        """The components reading ``keys`` unmount: the keys leave the agent's surface."""
-        for key in keys:
-            self.state.pop(key, None)
+    def read_screen(self, section: str | None = None) -> str:
+        """``readScreen``: the declared HTML as compact text, or the plain-text screen when there is none."""
+        if self.model.html is None:
+            return self.policies.screen.read_text(self.model.screen)
+        return self.policies.screen.read(self.screen_root(), section)
 
     def form_tools(self) -> list[dict[str, Any]]:
-        return forms.tools(self.setup.form)
+        return self.policies.forms.tools(self.model.form)
 
     def run_form_tool(self, name: str, arguments: dict[str, Any]) -> str | None:
         """A published form tool's call, or None when ``name`` is not one."""
-        form = self.setup.form
-        if form is None or name not in {tool["name"] for tool in forms.tools(form)}:
+        form, policy = self.model.form, self.policies.forms
+        if form is None or name not in {tool["name"] for tool in policy.tools(form)}:
             return None
         if name == forms.fill_name(form):
             patch = arguments.get("patch")
-            writes, refused = forms.fill(form, patch if isinstance(patch, dict) else {})
+            writes, refused = policy.fill(form, patch if isinstance(patch, dict) else {})
         else:
-            op, field = forms.operations(form)[name]
-            value, refused = forms.apply(op, field, self.form_values.get(field.name), arguments)
+            op, field = policy.operations(form)[name]
+            value, refused = policy.apply(op, field, self.form_values.get(field.name), arguments)
             if op == "load":
                 return json_text(value)
             writes = {field.name: value}
@@ -91,32 +101,34 @@ class Page:
         return json_text({"written": writes})
 
     def local_tools(self) -> list[dict[str, Any]]:
-        return local_state.setter_tools(self.local_states)
+        describe = self.policies.declarations.parameters
+        return self.policies.local_state.setter_tools(self.local_states, describe)
 
     def run_local_tool(self, name: str, arguments: dict[str, Any]) -> str | None:
         """A writable ``useState``'s setter (akan.state.use-state-read-only-unless-set), or None."""
-        target = local_state.setters(self.local_states).get(name)
+        setters = self.policies.local_state.setters(self.local_states, self.policies.declarations.parameters)
+        target = setters.get(name)
         if target is None:
             return None
         self.local[target[0]] = arguments.get("value")
         return json_text({"written": {target[0]: self.local[target[0]]}})
 
     def guides(self) -> list[str]:
-        return placement.guides(self.setup.guides, self.route, self.setup.zone)
+        return self.policies.placement.guides(self.model.guides, self.route, self.model.zone)
 
     def ui_tools(self) -> list[dict[str, Any]]:
-        return ui_components.tools(self.setup.components, self.ui_open)
+        return self.policies.ui.tools(self.model.components, self.ui_open)
 
     def run_ui_tool(self, name: str, arguments: dict[str, Any]) -> str | None:
         """A call to a tool an ``akanjs/ui`` component publishes now, or None when ``name`` is not one."""
         if name not in {tool["name"] for tool in self.ui_tools()}:
             return None
-        for index, is_open in ui_components.effects(name, self.setup.components).items():
+        for index, is_open in self.policies.ui.effects(name, self.model.components).items():
             self.ui_open[index] = is_open
         return json_text({"done": name, **arguments})
 
     def _open_dropdowns(self) -> set[str]:
-        return {c.namespace or "" for c, is_open in zip(self.setup.components, self.ui_open, strict=True)
+        return {c.namespace or "" for c, is_open in zip(self.model.components, self.ui_open, strict=True)
                 if c.type == "Dropdown" and is_open}
 
     def screen_root(self) -> Element:
@@ -124,20 +136,17 @@ class Page:
 
         akan.ui.closed-menu-text-not-read: a dropdown's menu is on the page while closed, but hidden.
         """
-        root = parse_html(expand_fillers(self.setup.html or ""))
-        open_menus = self._open_dropdowns()
+        root = parse_html(self.model.html or "")
+        open_menus = self.policies.ui.open_menus(self.model.components, self.ui_open)
         for element in root.elements():
             menu = element.attrs.get("data-agent-dropdown")
             if menu is not None and menu not in open_menus:
                 element.attrs["hidden"] = ""
-        if self.setup.zone is None:
-            return root
-        zone = next((e for e in root.elements() if e.attrs.get("data-agent-zone") == self.setup.zone), None)
-        return zone or Element("#document")
+        return self.policies.placement.zone_root(root, self.model.zone)
 
     def navigate(self, path: str) -> str:
         """akan.builtin.navigate-internal-only: an external destination is refused, the page stays."""
-        if not builtins.is_internal(path):
+        if not self.policies.builtins.is_internal(path):
             return json_text({"error": f"navigate only moves within this app; {path!r} is not an app path"})
         self.route = path
         self.history.append(path)
@@ -145,11 +154,9 @@ class Page:
 
     def go_back(self) -> str:
         """akan.builtin.go-back-session-history-everywhere: this session's own history, on any page."""
-        if len(self.history) < 2:
-            return json_text({"error": "there is no earlier page in this session"})
-        self.history.pop()
+        self.history, answer = self.policies.builtins.go_back(self.history)
         self.route = self.history[-1]
-        return json_text({"route": self.route})
+        return json_text(answer)
 
     def read_state(self, key: str) -> str:
         """One key, as its model lets an agent see it (akan.builtin.read-state-one-masked-key).
@@ -157,16 +164,24 @@ class Page:
         A key no mounted component subscribes for the agent is refused, whatever its siblings
         (akan.state.unread-sibling-key-unreadable).
         """
-        if key in ui_components.state_keys(self.setup.components):
+        if key in self.policies.ui.state_keys(self.model.components):
             is_open = key.removeprefix("dropdownIn") in self._open_dropdowns()
             return json_text({"key": key, "value": {"open": is_open}})
         if key in self.local:
             return json_text({"key": key, "value": self.local[key]})
-        keys = readable(self.state)
+        keys = self.policies.state.readable(self.state)
         entry = keys.get(key)
         if entry is None:
             return json_text({"error": f"no readable store key named {key!r}", "keys": list(keys)})
-        value, refused = agent_view(entry)
+        value, refused = self.policies.state.agent_view(entry)
         if refused is not None:
             return json_text({"error": refused, "key": key})
         return json_text({"key": key, "value": value})
+
+
+def read_screen(page: Page, section: str | None = None, *, policies: AkanPolicies = DEFAULT_POLICIES) -> str:
+    """What ``readScreen`` answers on ``page`` as it opens: the whole screen, or the named ``section``.
+
+    Useful on its own to see what an agent would read of a page before scripting a conversation on it.
+    """
+    return LivePage(page, policies).read_screen(section)

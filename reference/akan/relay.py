@@ -13,9 +13,11 @@ runs no tool, so each call is run by the caller's own session (akan.mount.relay-
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from conformance.scenario.akan import Caller, GuardSpec, Relay
+from reference.akan.model import UNSET, Caller, GuardSpec, Relay
 from reference.providers.model import ModelResponse
 
 #: What ``AgentRelayAccess`` answers: it is the ``None`` guard until the app names another.
@@ -24,6 +26,11 @@ DEFAULT_GUARD = "None"
 DEFAULT_ACCEPT = "text/event-stream"
 #: akan.mount.run-agent-turn-served-by-framework
 DISABLE_ENV = ("AKAN_AGENT", "false")
+
+AskModel = Callable[[dict[str, Any]], ModelResponse]
+"""The relay's one way to the model: post a request, get the answer."""
+RunTool = Callable[[str, dict[str, Any]], str]
+"""A page tool, as only the caller's own session can run it."""
 
 
 @dataclass(frozen=True)
@@ -34,61 +41,70 @@ class Admission:
     refused_by: str | None = None
 
 
-def guard_passes(guard: str, caller: Caller) -> bool:
-    """One guard class against the caller: the reference's small fixed family of guards."""
-    if guard == "Public":
-        return True
-    if guard == "None":
-        return False
-    if guard == "SignedIn":
-        return caller.signed_in
-    return guard in caller.roles
+@dataclass(frozen=True)
+class RelayPolicy:
+    """``runAgentTurn``: who may call it, how it answers, and what it never does."""
 
+    default_guard: str = DEFAULT_GUARD
+    """akan.mount.relay-access-refuses-until-guard-named: ``AgentRelayAccess`` is the None guard."""
 
-def effective_guards(relay: Relay) -> tuple[str, ...]:
-    """The guards the relay applies, in order.
+    def guard_passes(self, guard: str, caller: Caller) -> bool:
+        """One guard class against the caller: the reference's small fixed family of guards."""
+        if guard == "Public":
+            return True
+        if guard == "None":
+            return False
+        if guard == "SignedIn":
+            return caller.signed_in
+        return guard in caller.roles
 
-    akan.mount.relay-access-refuses-until-guard-named: with nothing named, ``AgentRelayAccess`` (the None
-    guard). akan.mount.set-agent-access-guard-semantics: the app's call wins over a library's; ``null``
-    clears what the library set. What is left after ``null`` is an open question in the documents; the
-    reference falls back to ``AgentRelayAccess`` (refusing), and no scenario checks that fallback.
-    """
-    named: GuardSpec = relay.access if relay.app_called else relay.library_access
-    if named is None:
-        return (DEFAULT_GUARD,)
-    return (named,) if isinstance(named, str) else tuple(named) or (DEFAULT_GUARD,)
+    def effective_guards(self, relay: Relay) -> tuple[str, ...]:
+        """The guards the relay applies, in order.
 
+        akan.mount.relay-access-refuses-until-guard-named: with nothing named, ``AgentRelayAccess`` (the
+        None guard). akan.mount.set-agent-access-guard-semantics: the app's call wins over a library's;
+        ``null`` clears what the library set. What is left after ``null`` is an open question in the
+        documents; the reference falls back to ``AgentRelayAccess`` (refusing), and no scenario checks
+        that fallback.
+        """
+        named: GuardSpec = relay.library_access if relay.access is UNSET else relay.access
+        if named is None:
+            return (self.default_guard,)
+        return (named,) if isinstance(named, str) else tuple(named) or (self.default_guard,)
 
-def admit(relay: Relay | None) -> Admission:
-    """Whether the relay takes this turn; ``relay`` omitted means a served endpoint the caller may use."""
-    if relay is None:
+    def admit(self, relay: Relay | None) -> Admission:
+        """Whether the relay takes this turn; ``relay`` None means a served endpoint the caller may use.
+
+        akan.mount.set-agent-access-guard-semantics: a list passes only when every guard in it passes.
+        """
+        if relay is None:
+            return Admission("relayed")
+        if not relay.served:
+            return Admission("absent")
+        for guard in self.effective_guards(relay):
+            if not self.guard_passes(guard, relay.caller):
+                return Admission("refused", refused_by=guard)
         return Admission("relayed")
-    if not relay.served:
-        return Admission("absent")
-    for guard in effective_guards(relay):
-        if not guard_passes(guard, relay.caller):
-            return Admission("refused", refused_by=guard)
-    return Admission("relayed")
 
+    def accept_header(self, relay: Relay | None) -> str:
+        """akan.mount.streaming-negotiated-by-accept: the runner asks for a stream unless told otherwise."""
+        return relay.accept if relay is not None and relay.accept is not None else DEFAULT_ACCEPT
 
-def accept_header(relay: Relay | None) -> str:
-    """akan.mount.streaming-negotiated-by-accept: the runner asks for a stream unless told otherwise."""
-    return relay.accept if relay is not None and relay.accept is not None else DEFAULT_ACCEPT
+    def response_path(self, accept: str) -> str:
+        """``sse`` when the accept header admits an event stream, else ``json``."""
+        return "sse" if "text/event-stream" in accept.lower() else "json"
 
+    def exchange(self, request: dict[str, Any], ask: AskModel, run_tool: RunTool) -> ModelResponse:
+        """One admitted turn: the model's answer goes back as it came, its calls unexecuted.
 
-def response_path(accept: str) -> str:
-    """``sse`` when the accept header admits an event stream, else ``json``."""
-    return "sse" if "text/event-stream" in accept.lower() else "json"
+        akan.mount.relay-never-executes-tools: the relay keeps no state and runs no tool, so ``run_tool``
+        (what a relay that did would need) is left alone; each call is run by the caller's own session.
+        """
+        return ask(request)
 
-
-def forwarded(entry: ModelResponse) -> ModelResponse:
-    """akan.mount.relay-never-executes-tools: the model's answer goes back as it came, calls unexecuted."""
-    return entry
-
-
-def deltas(entry: ModelResponse, path: str, on_delta: bool) -> list[str]:
-    """Text the browser sees arrive before the whole answer: only on the stream, only if the adaptor
-    reports deltas (akan.llm.on-delta-optional: without them the answer still arrives, whole)."""
-    if path != "sse" or not on_delta:
-        return []
-    return list(entry.chunks) if entry.chunks else [entry.text] if entry.text else []
+    def deltas(self, entry: ModelResponse, path: str, on_delta: bool) -> list[str]:
+        """Text the browser sees arrive before the whole answer: only on the stream, only if the adaptor
+        reports deltas (akan.llm.on-delta-optional: without them the answer still arrives, whole)."""
+        if path != "sse" or not on_delta:
+            return []
+        return list(entry.chunks) if entry.chunks else [entry.text] if entry.text else []

@@ -21,7 +21,10 @@ messages in that run are transparent: they never reach the wire). Within that ru
 
 from __future__ import annotations
 
-from reference.akan.wire import Message, json_text
+from typing import Any
+
+from reference.akan.model import Message
+from reference.akan.wire import json_text
 
 #: akan.sanitize.stopped-calls-answered-not-erased: the wording is ours (the documents give none); what
 #: every implementation must share is that the result says the call was stopped.
@@ -30,9 +33,9 @@ STOPPED_RESULT = json_text(
 )
 
 
-def stopped_result(call_id: str) -> Message:
+def stopped_result(call_id: str, content: str = STOPPED_RESULT) -> Message:
     """The synthetic answer to a call that never produced a result."""
-    return {"role": "tool", "tool_call_id": call_id, "content": STOPPED_RESULT}
+    return {"role": "tool", "tool_call_id": call_id, "content": content}
 
 
 def _call_ids(message: Message) -> list[str]:
@@ -41,7 +44,7 @@ def _call_ids(message: Message) -> list[str]:
     return [str(call["id"]) for call in message.get("tool_calls") or []]
 
 
-def _answer_block(calls: list[str], block: list[Message]) -> list[Message]:
+def _answer_block(calls: list[str], block: list[Message], stopped: str) -> list[Message]:
     """The run after an assistant message, cleaned: matching results once, locals kept, gaps answered."""
     answered: set[str] = set()
     kept: list[Message] = []
@@ -52,12 +55,15 @@ def _answer_block(calls: list[str], block: list[Message]) -> list[Message]:
                 continue
             answered.add(call_id)
         kept.append(message)
-    missing = [stopped_result(call_id) for call_id in dict.fromkeys(calls) if call_id not in answered]
+    unanswered = [call_id for call_id in dict.fromkeys(calls) if call_id not in answered]
+    missing = [stopped_result(call_id, stopped) for call_id in unanswered]
     return kept + missing
 
 
-def sanitize(transcript: list[Message]) -> list[Message]:
+def sanitize(transcript: list[Message], stopped: str = STOPPED_RESULT) -> list[Message]:
     """The transcript with every hole repaired; a sound transcript comes back equal to what went in.
+
+    ``stopped`` is the content of the answer given to a call left without a result.
 
     akan.sanitize.single-function, akan.sanitize.no-unanswered-tool-calls-on-wire,
     akan.sanitize.stopped-calls-answered-not-erased.
@@ -76,18 +82,31 @@ def sanitize(transcript: list[Message]) -> list[Message]:
         end = index
         while end < len(transcript) and transcript[end].get("role") in ("tool", "local"):
             end += 1
-        out.extend(_answer_block(calls, transcript[index:end]))
+        out.extend(_answer_block(calls, transcript[index:end], stopped))
         index = end
     return out
 
 
-def cap(transcript: list[Message], newest: int) -> list[Message]:
+def window(transcript: list[Message], newest: int) -> list[Message]:
+    """The newest ``newest`` messages of a transcript, as a capped store keeps them."""
+    if newest < 0:
+        raise ValueError(f"a store cap counts messages and cannot be negative (got {newest})")
+    return transcript[max(0, len(transcript) - newest) :] if newest else []
+
+
+def cap(transcript: list[Message], newest: int, stopped: str = STOPPED_RESULT) -> list[Message]:
     """A stored transcript cut down to its newest ``newest`` messages, then sanitized.
 
     akan.sanitize.runs-on-capped-store: the window can open between a call and its results, leaving
     results whose call fell outside it; sanitizing drops those so the store never holds an orphan.
     """
-    if newest < 0:
-        raise ValueError(f"a store cap counts messages and cannot be negative (got {newest})")
-    window = transcript[max(0, len(transcript) - newest) :] if newest else []
-    return sanitize(window)
+    return sanitize(window(transcript, newest), stopped)
+
+
+def left_for_sanitize(calls: list[dict[str, Any]], question: str | None) -> list[Message]:
+    """What Stop writes for the calls it cuts off: nothing.
+
+    akan.sanitize.single-function: the hole Stop leaves is answered by ``sanitize`` wherever a transcript
+    is assembled next, not where it is made (the documents leave open how a running call is answered).
+    """
+    return []

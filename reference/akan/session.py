@@ -17,36 +17,47 @@ becomes the call's result and the loop carries on), presses Stop, types ``/new``
 leaves the calls unanswered in the transcript: ``reference.akan.sanitize`` answers them wherever a
 transcript is assembled -- the next request, a restore, a capped store -- rather than where the hole is
 made (akan.sanitize.single-function).
+
+Every decision is read from the session's ``AkanPolicies`` (``reference.akan.policies``); every event goes
+to its ``Recorder`` and to each observer.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from conformance.scenario.akan import File, PageTool, Setup, filler
-from conformance.scenario.invalid import raw
-from reference.akan import builtins, ceilings, compaction, llm, placement, relay, speech
-from reference.akan.attachments import Attachment, accepts_of, persisted, provider_message, read_file
-from reference.akan.commands import Command, builtin, fill, menu, parse
-from reference.akan.cut import choose_cut
-from reference.akan.declarations import call_refusal, clashes, page_entries, published
-from reference.akan.explain import explained
-from reference.akan.page import Page
-from reference.akan.sanitize import cap, sanitize
-from reference.akan.wire import Message, estimate_tokens, json_text, on_wire
+from reference.akan import ceilings
+from reference.akan.attachments import Attachment, accepts_of, read_file
+from reference.akan.builtins import BUILTIN_NAMES
+from reference.akan.commands import Command, fill
+from reference.akan.model import (
+    Adaptor,
+    Compaction,
+    File,
+    Message,
+    Page,
+    PageTool,
+    Prompt,
+    Reader,
+    Relay,
+    Voice,
+)
+from reference.akan.page import LivePage
+from reference.akan.policies import DEFAULT_POLICIES, AkanPolicies
+from reference.akan.results import ChatState, Status, TurnResult
+from reference.akan.speech import Speaker
+from reference.akan.wire import estimate_tokens, json_text
 from reference.clock import VirtualClock
 from reference.providers.model import ModelResponse
 from reference.providers.protocol import ModelProvider
 from reference.providers.scripted import ProviderFailure
 from reference.record import Recorder
 
-#: akan.builtin.max-turns-bound: the reference's maxTurns when the scenario sets none (the documents give
-#: no default); a script normally runs out long before.
-DEFAULT_MAX_TURNS = 100
-#: akan.llm.default-provider-deepseek: where the chat talks when no adaptor is applied.
-DEFAULT_PROVIDER = {"name": "deepseek", "model": "deepseek-v4-flash", "host": "https://api.deepseek.com"}
+Observer = Callable[[str, dict[str, Any]], None]
+"""Told of every event the session reports: its type and its fields."""
 
 
 def cut_role(message: Message) -> str:
@@ -67,59 +78,120 @@ class Waiting:
     question: str | None = None
 
 
-def stored_at_open(setup: Setup) -> list[Message]:
-    """What web storage holds when the page opens, exactly as written: a transcript written invalid on
-    purpose (a result before its call) is stored as it is, for the restore to deal with."""
-    stored: list[Message] = []
-    for item in raw(setup.stored) or []:
-        message = item.model_dump(exclude_none=True) if hasattr(item, "model_dump") else dict(item)
-        stored.append({key: value for key, value in message.items() if value is not None})
-    return stored
-
-
 class ChatSession:
-    def __init__(self, setup: Setup, provider: ModelProvider, recorder: Recorder) -> None:
-        self.setup = setup
+    """One chat on one page, driven the way a user drives it: attach, send, answer, stop, reload.
+
+    ``page`` is what the page renders and publishes; ``provider`` is any model (scripted, HTTP, a Python
+    function). The keyword arguments are the chat's and the app's options: ``compaction`` (``compact``),
+    ``adaptor`` (the LLM adaptor and ``setLlm``), ``reader`` (the app's attachment reader), ``prompts``
+    (``prompt()`` commands), ``relay`` (``runAgentTurn``'s guard; None: served and open to this caller),
+    ``dictionary`` (the browser's entries for error keys), ``voice`` (a voice engine), ``max_turns`` and
+    ``stored`` (the transcript web storage holds when the page opens).
+    """
+
+    def __init__(
+        self,
+        page: Page,
+        provider: ModelProvider,
+        *,
+        compaction: Compaction | None = None,
+        adaptor: Adaptor | None = None,
+        reader: Reader | None = None,
+        prompts: Sequence[Prompt] = (),
+        relay: Relay | None = None,
+        dictionary: Mapping[str, str] | None = None,
+        voice: Voice | None = None,
+        max_turns: int | None = None,
+        stored: Sequence[Message] = (),
+        policies: AkanPolicies = DEFAULT_POLICIES,
+        recorder: Recorder | None = None,
+        observers: Sequence[Observer] = (),
+    ) -> None:
         self.provider = provider
-        self.recorder = recorder
-        self.settings = compaction.settings(setup.compact.at, setup.compact.keep)
-        self.accepts = accepts_of(setup.provider)
+        self.policies = policies
+        self.recorder = recorder if recorder is not None else Recorder()
+        self.observers = list(observers)
+        compaction = compaction or Compaction()
+        adaptor = adaptor or Adaptor()
+        self.adaptor, self.reader, self.prompts = adaptor, reader, list(prompts)
+        self.relay, self.dictionary, self.voice = relay, dict(dictionary or {}), voice
+        self.max_turns_option = max_turns
+        self.at = policies.default_at_tokens if compaction.at is None else compaction.at
+        self.keep = policies.default_keep if compaction.keep is None else compaction.keep
+        self.accepts = accepts_of(adaptor)
         self.transcript: list[Message] = []
         self.composer: list[tuple[ceilings.Candidate, Attachment]] = []
         self.is_running = False
         self.is_compacting = False
         self.held_at: int | None = None
         self.clock = VirtualClock()
-        self.page = Page(setup)
+        self.page = LivePage(page, policies)
         #: Declarations of the mounted components (akan.surface.declaration-is-the-surface).
-        self.declarations = [t for t in setup.tools if placement.in_view(t.zone, setup.zone)]
-        for name, count in clashes(self.declarations).items():
-            self.recorder.emit("tool_clash", name=name, registrations=count)
+        in_view = policies.placement.in_view
+        self.declarations = [t for t in page.tools if in_view(t.zone, page.zone)]
+        for name, count in policies.declarations.clashes(self.declarations).items():
+            self._emit("tool_clash", name=name, registrations=count)
         self.waiting: Waiting | None = None
-        self.stored: list[Message] = stored_at_open(setup)
+        self.stored: list[Message] = [dict(message) for message in stored]
         self._minted_ids = 0
         self._turns = 0
+        self._reply: str | None = None
         #: The composer's text and whether it came from the microphone (akan.speech.no-wire-field-for-voice:
         #: this flag stays here and never reaches a message).
         self.draft, self.draft_voiced, self.turn_voiced = "", False, False
-        self.speaker = speech.Speaker(setup.voice, self.clock, recorder) if setup.voice else None
+        self.speaker = Speaker(voice, self.clock, self._emit, policies.speech) if voice else None
+
+    def _emit(self, type: str, **fields: Any) -> None:
+        event = self.recorder.emit(type, **fields)
+        for observer in self.observers:
+            observer(type, {key: value for key, value in event.items() if key != "type"})
+
+    def _outcome(self, since: int) -> TurnResult:
+        """The typed summary of what happened since event ``since``."""
+        events = tuple(self.recorder.events[since:])
+        kinds = {str(event["type"]) for event in events}
+        status: Status
+        if "input_refused" in kinds:
+            status = "refused"
+        elif "turn_failed" in kinds:
+            status = "failed"
+        elif self.waiting is not None:
+            status = "waiting"
+        elif "turn_limit" in kinds:
+            status = "limit"
+        elif self._reply is not None:
+            status = "answered"
+        elif "turn_stopped" in kinds:
+            status = "stopped"
+        else:
+            status = "done"
+        return TurnResult(
+            status=status,
+            reply=self._reply,
+            question=self.waiting.question if self.waiting is not None else None,
+            tool_calls=tuple(str(e["name"]) for e in events if e["type"] == "tool_call"),
+            events=events,
+        )
+
+    def _begin(self) -> int:
+        self._reply = None
+        return len(self.recorder.events)
 
     # -- the composer -------------------------------------------------------------------------------
 
-    def attach(self, file: File) -> None:
+    def attach(self, file: File) -> ceilings.Admission:
         """The paperclip: admit or refuse one file against what the message already carries."""
         candidate = ceilings.Candidate(file.name, file.byte_size)
-        admission = ceilings.admit([c for c, _ in self.composer], candidate)
+        admission = self.policies.ceilings.admit([c for c, _ in self.composer], candidate)
         if not admission.accepted:
-            self.recorder.emit(
-                "attachment_refused", name=file.name, reason=admission.reason, text=admission.text
-            )
-            return
-        attachment = read_file(file, self.setup.reader)
+            self._emit("attachment_refused", name=file.name, reason=admission.reason, text=admission.text)
+            return admission
+        attachment = read_file(file, self.reader)
         self.composer.append((candidate, attachment))
-        self.recorder.emit("attachment_added", name=file.name, kind=attachment["kind"], size=file.byte_size)
+        self._emit("attachment_added", name=file.name, kind=attachment["kind"], size=file.byte_size)
+        return admission
 
-    def send(self, text: str, *, voiced: bool = False) -> None:
+    def send(self, text: str, *, voiced: bool = False) -> TurnResult:
         """Enter in the composer: a slash command, the answer to a question card, or a new message.
 
         ``voiced`` says the text came from the microphone; it decides only whether the answer is read aloud.
@@ -127,7 +199,12 @@ class ChatSession:
         akan.slash.new-and-copy-dispatch-first: ``/new`` and ``/copy`` are looked at before anything else,
         so a running turn cannot refuse them and a question card cannot take them as the user's answer.
         """
-        command = parse(text)
+        since = self._begin()
+        self._send(text, voiced)
+        return self._outcome(since)
+
+    def _send(self, text: str, voiced: bool) -> None:
+        command = self.policies.commands.parse(text)
         if command is not None and self._dispatch_first(command):
             return
         if self.waiting is not None and self.waiting.question is not None:
@@ -135,11 +212,11 @@ class ChatSession:
             self._answer_question(text)
             return
         if self.is_running:
-            self.recorder.emit("input_refused", text=text, reason="turn-running")
+            self._emit("input_refused", text=text, reason="turn-running")
             return
         if command is not None and self._command(command):
             return
-        message: Message = {"role": "user", "content": text}
+        message = self.policies.user_message(text, voiced)
         if self.composer:
             message["attachments"] = [attachment for _, attachment in self.composer]
             self.composer = []
@@ -157,166 +234,191 @@ class ChatSession:
         akan.slash.note-and-report: only ``note`` writes ``local`` messages. Whether a report reaches the
         model is open in the documents; the reference keeps it in the transcript like a failed turn.
         """
-        self._fail_turn(None, message)
+        if self.policies.report_lands_as == "note":
+            self.note(message)
+        else:
+            self._fail_turn(None, message)
 
-    def stop(self) -> None:
+    def stop(self) -> TurnResult:
         """The Stop button: a paused turn ends now; its unanswered calls stay for sanitize to answer.
 
         It also cuts off speech in progress (akan.speech.barge-in).
         """
+        since = self._begin()
         if self.speaker is not None:
             self.speaker.cancel("stop")
         if self.is_running:
             self._abort()
+        return self._outcome(since)
 
     # -- the microphone -----------------------------------------------------------------------------
 
     def microphone(self) -> bool:
-        """akan.speech.unavailable-renders-no-mic: no engine, or one not available, draws no microphone."""
-        return self.setup.voice is not None and self.setup.voice.available
+        """akan.speech.unavailable-renders-no-mic: whether the composer draws a microphone."""
+        return self.policies.speech.has_microphone(self.voice)
 
-    def mic(self, heard: list[str]) -> None:
-        """One press: speech stops, and the first utterance heard lands in the composer, unsent.
+    def mic(self, heard: Sequence[str]) -> str:
+        """One press: speech stops, and what was heard lands in the composer; returns the draft.
 
         akan.speech.press-to-talk-into-composer: one utterance per press; the user corrects, then sends.
         """
         if not self.microphone():
-            self.recorder.emit("input_refused", text=heard[0], reason="no-microphone")
-            return
+            self._emit("input_refused", text=heard[0], reason="no-microphone")
+            return self.draft
         assert self.speaker is not None
         self.speaker.cancel("mic")
-        self.draft, self.draft_voiced = heard[0], True
-        self.recorder.emit("draft", text=self.draft, voiced=True)
+        draft, send_now = self.policies.speech.press(heard)
+        self.draft, self.draft_voiced = draft, True
+        self._emit("draft", text=self.draft, voiced=True)
+        if send_now:
+            self.send_draft(None)
+        return self.draft
 
-    def send_draft(self, edit: str | None) -> None:
+    def send_draft(self, edit: str | None = None) -> TurnResult:
         """Enter on the composer's text; a corrected voice draft still counts as a voiced ask."""
         text, voiced = (self.draft if edit is None else edit), self.draft_voiced
         self.draft, self.draft_voiced = "", False
-        self.send(text, voiced=voiced)
+        return self.send(text, voiced=voiced)
 
-    def unmount(self, tools: list[str], state: list[str]) -> None:
+    def unmount(self, tools: Sequence[str] = (), state: Sequence[str] = ()) -> None:
         """Components unmount: the tools they declared and the keys they read leave the surface."""
-        self.declarations = [tool for tool in self.declarations if tool.name not in tools]
-        self.page.unmount_readers(state)
+        self.declarations, self.page.state = self.policies.placement.unmount(
+            self.declarations, self.page.state, tools, state
+        )
 
     def advance(self, ms: int) -> None:
+        """Let ``ms`` milliseconds of virtual time pass (speech in progress moves on)."""
         self.clock.advance(ms)
         if self.speaker is not None:
             self.speaker.tick()
 
     def _read_aloud(self, text: str) -> None:
         """akan.speech.read-aloud-only-after-voice-ask, akan.speech.parked-card-read-aloud."""
-        if self.speaker is not None and speech.reads_aloud(self.turn_voiced):
+        if self.speaker is not None and self.policies.speech.reads_aloud(self.turn_voiced):
             self.speaker.say(text)
 
     # -- storage ------------------------------------------------------------------------------------
 
-    def persist(self, newest: int | None = None) -> None:
+    def persist(self, newest: int | None = None) -> list[Message]:
         """Save to web storage; a store capped to its newest messages is sanitized as it is cut.
 
-        akan.sanitize.runs-on-capped-store.
+        akan.sanitize.runs-on-capped-store. Returns what was stored.
         """
-        kept = list(self.transcript) if newest is None else cap(self.transcript, newest)
-        self.stored = [persisted(m) for m in kept]
-        self.recorder.emit("persisted", transcript=self.stored)
+        policies = self.policies
+        kept = (
+            list(self.transcript) if newest is None
+            else policies.cap_store(self.transcript, newest, policies.stopped_result)
+        )
+        self.stored = [policies.persisted(m) for m in kept]
+        self._emit("persisted", transcript=self.stored)
+        return self.stored
 
-    def reload(self) -> None:
-        """A page reload: the running turn and the composer are gone; the saved transcript comes back."""
+    def reload(self) -> list[Message]:
+        """A page reload: the running turn and the composer are gone; the saved transcript comes back.
+
+        akan.sanitize.runs-on-restore: a save taken between a call and its result can carry on.
+        """
         self.waiting, self.composer, self.held_at = None, [], None
         if self.is_running or self.is_compacting:
             self._status(running=False, compacting=False)
-        self.transcript = self._restore(self.stored)
-        self.recorder.emit("restored", transcript=self.transcript)
-
-    def _restore(self, stored: list[Message]) -> list[Message]:
-        """akan.sanitize.runs-on-restore: a save taken between a call and its result can carry on."""
-        return sanitize(stored)
+        self.transcript = self.policies.restore(self.stored, self.policies.stopped_result)
+        self._emit("restored", transcript=self.transcript)
+        return self.transcript
 
     # -- slash commands -----------------------------------------------------------------------------
 
     def _dispatch_first(self, command: Command) -> bool:
-        name = builtin(command.name)
+        table = self.policies.commands
+        name = table.builtin(command.name)
+        return name in table.dispatch_first and self._builtin_command(name)
+
+    def _command(self, command: Command) -> bool:
+        """A built-in wins a name an app prompt shares (akan.slash.builtin-wins-collision)."""
+        table = self.policies.commands
+        if table.winner == "prompt" and self._prompt(command):
+            return True
+        name = table.builtin(command.name)
+        if name is not None and self._builtin_command(name):
+            return True
+        return table.winner == "builtin" and self._prompt(command)
+
+    def _builtin_command(self, name: str) -> bool:
+        table, policies = self.policies.commands, self.policies
         if name == "new":
             self._new()
         elif name == "copy":
             self._copy()
+        elif name == "compact":
+            if policies.command_compaction_runs:
+                self._status(running=True)
+            try:
+                self._compact(keep=policies.command_keep, trigger="command")
+            finally:
+                if policies.command_compaction_runs:
+                    self._status(running=False)
+        elif name == "retry":
+            self._retry()
+        elif name == "help":
+            self.note(table.help_note(self.commands()))
+        elif name == "tools":
+            self.note(table.tools_note(list(policies.declarations.published(self.declarations))))
         else:
             return False
         return True
 
     def _new(self) -> None:
         """akan.slash.new-aborts-then-waits: the turn is ended before the transcript is emptied."""
-        if self.is_running:
+        if self.is_running and self.policies.new_aborts:
             self._abort()
         self.transcript, self.held_at = [], None
 
     def _copy(self) -> None:
         """akan.slash.copy-includes-route-and-time; locals stay out (akan.local.withheld-from-wire)."""
         at = iso_time(self.clock.now_ms())
-        self.recorder.emit("export", route=self.page.route, at=at, messages=on_wire(self.transcript))
-
-    def _command(self, command: Command) -> bool:
-        """Built-ins are matched first: they win a shared name (akan.slash.builtin-wins-collision)."""
-        name = builtin(command.name)
-        if name == "compact":
-            self._compact(keep=0, trigger="command")
-        elif name == "retry":
-            self._retry()
-        elif name == "help":
-            self.note("Commands: " + ", ".join(self.commands()).replace("/new", "/new (/clear)") + ".")
-        elif name == "tools":
-            names = ", ".join(published(self.declarations)) or "none"
-            self.note(f"Tools on this screen: {names}.")
-        else:
-            return self._prompt(command)
-        return True
+        messages = self.policies.on_wire(self.transcript)
+        self._emit("export", **self.policies.export(self.page.route, at, messages))
 
     def commands(self) -> list[str]:
-        return menu([prompt.name for prompt in self.setup.prompts])
+        """The ``/`` menu."""
+        return self.policies.commands.menu([prompt.name for prompt in self.prompts])
 
     def _prompt(self, command: Command) -> bool:
         """An app's ``prompt()`` command, called with the positional arguments typed after its name.
 
         akan.slash.positional-whitespace-args-with-quotes: argument N fills parameter N.
-        akan.attachments.msg-image-same-shape: each ``Msg.image`` becomes an image attachment of the message,
-        read exactly as a file from the paperclip would be, never placeholder text.
         """
-        prompt = next((p for p in self.setup.prompts if p.name == command.name), None)
+        prompt = next((p for p in self.prompts if p.name == command.name), None)
         if prompt is None:
             return False
-        self.recorder.emit("prompt_called", name=prompt.name, args=list(command.args))
+        self._emit("prompt_called", name=prompt.name, args=list(command.args))
         if not prompt.allowed:
             # akan.slash.prompt-guards-at-call-time: the GET's guard answers, not the menu.
-            self.recorder.emit("prompt_denied", name=prompt.name, status=403)
+            self._emit("prompt_denied", name=prompt.name, status=403)
             self.note(f"/{prompt.name} is not available to you here.")
             return True
         for item in prompt.messages:
-            message: Message = {"role": "user", "content": fill(item.text, prompt.params, command.args)}
-            if item.images:
-                message["attachments"] = [read_file(image, None) for image in item.images]
-            self.transcript.append(message)
+            text = fill(item.text, prompt.params, command.args)
+            self.transcript.append(self.policies.prompt_message(text, item.images))
         self._run()
         return True
 
     def _retry(self) -> None:
-        """Replay the newest message the user wrote; what came before it stays and is not re-sent.
-
-        akan.slash.retry-replays-trailing-user-message, akan.compaction.retry-steps-over-summary.
-        """
-        for index in range(len(self.transcript) - 1, -1, -1):
-            message = self.transcript[index]
-            if message["role"] == "user" and not message.get("summary"):
-                self.transcript = self.transcript[: index + 1]
-                self._run()
-                return
-        self.note("There is no message of yours left to retry.")
+        """Replay the newest message the user wrote; what came before it stays and is not re-sent."""
+        kept = self.policies.retry(self.transcript)
+        if kept is None:
+            self.note("There is no message of yours left to retry.")
+            return
+        self.transcript = kept
+        self._run()
 
     # -- the loop -----------------------------------------------------------------------------------
 
     def _status(self, *, running: bool | None = None, compacting: bool | None = None) -> None:
+        if compacting and not self.policies.shows_compacting:
+            compacting = None
         self.is_running = self.is_running if running is None else running
         self.is_compacting = self.is_compacting if compacting is None else compacting
-        self.recorder.emit("status", running=self.is_running, compacting=self.is_compacting)
+        self._emit("status", running=self.is_running, compacting=self.is_compacting)
 
     def _run(self) -> None:
         self._status(running=True)
@@ -327,11 +429,11 @@ class ChatSession:
 
         akan.builtin.max-turns-bound: at ``maxTurns`` requests the loop ends, tool results in place.
         """
-        limit = self.max_turns()
+        limit = self.policies.max_turns(self.max_turns_option)
         try:
             for posted in range(limit + 1):
                 if posted == limit:
-                    self.recorder.emit("turn_limit", max_turns=limit)
+                    self._emit("turn_limit", max_turns=limit)
                     break
                 entry = self._post_turn()
                 if entry is None or not self._answer(entry):
@@ -340,39 +442,43 @@ class ChatSession:
             if self.waiting is None:
                 self._status(running=False)
 
-    def max_turns(self) -> int:
-        return self.setup.max_turns or DEFAULT_MAX_TURNS
-
     def _abort(self) -> None:
         """End the running turn now. Unanswered calls are left as they are (see the module docstring)."""
+        if self.waiting is not None:
+            self.transcript.extend(self.policies.stop_answers(self.waiting.calls, self.waiting.question))
         answered = {m.get("tool_call_id") for m in self.transcript if m["role"] == "tool"}
         calls = [c["id"] for c in self.waiting.calls if c["id"] not in answered] if self.waiting else []
         self.waiting = None
-        self.recorder.emit("turn_stopped", calls=calls)
+        self._emit("turn_stopped", calls=calls)
         self._status(running=False)
 
-    def _sanitize_request(self) -> None:
-        """akan.sanitize.runs-on-request-assembly: the turn's own request is built from a sound transcript."""
-        self.transcript = sanitize(self.transcript)
+    def _estimate(self, transcript: list[Message]) -> int:
+        return estimate_tokens(self.policies.on_wire(transcript), self.policies.chars_per_token)
 
     def _post_turn(self) -> ModelResponse | None:
-        """Post one request, compacting first when past the threshold (akan.compaction.before-the-turn)."""
-        self._sanitize_request()
-        estimate = estimate_tokens(on_wire(self.transcript))
-        if compaction.should_compact(estimate, self.settings.at, self.held_at):
-            self._compact(keep=self.settings.keep, trigger="auto")
-        messages = on_wire(self.transcript)
+        """Post one request, compacting first when past the threshold (akan.compaction.before-the-turn).
+
+        akan.sanitize.runs-on-request-assembly: the turn's own request is built from a sound transcript.
+        """
+        policies, page = self.policies, self.page
+        self.transcript = policies.sanitize_request(self.transcript, policies.stopped_result)
+        if policies.should_compact(self._estimate(self.transcript), self.at, self.held_at):
+            self._compact(keep=self.keep, trigger="auto")
+        messages = policies.on_wire(self.transcript)
         return self._relay_turn({
             "messages": messages,
-            "tools": builtins.offered(
-                [*page_entries(self.declarations), *self.page.form_tools(), *self.page.ui_tools(),
-                 *self.page.local_tools()]
+            "tools": policies.builtins.offered(
+                [*policies.declarations.page_entries(self.declarations), *page.form_tools(), *page.ui_tools(),
+                 *page.local_tools()]
             ),
-            "screen": self.setup.screen,
-            "context": self.page.context(),
-            "guides": self.page.guides(),
-            "provider": self._provider(),
-            "provider_messages": [provider_message(explained(m), self.accepts) for m in messages],
+            "screen": page.model.screen,
+            "context": page.context(),
+            "guides": page.guides(),
+            "provider": policies.provider_settings(self.adaptor),
+            "provider_messages": [
+                policies.provider_message(policies.explained(m), self.accepts, policies.can_read)
+                for m in messages
+            ],
         })
 
     def _relay_turn(self, request: dict[str, Any]) -> ModelResponse | None:
@@ -382,52 +488,46 @@ class ChatSession:
         a model to ask; an error comes back as a key and values and is resolved here, as fetchRunner does.
         """
         self._turns += 1
-        accept = relay.accept_header(self.setup.relay)
+        relay = self.policies.relay
+        accept = relay.accept_header(self.relay)
         post = {"turn": self._turns, "accept": accept, "path": relay.response_path(accept)}
-        admission = relay.admit(self.setup.relay)
+        admission = relay.admit(self.relay)
         if admission.outcome != "relayed":
             refused = {"refused_by": admission.refused_by} if admission.refused_by else {}
-            self.recorder.emit("relay", **post, outcome=admission.outcome, **refused)
+            self._emit("relay", **post, outcome=admission.outcome, **refused)
             self._fail_turn(403 if refused else 404, f"the relay answered {admission.outcome}")
             return None
-        error = llm.adaptor_error(self.setup.provider, self._turns)
+        error = self.policies.adaptor_error(self.adaptor, self._turns)
         if error is not None:
-            self.recorder.emit("relay", **post, outcome="error", error=error.wire())
-            self._fail_turn(None, llm.resolve(error, self.setup.dictionary), key=error.key)
+            self._emit("relay", **post, outcome="error", error=error.wire())
+            self._fail_turn(None, self.policies.resolve_error(error, self.dictionary), key=error.key)
             return None
         try:
-            entry = relay.forwarded(self.provider.complete(request, purpose="turn"))
+            entry = relay.exchange(
+                request,
+                lambda posted: self.provider.complete(posted, purpose="turn"),
+                lambda name, arguments: self._run_tool(self._tool(name), name, arguments),
+            )
         except ProviderFailure as failure:
-            self.recorder.emit("relay", **post, outcome="failed", status=failure.status)
+            self._emit("relay", **post, outcome="failed", status=failure.status)
             self._fail_turn(failure.status, str(failure))
             return None
-        self.recorder.emit(
+        self._emit(
             "relay", **post, outcome="relayed", tool_calls=[call.name for call in entry.tool_calls],
-            deltas=relay.deltas(entry, str(post["path"]), self.setup.provider.on_delta),
+            deltas=relay.deltas(entry, str(post["path"]), self.adaptor.on_delta),
         )
         return entry
 
     def _fail_turn(self, status: int | None, message: str, key: str | None = None) -> None:
         """akan.transcript.error-folded-into-text: the failed turn stays in the transcript, saying so."""
         self.transcript.append({"role": "assistant", "content": "", "error": message})
-        self.recorder.emit("turn_failed", status=status, message=message, **({"key": key} if key else {}))
-
-    def _provider(self) -> dict[str, str]:
-        """Where the turn goes: the adaptor holding the role, with ``setLlm``'s settings.
-
-        akan.llm.apply-adaptor-swaps-provider, akan.llm.settings-belong-to-role: the settings are the
-        role's, so they reach a swapped-in adaptor just as they would the default one.
-        """
-        provider = self.setup.provider
-        is_default = provider.name == DEFAULT_PROVIDER["name"]
-        chosen = dict(DEFAULT_PROVIDER) if is_default else {"name": provider.name}
-        given = provider.settings.model_dump(exclude_none=True) if provider.settings else {}
-        return {**chosen, **given}
+        self._emit("turn_failed", status=status, message=message, **({"key": key} if key else {}))
 
     def _answer(self, entry: ModelResponse) -> bool:
         """Append the model's answer; run its tool calls. True when the loop must post again."""
         if not entry.tool_calls:
             self.transcript.append({"role": "assistant", "content": entry.text})
+            self._reply = entry.text
             self._read_aloud(entry.text)
             return False
         calls: list[dict[str, Any]] = []
@@ -441,12 +541,12 @@ class ChatSession:
     def _run_calls(self, calls: list[dict[str, Any]]) -> bool:
         """Run calls in order; one that waits pauses the turn (False) with it and the rest unanswered."""
         for index, call_info in enumerate(calls):
-            self.recorder.emit("tool_call", **call_info)
+            self._emit("tool_call", **call_info)
             tool = self._tool(call_info["name"])
             if tool is not None and (tool.asks is not None or not tool.settles):
                 self.waiting = Waiting(calls[index:], tool.asks)
                 if tool.asks is not None:
-                    self.recorder.emit("question", id=call_info["id"], text=tool.asks)
+                    self._emit("question", id=call_info["id"], text=tool.asks)
                     self._read_aloud(tool.asks)
                 return False
             self._result(call_info, self._run_tool(tool, call_info["name"], call_info["arguments"]))
@@ -454,7 +554,7 @@ class ChatSession:
 
     def _result(self, call_info: dict[str, Any], content: str) -> None:
         self.transcript.append({"role": "tool", "tool_call_id": call_info["id"], "content": content})
-        self.recorder.emit("tool_result", id=call_info["id"], name=call_info["name"], content=content)
+        self._emit("tool_result", id=call_info["id"], name=call_info["name"], content=content)
 
     def _answer_question(self, text: str) -> None:
         """The question card took the composer: the text answers the waiting call and the turn resumes."""
@@ -466,61 +566,83 @@ class ChatSession:
 
     def _tool(self, name: str) -> PageTool | None:
         """Only published declarations can be called by the model."""
-        return published(self.declarations).get(name)
+        return self.policies.declarations.published(self.declarations).get(name)
 
     def _run_tool(self, tool: PageTool | None, name: str, arguments: dict[str, Any]) -> str:
-        """Page tools first: one named like a built-in shadows it (akan.builtin.hook-tool-shadows-builtin)."""
-        if tool is not None:
-            refused = call_refusal(tool, arguments)
-            if refused is not None:  # akan.tool.enum-of-refuses-off-values: the body never runs
-                return json_text({"error": refused})
-            return filler(tool.filler_chars) if tool.filler_chars else json_text(tool.returns)
-        for runner in (self.page.run_form_tool, self.page.run_ui_tool, self.page.run_local_tool):
-            result = runner(name, arguments)
+        """Whoever answers ``name`` first, in ``Builtins.call_order`` (a page tool shadows a built-in of its
+        name: akan.builtin.hook-tool-shadows-builtin)."""
+        page = self.page
+        runners: dict[str, Callable[[], str | None]] = {
+            "page": lambda: None if tool is None else self._page_tool(tool, arguments),
+            "form": lambda: page.run_form_tool(name, arguments),
+            "ui": lambda: page.run_ui_tool(name, arguments),
+            "local": lambda: page.run_local_tool(name, arguments),
+            "builtin": lambda: page.run_builtin(name, arguments) if name in BUILTIN_NAMES else None,
+        }
+        for who in self.policies.builtins.call_order:
+            result = runners[who]()
             if result is not None:
                 return result
-        if name in builtins.BUILTIN_NAMES:
-            return self.page.run_builtin(name, arguments)
         return json_text({"error": f"no tool named {name} is published on this screen"})
+
+    def _page_tool(self, tool: PageTool, arguments: dict[str, Any]) -> str:
+        """A page tool's result text; akan.tool.enum-of-refuses-off-values: the body never runs."""
+        refused = self.policies.declarations.call_refusal(tool, arguments)
+        if refused is not None:
+            return json_text({"error": refused})
+        result = tool.run(arguments)
+        return result if isinstance(result, str) else json_text(result)
 
     # -- compaction ---------------------------------------------------------------------------------
 
+    def compact(self) -> TurnResult:
+        """``/compact``: summarize the whole conversation now (akan.compaction.command-keeps-nothing)."""
+        return self.send("/compact")
+
     def _compact(self, *, keep: int, trigger: str) -> None:
-        before = estimate_tokens(on_wire(self.transcript))
-        cut = choose_cut([cut_role(m) for m in self.transcript], keep)
+        policies = self.policies
+        before = self._estimate(self.transcript)
+        cut = policies.cut([cut_role(m) for m in self.transcript], keep)
         if cut is None:
-            self.recorder.emit("compaction", trigger=trigger, outcome="nothing-to-summarize")
+            self._emit("compaction", trigger=trigger, outcome="nothing-to-summarize")
             return
-        summarized = on_wire(self.transcript[:cut])
+        summarized = policies.on_wire(self.transcript[:cut])
         self._status(compacting=True)
         try:
-            entry = self.provider.complete(compaction.summary_request(summarized), purpose="summary")
+            bounds = (policies.digest_max_chars, policies.digest_message_chars)
+            entry = self.provider.complete(policies.summary_request(summarized, *bounds), purpose="summary")
         except ProviderFailure as failure:
             # akan.compaction.failure.leaves-transcript: nothing changes and no hold is set.
-            self.recorder.emit("compaction", trigger=trigger, outcome="failed", status=failure.status)
+            self._emit("compaction", trigger=trigger, outcome="failed", status=failure.status)
             return
         finally:
             self._status(compacting=False)
         kept = self.transcript[cut:]
         self.transcript = [{"role": "user", "content": entry.text, "summary": True}, *kept]
-        after = estimate_tokens(on_wire(self.transcript))
-        self.held_at = compaction.hold_after(before, after)
-        self.recorder.emit(
+        after = self._estimate(self.transcript)
+        self.held_at = policies.hold_after(before, after)
+        self._emit(
             "compaction", trigger=trigger, outcome="summarized", summarized=len(summarized),
-            kept=len(on_wire(kept)), estimate_before=before, estimate_after=after,
+            kept=len(policies.on_wire(kept)), estimate_before=before, estimate_after=after,
         )
 
-    # -- the record ---------------------------------------------------------------------------------
+    # -- reading the page and the chat ---------------------------------------------------------------
 
-    def final(self) -> dict[str, Any]:
-        return {
-            "transcript": self.transcript,
-            "tokens": estimate_tokens(on_wire(self.transcript)),
-            "composer": [attachment["name"] for _, attachment in self.composer],
-            "is_running": self.is_running,
-            "is_compacting": self.is_compacting,
-            "route": self.page.route,
-            "commands": self.commands(),
-            **({"form": self.page.form_values} if self.setup.form is not None else {}),
-            **({"draft": self.draft, "microphone": self.microphone()} if self.setup.voice else {}),
-        }
+    def read_screen(self, section: str | None = None) -> str:
+        """What the ``readScreen`` built-in would answer the model right now."""
+        return self.page.read_screen(section)
+
+    def state(self) -> ChatState:
+        """The chat as the user sees it now."""
+        return ChatState(
+            transcript=tuple(self.transcript),
+            tokens=self._estimate(self.transcript),
+            composer=tuple(attachment["name"] for _, attachment in self.composer),
+            is_running=self.is_running,
+            is_compacting=self.is_compacting,
+            route=self.page.route,
+            commands=tuple(self.commands()),
+            form=self.page.form_values if self.page.model.form is not None else None,
+            draft=self.draft if self.voice is not None else None,
+            microphone=self.microphone() if self.voice is not None else None,
+        )

@@ -13,10 +13,12 @@ lives beside the composer, never in a message.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
-from conformance.scenario.akan import Voice
+from reference.akan.model import Voice
 from reference.clock import VirtualClock
-from reference.record import Recorder
 
 _MARKDOWN = [
     (re.compile(r"```[^\n]*\n?(.*?)```", re.S), r"\1"),       # fenced code: keep the code
@@ -31,35 +33,58 @@ _MARKDOWN = [
 ]
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
 
-
-def reads_aloud(voiced: bool) -> bool:
-    """akan.speech.read-aloud-only-after-voice-ask: a typed ask never turns the speakers on."""
-    return voiced
+Emit = Callable[..., Any]
+"""Where the speaker reports what it hands the engine (the session's event sink)."""
 
 
-def strip_markdown(text: str) -> str:
-    """akan.speech.markdown-stripped: ``**bold**`` is spoken as ``bold``; markup is never voiced."""
-    for pattern, replacement in _MARKDOWN:
-        text = pattern.sub(replacement, text)
-    return text
+@dataclass(frozen=True)
+class SpeechPolicy:
+    """Every speech decision the chat makes; the engine only listens and speaks.
 
-
-def sentences(text: str) -> list[str]:
-    """akan.speech.sentence-at-a-time: what one ``speak`` call gets, markdown already gone.
-
-    The documents do not say how text is split; the reference ends a sentence at ., ! or ? followed by
-    white space, and at each line break.
+    ``cut_off_by`` are the inputs that stop speech in progress (akan.speech.barge-in).
     """
-    plain = strip_markdown(text)
-    parts = [p for line in plain.splitlines() for p in _SENTENCE_END.split(line)]
-    return [" ".join(part.split()) for part in parts if part.strip()]
+
+    cut_off_by: frozenset[str] = frozenset({"mic", "stop"})
+
+    def has_microphone(self, voice: Voice | None) -> bool:
+        """akan.speech.unavailable-renders-no-mic: no engine, or one not available, draws no microphone."""
+        return voice is not None and voice.available
+
+    def reads_aloud(self, voiced: bool) -> bool:
+        """akan.speech.read-aloud-only-after-voice-ask, akan.speech.parked-card-read-aloud: a typed ask
+        never turns the speakers on."""
+        return voiced
+
+    def press(self, heard: Sequence[str]) -> tuple[str, bool]:
+        """What one press of the microphone leaves: the draft, and whether it is sent at once.
+
+        akan.speech.press-to-talk-into-composer: the first utterance heard lands in the composer, unsent,
+        so the user can correct it.
+        """
+        return heard[0], False
+
+    def strip_markdown(self, text: str) -> str:
+        """akan.speech.markdown-stripped: ``**bold**`` is spoken as ``bold``; markup is never voiced."""
+        for pattern, replacement in _MARKDOWN:
+            text = pattern.sub(replacement, text)
+        return text
+
+    def sentences(self, text: str) -> list[str]:
+        """akan.speech.sentence-at-a-time: what one ``speak`` call gets, markdown already gone.
+
+        The documents do not say how text is split; the reference ends a sentence at ., ! or ? followed
+        by white space, and at each line break.
+        """
+        plain = self.strip_markdown(text)
+        parts = [p for line in plain.splitlines() for p in _SENTENCE_END.split(line)]
+        return [" ".join(part.split()) for part in parts if part.strip()]
 
 
 class Speaker:
     """The engine's speaking side on the virtual clock: one sentence at a time, cancellable."""
 
-    def __init__(self, voice: Voice, clock: VirtualClock, recorder: Recorder) -> None:
-        self.voice, self.clock, self.recorder = voice, clock, recorder
+    def __init__(self, voice: Voice, clock: VirtualClock, emit: Emit, policy: SpeechPolicy) -> None:
+        self.voice, self.clock, self.emit, self.policy = voice, clock, emit, policy
         self.queue: list[str] = []
         self.busy_until = 0
 
@@ -67,13 +92,13 @@ class Speaker:
         """Queue a reply (or a card) for reading; the first sentence goes to the engine at once."""
         if not self.speaking():
             self.busy_until = self.clock.now_ms()
-        self.queue.extend(sentences(text))
+        self.queue.extend(self.policy.sentences(text))
         self.tick()
 
     def tick(self) -> None:
         """Hand over every sentence whose turn has come by now."""
         while self.queue and self.clock.now_ms() >= self.busy_until:
-            self.recorder.emit("speak", sentence=self.queue.pop(0))
+            self.emit("speak", sentence=self.queue.pop(0))
             self.busy_until += self.voice.sentence_ms
 
     def speaking(self) -> bool:
@@ -81,6 +106,8 @@ class Speaker:
 
     def cancel(self, by: str) -> None:
         """akan.speech.barge-in: the sentence being spoken stops and the rest are never handed over."""
+        if by not in self.policy.cut_off_by:
+            return
         if self.speaking():
-            self.recorder.emit("speech_cancelled", by=by, unspoken=len(self.queue))
+            self.emit("speech_cancelled", by=by, unspoken=len(self.queue))
         self.queue, self.busy_until = [], 0

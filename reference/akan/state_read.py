@@ -11,10 +11,11 @@ is treated record by record.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from conformance.scenario.akan import StateKey
+from reference.akan.model import StateKey
 
 MASK = "[masked]"
 
@@ -39,19 +40,33 @@ def holds_data(value: Any, fields: Iterable[str]) -> bool:
     return False
 
 
-def agent_view(entry: StateKey) -> tuple[Any, str | None]:
-    """``(value, None)`` for a readable key, or ``(None, reason)`` when the read is refused."""
-    drop = set(entry.visual)
-    if entry.mask is None:
-        if holds_data(entry.value, entry.secret):
-            return None, "this value holds hidden or secret fields and no mask: model is named for it"
-        return _walk(entry.value, drop, set()), None
-    return _walk(entry.value, drop, set(entry.mask) | set(entry.secret)), None
+@dataclass(frozen=True)
+class StateReader:
+    """What ``readState`` and each turn's context make of the subscribed store keys."""
 
+    def agent_view(self, entry: StateKey) -> tuple[Any, str | None]:
+        """``(value, None)`` for a readable key, or ``(None, reason)`` when the read is refused.
 
-def readable(state: dict[str, StateKey]) -> dict[str, StateKey]:
-    """The keys on the agent's surface: named, and not subscribed with ``{ agent: false }``.
+        akan.state.visual-field-stripped-from-agent-reads, akan.state.visual-field-never-refused,
+        akan.state.masked-model-refused-without-mask, akan.state.read-masked-by-declared-model.
+        """
+        drop = set(entry.visual)
+        if entry.mask is None:
+            if holds_data(entry.value, entry.secret):
+                return None, "this value holds hidden or secret fields and no mask: model is named for it"
+            return _walk(entry.value, drop, set()), None
+        return _walk(entry.value, drop, set(entry.mask) | set(entry.secret)), None
 
-    akan.state.agent-false-keeps-key-off, akan.tool.falsy-name-state-too.
-    """
-    return {name: entry for name, entry in state.items() if name and entry.agent}
+    def readable(self, state: Mapping[str, StateKey]) -> dict[str, StateKey]:
+        """The keys on the agent's surface: named, and not subscribed with ``{ agent: false }``.
+
+        akan.state.agent-false-keeps-key-off, akan.tool.falsy-name-state-too.
+        """
+        return {name: entry for name, entry in state.items() if name and entry.agent}
+
+    def listed(self, name: str, entry: StateKey) -> str:
+        """How a readable key appears in each turn's context: by name only.
+
+        akan.state.subscribed-key-listed-and-read-on-demand: values only through ``readState``.
+        """
+        return name

@@ -13,9 +13,10 @@ opened is offered on the very next one (akan.ui.catalogue-reread-after-opening-t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from conformance.scenario.akan import UiComponent
+from reference.akan.model import UiComponent
 
 _ID = {"modelId": {"type": "string"}}
 _FIXED: dict[str, tuple[str, dict[str, Any]]] = {
@@ -43,48 +44,63 @@ def _entry(name: str, properties: dict[str, Any]) -> dict[str, Any]:
     return {"name": name, "description": f"The screen's {name} control.", "parameters": parameters}
 
 
-def component_tools(component: UiComponent, is_open: bool) -> list[dict[str, Any]]:
-    """The tools one mounted component publishes right now."""
-    kind, namespace = component.type, component.namespace
-    if kind in ("Model.NewWrapper", "Model.New"):
-        return [_entry(f"newIn{namespace}" if namespace else "new", {})]
-    if kind == "Model.SureToRemove" and component.type_name_to_remove:
-        return []  # akan.ui.sure-to-remove-type-name-publishes-nothing
-    if kind in _FIXED:
-        return [_entry(*_FIXED[kind])]  # akan.ui.row-wrappers-publish-verbs
-    if kind in _REPEATABLE:
-        suffix = f"In{namespace}"
-        return [_entry(base + suffix, props) for base, props in _REPEATABLE[kind]] if namespace else []
-    return [_entry(verb, _ID if verb == "edit" else {}) for verb in _MODAL_VERBS[kind]] if is_open else []
-
-
-def tools(components: Sequence[UiComponent], open_flags: Sequence[bool]) -> list[dict[str, Any]]:
-    """Every component's tools, one entry per name (rows repeat the same verb)."""
-    seen: dict[str, dict[str, Any]] = {}
-    for component, is_open in zip(components, open_flags, strict=True):
-        for entry in component_tools(component, is_open):
-            seen.setdefault(entry["name"], entry)
-    return list(seen.values())
-
-
-def state_keys(components: Sequence[UiComponent]) -> list[str]:
-    """akan.ui.dropdown-tools-and-state: a named dropdown publishes ``dropdownIn<namespace>``."""
-    return [f"dropdownIn{c.namespace}" for c in components if c.type == "Dropdown" and c.namespace]
-
-
 #: Which modal a row verb opens.
 _OPENS = {"edit": ("Model.EditModal", "Model.ViewEditModal"), "view": ("Model.ViewModal",)}
 
 
-def effects(name: str, components: Sequence[UiComponent]) -> dict[int, bool]:
-    """Which components a call opens (True) or closes (False), by index."""
-    changes: dict[int, bool] = {}
-    for index, component in enumerate(components):
+@dataclass(frozen=True)
+class UiCatalogue:
+    """The tools and state keys the mounted components publish, and what a call to one opens or closes."""
+
+    def component_tools(self, component: UiComponent, is_open: bool) -> list[dict[str, Any]]:
+        """The tools one mounted component publishes right now."""
         kind, namespace = component.type, component.namespace
-        if kind == "Dropdown" and namespace and name.endswith(f"DropdownIn{namespace}"):
-            changes[index] = name.startswith("open")
-        elif kind in _OPENS.get(name, ()):
-            changes[index] = True
-        elif kind in _MODAL_VERBS and name in ("submit", "cancelEditOf", "closeViewOf"):
-            changes[index] = False
-    return changes
+        if kind in ("Model.NewWrapper", "Model.New"):
+            # akan.ui.new-wrapper-publishes-new, akan.ui.new-wrapper-namespace-suffix
+            return [_entry(f"newIn{namespace}" if namespace else "new", {})]
+        if kind == "Model.SureToRemove" and component.type_name_to_remove:
+            return []  # akan.ui.sure-to-remove-type-name-publishes-nothing
+        if kind in _FIXED:
+            return [_entry(*_FIXED[kind])]  # akan.ui.row-wrappers-publish-verbs
+        if kind in _REPEATABLE:  # akan.ui.namespace-suffixes-tool-name
+            suffix = f"In{namespace}"
+            return [_entry(base + suffix, props) for base, props in _REPEATABLE[kind]] if namespace else []
+        # akan.ui.modal-verbs-only-while-open
+        return [_entry(verb, _ID if verb == "edit" else {}) for verb in _MODAL_VERBS[kind]] if is_open else []
+
+    def tools(self, components: Sequence[UiComponent], open_flags: Sequence[bool]) -> list[dict[str, Any]]:
+        """Every component's tools, one entry per name (rows repeat the same verb).
+
+        akan.ui.row-wrappers-publish-verbs. The page asks again before every request
+        (akan.ui.catalogue-reread-after-opening-tool).
+        """
+        seen: dict[str, dict[str, Any]] = {}
+        for component, is_open in zip(components, open_flags, strict=True):
+            for entry in self.component_tools(component, is_open):
+                seen.setdefault(entry["name"], entry)
+        return list(seen.values())
+
+    def state_keys(self, components: Sequence[UiComponent]) -> list[str]:
+        """akan.ui.dropdown-tools-and-state: a named dropdown publishes ``dropdownIn<namespace>``."""
+        return [f"dropdownIn{c.namespace}" for c in components if c.type == "Dropdown" and c.namespace]
+
+    def open_menus(self, components: Sequence[UiComponent], open_flags: Sequence[bool]) -> set[str]:
+        """The dropdown menus (by namespace) readScreen may read: those of open dropdowns.
+
+        akan.ui.closed-menu-text-not-read: every other menu is on the page but hidden.
+        """
+        return {c.namespace or "" for c, is_open in zip(components, open_flags, strict=True)
+                if c.type == "Dropdown" and is_open}
+
+    def effects(self, name: str, components: Sequence[UiComponent]) -> dict[int, bool]:
+        """Which components a call opens (True) or closes (False), by index."""
+        changes: dict[int, bool] = {}
+        for index, component in enumerate(components):
+            kind, namespace = component.type, component.namespace
+            if kind == "Dropdown" and namespace and name.endswith(f"DropdownIn{namespace}"):
+                changes[index] = name.startswith("open")
+            elif kind in _OPENS.get(name, ()):
+                changes[index] = True
+            elif kind in _MODAL_VERBS and name in ("submit", "cancelEditOf", "closeViewOf"):
+                changes[index] = False
+        return changes

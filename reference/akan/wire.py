@@ -19,7 +19,7 @@ import json
 import math
 from typing import Any
 
-Message = dict[str, Any]
+from reference.akan.model import Message
 
 #: akan.compaction.estimate.four-chars-per-token
 CHARS_PER_TOKEN = 4
@@ -44,11 +44,20 @@ def utf16_length(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-def estimate_tokens(messages: list[Message]) -> int:
+def estimate_tokens(messages: list[Message], chars_per_token: int = CHARS_PER_TOKEN) -> int:
     """Estimated tokens of the conversation a request posts.
 
     akan.compaction.estimate.four-chars-per-token: characters of the posted ``messages`` JSON over four,
     rounded up. Tools and screen context are not measured: they sit on top of the threshold and never
     compact, so counting them would only make compaction fire on what it cannot shrink.
     """
-    return math.ceil(utf16_length(json_text(messages)) / CHARS_PER_TOKEN)
+    return math.ceil(utf16_length(json_text(messages)) / chars_per_token)
+
+
+def user_message(text: str, voiced: bool) -> Message:
+    """What the composer adds to the transcript for a typed or spoken ask: the same message either way.
+
+    akan.speech.no-wire-field-for-voice: how an ask was entered decides only whether the answer is read
+    aloud; it never becomes a field of the message the model is sent.
+    """
+    return {"role": "user", "content": text}

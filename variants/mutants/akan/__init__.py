@@ -1,13 +1,14 @@
 """Deliberately broken variants of the akan reference, one rule flipped in each, grouped by area.
 
-Each patch replaces one policy (or one constant a policy reads at call time) for the duration of a run;
-``tests/test_akan_mutants.py`` proves that for every rule listed, some case pinning it fails and names it.
-``reference.mutants`` reads :data:`MUTANTS` from here.
+Each is a change of ``reference.akan.policies.AkanPolicies``: a constant, a function or a small policy
+class replaced by one that breaks the rule. ``tests/test_akan_mutants.py`` proves that for every rule
+listed, some case pinning it fails and names it.
 """
 
 from __future__ import annotations
 
-from reference.akan.mutants import (
+from variants import Mutant
+from variants.mutants.akan import (
     conversation,
     forms,
     mounting,
@@ -19,7 +20,6 @@ from reference.akan.mutants import (
     voice,
     zones,
 )
-from reference.mutants import Mutant
 
 MUTANTS: list[Mutant] = [
     *conversation.MUTANTS, *screen.MUTANTS, *tools.MUTANTS, *state.MUTANTS, *forms.MUTANTS, *ui.MUTANTS,

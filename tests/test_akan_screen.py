@@ -1,13 +1,19 @@
-"""readScreen over a declared HTML screen (reference.akan.read_screen, reference.akan.html_tree)."""
+"""readScreen over a declared HTML screen (reference.akan.screen, reference.akan.html_tree)."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.akan.builtins import BUILTIN_NAMES, is_internal, offered
+from reference.akan.builtins import BUILTIN_NAMES, Builtins, is_internal
 from reference.akan.html_tree import parse_html
-from reference.akan.read_screen import MAX_CHARS, Line, limit, read_screen, resolve, sections, slug
+from reference.akan.screen import MAX_CHARS, Line, ScreenReader
+
+READER = ScreenReader()
+limit, read_screen, resolve, sections, slug = (
+    READER.limit, READER.read, READER.resolve, READER.sections, READER.slug
+)
+offered = Builtins().offered
 
 PAGE = """
 <main>
@@ -95,7 +101,7 @@ def test_every_read_stays_within_the_limit(sizes: list[int], headings: list[bool
         Line(f"## H{i}", 2, f"H{i}") if i < len(headings) and headings[i] else Line("w" * size)
         for i, size in enumerate(sizes)
     ]
-    text = limit(lines, max_chars=2000)
+    text = ScreenReader(max_chars=2000).limit(lines)
     assert len(text) <= 2000
     if len("\n".join(line.text for line in lines)) <= 2000:
         assert text == "\n".join(line.text for line in lines)

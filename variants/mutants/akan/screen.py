@@ -1,0 +1,141 @@
+"""Mutants of the built-in tools, readScreen, the loop bound and the screen context."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from reference.akan.builtins import BUILTIN_TOOLS, Builtins
+from reference.akan.html_tree import Element
+from reference.akan.model import StateKey
+from reference.akan.placement import Placement
+from reference.akan.screen import EXACT_ATTRIBUTES, Line, Rendering, ScreenReader
+from reference.akan.state_read import StateReader
+from variants import Mutant
+from variants.mutants.akan.common import mutant
+
+_WAIT = {
+    "name": "wait",
+    "description": "Wait until a store key changes.",
+    "parameters": {"type": "object", "properties": {"key": {"type": "string"}}, "required": ["key"]},
+}
+
+
+class _BuiltinBeatsHookTool(Builtins):
+    """Lists every built-in even when a page tool took its name, and runs the built-in when called."""
+
+    def offered(self, page_tools: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [*page_tools, *(dict(tool) for tool in self.tools)]
+
+
+class _NavigatesAnywhere(Builtins):
+    def is_internal(self, path: str) -> bool:
+        return True
+
+
+class _Unmasked(StateReader):
+    def agent_view(self, entry: StateKey) -> tuple[Any, str | None]:
+        return entry.value, None
+
+
+class _ValuesInContext(StateReader):
+    def listed(self, name: str, entry: StateKey) -> str:
+        return f"{name}={json.dumps(entry.value, sort_keys=True)}"
+
+
+class _ReadsPassword(ScreenReader):
+    def control(self, control: Element, labels: dict[str, str]) -> str:
+        if control.attrs.get("type", "").lower() == "password":
+            return f"[password {control.attrs.get('name', '')}: {control.attrs.get('value', '')}]"
+        return super().control(control, labels)
+
+
+class _ReadsChatUi(ScreenReader):
+    def is_chat_ui(self, element: Element) -> bool:
+        return False
+
+
+class _NoDisabledMarker(ScreenReader):
+    def disabled_marker(self, element: Element) -> str:
+        return ""
+
+
+class _HiddenResolves(ScreenReader):
+    def eligible(self, element: Element) -> bool:
+        return True
+
+
+class _HeadingExact(ScreenReader):
+    def slug(self, text: str) -> str:
+        return text
+
+
+class _LooseEverything(ScreenReader):
+    """Applies the heading tolerance to every kind of name."""
+
+    def resolve(self, root: Element, name: str) -> Element | None:
+        for element in root.elements():
+            values = [element.attrs.get(a) for a in EXACT_ATTRIBUTES]
+            if element.visible() and any(v and self.slug(v) == self.slug(name) for v in values):
+                return element
+        return super().resolve(root, name)
+
+
+class _SectionToTheEnd(ScreenReader):
+    def heading_section(self, root: Element, heading: Element) -> list[Line]:
+        whole = self.render(root, skip=False)
+        return whole.lines[whole.heading_at[id(heading)] :]
+
+
+class _NoSkipMarker(ScreenReader):
+    def render(self, root: Element, scope: Element | None = None, *, skip: bool) -> Rendering:
+        return super().render(root, scope, skip=False)
+
+
+class _ZoneReadsWholePage(Placement):
+    def zone_root(self, page: Element, agent_zone: str | None) -> Element:
+        return page
+
+
+MUTANTS: list[Mutant] = [
+    mutant("akan-builtin-beats-hook-tool", "akan.builtin.hook-tool-shadows-builtin",
+           "a page tool named like a built-in is listed twice and calls run the built-in",
+           builtins=_BuiltinBeatsHookTool(call_order=("builtin", "page", "form", "ui", "local"))),
+    mutant("akan-wait-builtin", "akan.builtin.no-general-wait",
+           "a general-purpose wait tool is offered on every screen",
+           builtins=Builtins(tools=(*BUILTIN_TOOLS, _WAIT))),
+    mutant("akan-navigate-anywhere", "akan.builtin.navigate-internal-only",
+           "navigate follows any address, external ones included", builtins=_NavigatesAnywhere()),
+    mutant("akan-unmasked-state",
+           ("akan.builtin.read-state-one-masked-key", "akan.state.read-masked-by-declared-model"),
+           "readState returns masked fields in the clear", state=_Unmasked()),
+    mutant("akan-reads-password", "akan.builtin.read-screen-never-reads-password",
+           "readScreen prints a password field's value", screen=_ReadsPassword()),
+    mutant("akan-reads-chat-ui", "akan.builtin.read-screen-skips-chat-ui",
+           "readScreen reads the chat panel as part of the page", screen=_ReadsChatUi()),
+    mutant("akan-no-disabled-marker",
+           ("akan.builtin.read-screen-compact-text", "akan.form.read-screen-marks-disabled"),
+           "disabled controls and buttons read like enabled ones", screen=_NoDisabledMarker()),
+    mutant("akan-hidden-resolves", "akan.readscreen.hidden-never-resolves",
+           "a hidden element can be named as a section or highlight target", screen=_HiddenResolves()),
+    mutant("akan-heading-exact", "akan.readscreen.heading-match-letters-digits",
+           "a heading resolves only by its exact text, so a slug misses it", screen=_HeadingExact()),
+    mutant("akan-loose-everything", "akan.readscreen.exact-match-for-non-headings",
+           "scope, id and annotation names match on letters and digits like headings",
+           screen=_LooseEverything()),
+    mutant("akan-section-to-the-end", "akan.readscreen.heading-section-extent",
+           "a heading section runs to the end of the page", screen=_SectionToTheEnd()),
+    mutant("akan-no-read-limit",
+           ("akan.readscreen.character-limit", "akan.readscreen.truncated-read-lists-remaining-headings"),
+           "readScreen returns the whole page however long", screen=ScreenReader(max_chars=10**9)),
+    mutant("akan-no-skip-marker", "akan.readscreen.skip-marker",
+           "skipped regions are read in full by the default read", screen=_NoSkipMarker()),
+    mutant("akan-max-turns-ignored", "akan.builtin.max-turns-bound",
+           "the loop keeps posting however many turns it has taken", max_turns=lambda configured: 10**6),
+    mutant("akan-zone-reads-whole-page", "akan.zone.read-screen-limited-to-container",
+           "a zone agent's readScreen reads the whole page", placement=_ZoneReadsWholePage()),
+    mutant("akan-key-values-in-context", "akan.state.subscribed-key-listed-and-read-on-demand",
+           "each turn's context carries the subscribed keys' values instead of their names",
+           state=_ValuesInContext()),
+]

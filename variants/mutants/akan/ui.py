@@ -1,0 +1,111 @@
+"""Mutants of the akanjs/ui component tools."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from reference.akan.model import UiComponent
+from reference.akan.ui_components import UiCatalogue
+from variants import Mutant
+from variants.mutants.akan.common import mutant
+
+_REPEATABLE = ("Tab", "Dialog", "Dropdown")
+_NEW = ("Model.New", "Model.NewWrapper")
+
+
+class _UnnamedRepeatablesPublish(UiCatalogue):
+    def component_tools(self, component: UiComponent, is_open: bool) -> list[dict[str, Any]]:
+        if component.type in _REPEATABLE and not component.namespace:
+            component = replace(component, namespace="X")
+        return super().component_tools(component, is_open)
+
+
+class _NamespaceWithoutIn(UiCatalogue):
+    def component_tools(self, component: UiComponent, is_open: bool) -> list[dict[str, Any]]:
+        tools = super().component_tools(component, is_open)
+        namespace = component.namespace
+        if component.type in _REPEATABLE and namespace:
+            return [{**t, "name": t["name"].replace(f"In{namespace}", namespace)} for t in tools]
+        return tools
+
+
+class _SureToRemoveAlways(UiCatalogue):
+    def component_tools(self, component: UiComponent, is_open: bool) -> list[dict[str, Any]]:
+        if component.type == "Model.SureToRemove":
+            component = replace(component, type_name_to_remove=False)
+        return super().component_tools(component, is_open)
+
+
+class _ModalVerbsAlways(UiCatalogue):
+    def component_tools(self, component: UiComponent, is_open: bool) -> list[dict[str, Any]]:
+        return super().component_tools(component, is_open or component.type.endswith("Modal"))
+
+
+class _NewNeedsNamespace(UiCatalogue):
+    def component_tools(self, component: UiComponent, is_open: bool) -> list[dict[str, Any]]:
+        if component.type in _NEW and not component.namespace:
+            return []
+        return super().component_tools(component, is_open)
+
+
+class _NewIgnoresNamespace(UiCatalogue):
+    def component_tools(self, component: UiComponent, is_open: bool) -> list[dict[str, Any]]:
+        if component.type in _NEW:
+            component = replace(component, namespace=None)
+        return super().component_tools(component, is_open)
+
+
+class _VerbsPerRow(UiCatalogue):
+    def tools(self, components: Sequence[UiComponent], open_flags: Sequence[bool]) -> list[dict[str, Any]]:
+        return [t for c, o in zip(components, open_flags, strict=True) for t in self.component_tools(c, o)]
+
+
+class _NoDropdownState(UiCatalogue):
+    def state_keys(self, components: Sequence[UiComponent]) -> list[str]:
+        return []
+
+
+class _ClosedMenuRead(UiCatalogue):
+    def open_menus(self, components: Sequence[UiComponent], open_flags: Sequence[bool]) -> set[str]:
+        return {c.namespace or "" for c in components if c.type == "Dropdown"}
+
+
+@dataclass(frozen=True)
+class _CatalogueFrozenPerRun(UiCatalogue):
+    """Takes the components' tools once, when first asked, and offers that list for the whole run."""
+
+    taken: list[list[dict[str, Any]]] = field(default_factory=list)
+
+    def tools(self, components: Sequence[UiComponent], open_flags: Sequence[bool]) -> list[dict[str, Any]]:
+        if not self.taken:
+            self.taken.append(super().tools(components, open_flags))
+        return self.taken[0]
+
+
+MUTANTS: list[Mutant] = [
+    mutant("akan-unnamed-repeatables-publish", "akan.ui.repeatable-components-need-namespace",
+           "a Tab, Dialog or Dropdown without a namespace publishes its tools",
+           ui=_UnnamedRepeatablesPublish()),
+    mutant("akan-namespace-without-in", "akan.ui.namespace-suffixes-tool-name",
+           "the namespace is appended without In (switchTabDetail)", ui=_NamespaceWithoutIn()),
+    mutant("akan-sure-to-remove-always", "akan.ui.sure-to-remove-type-name-publishes-nothing",
+           "SureToRemove publishes remove even behind a typed-name gate", ui=_SureToRemoveAlways()),
+    mutant("akan-modal-verbs-always", "akan.ui.modal-verbs-only-while-open",
+           "a closed modal still offers its verbs", ui=_ModalVerbsAlways()),
+    mutant("akan-new-needs-namespace", "akan.ui.new-wrapper-publishes-new",
+           "Model.NewWrapper publishes nothing without a namespace", ui=_NewNeedsNamespace()),
+    mutant("akan-new-ignores-namespace", "akan.ui.new-wrapper-namespace-suffix",
+           "two create triggers both answer to new", ui=_NewIgnoresNamespace()),
+    mutant("akan-row-verbs-per-row", "akan.ui.row-wrappers-publish-verbs",
+           "every row's wrapper is offered as its own tool", ui=_VerbsPerRow()),
+    mutant("akan-no-dropdown-state", "akan.ui.dropdown-tools-and-state",
+           "a named dropdown publishes no dropdownIn state", ui=_NoDropdownState()),
+    mutant("akan-closed-menu-read", "akan.ui.closed-menu-text-not-read",
+           "readScreen reads a closed dropdown's items", ui=_ClosedMenuRead()),
+    # A fresh catalogue for every run: the change is applied once per played case.
+    mutant("akan-catalogue-frozen-per-run", "akan.ui.catalogue-reread-after-opening-tool",
+           "tools a call made appear are never offered, the list being taken once",
+           lambda p: replace(p, ui=_CatalogueFrozenPerRun())),
+]

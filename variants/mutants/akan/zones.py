@@ -1,0 +1,51 @@
+"""Mutants of zones and route guides."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from reference.akan.model import Guide
+from reference.akan.placement import Placement
+from variants import Mutant
+from variants.mutants.akan.common import mutant
+
+
+class _GuidesInnerFirst(Placement):
+    def guides(self, all_guides: Sequence[Guide], route: str, agent_zone: str | None) -> list[str]:
+        return list(reversed(super().guides(all_guides, route, agent_zone)))
+
+
+class _GuidesOutliveRoute(Placement):
+    def guides(self, all_guides: Sequence[Guide], route: str, agent_zone: str | None) -> list[str]:
+        return super().guides([replace(g, layout="/") for g in all_guides], route, agent_zone)
+
+
+class _SiblingZoneGuides(Placement):
+    def guides(self, all_guides: Sequence[Guide], route: str, agent_zone: str | None) -> list[str]:
+        return super().guides(all_guides, route, None)
+
+
+class _ZoneAgentSeesNothingInside(Placement):
+    def in_view(self, placed_in: str | None, agent_zone: str | None) -> bool:
+        return agent_zone is None
+
+
+class _RootLosesZones(Placement):
+    def in_view(self, placed_in: str | None, agent_zone: str | None) -> bool:
+        return placed_in == agent_zone
+
+
+MUTANTS: list[Mutant] = [
+    mutant("akan-guides-inner-first", "akan.guide.nested-concatenate-outer-first",
+           "nested guides are joined innermost first", placement=_GuidesInnerFirst()),
+    mutant("akan-guides-outlive-route", "akan.guide.withdrawn-on-navigation",
+           "a layout's guide keeps being sent after the route leaves it", placement=_GuidesOutliveRoute()),
+    mutant("akan-sibling-zone-guides", "akan.zone.guides-follow-layout-cascade",
+           "a zone agent also gets the guides of sibling zones", placement=_SiblingZoneGuides()),
+    mutant("akan-zone-agent-sees-nothing-inside", "akan.zone.inner-declarations-join-zone",
+           "declarations mounted in a zone are not on its agent's surface",
+           placement=_ZoneAgentSeesNothingInside()),
+    mutant("akan-root-loses-zones", "akan.zone.visible-to-root",
+           "wrapping a section in a zone hides it from the root agent", placement=_RootLosesZones()),
+]
