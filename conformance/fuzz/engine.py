@@ -84,7 +84,9 @@ class Comparison:
 
     @property
     def disagrees(self) -> bool:
-        return bool(self.mismatches) or self.implementation_problem is not None
+        """A failed fact, or no record from the implementation for a case the documents say something
+        about (a case with no fact cannot disagree: there is nothing the documents fix to compare)."""
+        return bool(self.mismatches) or (self.implementation_problem is not None and bool(self.facts))
 
     @property
     def rules(self) -> frozenset[str]:
@@ -123,8 +125,18 @@ def check_case(case: Case) -> None:
 
 
 def compare(
-    generator: Generator, reference: Adapter, implementation: Adapter, case: Case, timeout: float
+    generator: Generator,
+    reference: Adapter,
+    implementation: Adapter,
+    case: Case,
+    timeout: float,
+    capabilities: frozenset[str] | None = None,
 ) -> Comparison:
+    """Play ``case`` on both sides and judge the implementation on the reference's facts.
+
+    ``capabilities``: what the implementation declared; a case requiring another flag is a skip, as the
+    runner would make it (None: play everything).
+    """
     check_case(case)
     expected = play(reference, case, timeout)
     if expected.record is None:
@@ -137,6 +149,9 @@ def compare(
             + "\n".join(map(str, own))
             + f"\n{json.dumps(case)}"
         )
+    missing = [flag for flag in case.get("requires", []) if capabilities is not None and flag not in capabilities]
+    if missing:
+        return Comparison(case, facts, implementation_problem=f"lacks {', '.join(missing)}", skipped=True)
     actual = play(implementation, case, timeout)
     if actual.record is None:
         return Comparison(case, facts, implementation_problem=actual.problem, skipped=actual.skipped)
@@ -184,6 +199,7 @@ def search(
     seed: int,
     timeout: float = 30.0,
     max_findings: int = 5,
+    capabilities: frozenset[str] | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> SearchResult:
     """Generate up to ``examples`` cases per round; return each distinct minimal disagreement found."""
@@ -199,7 +215,7 @@ def search(
         if in_generation:
             result.examples += 1
             round_examples += 1
-        comparison = compare(generator, reference, implementation, case, timeout)
+        comparison = compare(generator, reference, implementation, case, timeout, capabilities)
         if comparison.skipped:
             result.skipped += 1
             return False
@@ -224,7 +240,7 @@ def search(
             )
         except NoSuchExample:
             break
-        comparison = compare(generator, reference, implementation, minimal, timeout)
+        comparison = compare(generator, reference, implementation, minimal, timeout, capabilities)
         result.findings.append(Finding(comparison, round_examples))
         known.update(comparison.rules)
         if progress:
