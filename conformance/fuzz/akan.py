@@ -108,7 +108,12 @@ def _decisions(record: Record) -> list[Decision]:
                 turn = len(decisions)
                 before = pending.get("estimate_before") if pending else None
                 decisions.append(
-                    Decision(requests, before if before is not None else estimate(event["messages"]), 2 * turn + 1, pending)
+                    Decision(
+                        requests,
+                        before if before is not None else estimate(event["messages"]),
+                        2 * turn + 1,
+                        pending,
+                    )
                 )
                 pending = None
             requests += 1
@@ -127,8 +132,11 @@ def compaction_facts(case: Case, record: Record) -> list[Fact]:
     stated = 0  # model requests whose purpose is stated
     settled = True
     for decision in _decisions(record):
-        why = f"the reference estimates {decision.estimate} tokens against compact.at = {at if at is not None else '24k'}"
-        clear_below = (decision.estimate + EXTRA_TOKENS_PER_MESSAGE * decision.messages) <= low * (1 - CLEARANCE)
+        threshold = "24k" if at is None else str(at)
+        why = f"the reference estimates {decision.estimate} tokens against compact.at = {threshold}"
+        clear_below = (decision.estimate + EXTRA_TOKENS_PER_MESSAGE * decision.messages) <= low * (
+            1 - CLEARANCE
+        )
         clear_above = decision.estimate >= high * (1 + CLEARANCE)
         if at != 0 and not clear_below and not clear_above:
             settled = False
@@ -153,21 +161,44 @@ def compaction_facts(case: Case, record: Record) -> list[Fact]:
 def _compaction_facts(decision: Decision, keep: int, record: Record) -> list[Fact]:
     event = decision.compaction or {}
     facts = [
-        Fact("akan.compaction.before-the-turn", "events[type=compaction][0].trigger", "equals", event["trigger"]),
-        Fact("akan.compaction.summary-replaces-history", "events[type=compaction][0].outcome", "equals",
-             event["outcome"]),
+        Fact(
+            "akan.compaction.before-the-turn",
+            "events[type=compaction][0].trigger",
+            "equals",
+            event["trigger"],
+        ),
+        Fact(
+            "akan.compaction.summary-replaces-history",
+            "events[type=compaction][0].outcome",
+            "equals",
+            event["outcome"],
+        ),
     ]
     if event["outcome"] == "summarized":
-        kept = Fact("akan.compaction.summary-replaces-history", "events[type=compaction][0].kept", "between",
-                    [1, keep], f"the newest {keep} messages at most, the cut moved onto a user message")
+        kept = Fact(
+            "akan.compaction.summary-replaces-history",
+            "events[type=compaction][0].kept",
+            "between",
+            [1, keep],
+            f"the newest {keep} messages at most, the cut moved onto a user message",
+        )
         if keep <= 2:
-            kept = Fact("akan.compaction.cut.prefers-user", "events[type=compaction][0].kept", "equals",
-                        event["kept"], "the kept tail holds one user message, the new one: the cut lands on it")
+            kept = Fact(
+                "akan.compaction.cut.prefers-user",
+                "events[type=compaction][0].kept",
+                "equals",
+                event["kept"],
+                "the kept tail holds one user message, the new one: the cut lands on it",
+            )
         facts += [
             kept,
-            Fact("akan.compaction.summary-replaces-history",
-                 f"events[type=model_request][{decision.request}].messages[0].content", "equals", SUMMARY,
-                 "the summary opens the compacted request"),
+            Fact(
+                "akan.compaction.summary-replaces-history",
+                f"events[type=model_request][{decision.request}].messages[0].content",
+                "equals",
+                SUMMARY,
+                "the summary opens the compacted request",
+            ),
         ]
     return facts
 
@@ -176,8 +207,24 @@ def _compaction_facts(decision: Decision, keep: int, record: Record) -> list[Fac
 
 MB = {"decimal": 10**6, "binary": 2**20}
 SIZES = (
-    1, 1_000, 999_999, 1_000_000, 2_000_000, 2_097_152, 2_796_203, 3_999_999, 4_000_000, 4_000_001,
-    4_194_303, 4_194_304, 4_194_305, 5_000_000, 7_999_999, 8_000_000, 8_388_608, 9_000_000,
+    1,
+    1_000,
+    999_999,
+    1_000_000,
+    2_000_000,
+    2_097_152,
+    2_796_203,
+    3_999_999,
+    4_000_000,
+    4_000_001,
+    4_194_303,
+    4_194_304,
+    4_194_305,
+    5_000_000,
+    7_999_999,
+    8_000_000,
+    8_388_608,
+    9_000_000,
 )
 #: Five of these stay under 8 MB under either reading of a megabyte.
 SMALL_SIZES = (1, 1_000, 100_000, 1_000_000, 1_500_000)
@@ -219,6 +266,7 @@ def attachments_case(draw: st.DrawFn) -> Case:
 
 def _admit(composer: list[tuple[str, int]], name: str, size: int, unit: int, inclusive: bool) -> bool:
     """One reading of the documented ceilings: is this file taken into the composer?"""
+
     def over(value: int, limit: int) -> bool:
         return value > limit if inclusive else value >= limit
 
@@ -258,23 +306,38 @@ def attachments_facts(case: Case, record: Record) -> list[Fact]:
         if any(len(outcome) > 1 for n, outcome in fates if n == name):
             continue  # the readings of a megabyte, or of "at most", disagree about this file
         reasons = [e["reason"] for e in refused if e["name"] == name]
-        rule = REASON_RULES.get(reasons[0], "akan.attachments.refusal-at-paperclip") if reasons else _closest(name, case)
+        rule = (
+            REASON_RULES.get(reasons[0], "akan.attachments.refusal-at-paperclip")
+            if reasons
+            else _closest(name, case)
+        )
         why = f"{name}: {_size(name, case):,} bytes"
         facts += [
-            Fact(rule, f"events[type=attachment_added][name={name}]", "count",
-                 sum(1 for e in added if e["name"] == name), why),
+            Fact(
+                rule,
+                f"events[type=attachment_added][name={name}]",
+                "count",
+                sum(1 for e in added if e["name"] == name),
+                why,
+            ),
             Fact(rule, f"events[type=attachment_refused][name={name}]", "count", len(reasons), why),
         ]
     if all(len(outcome) == 1 for _, outcome in fates):
         facts.append(
-            Fact("akan.attachments.refusal-at-paperclip", "final.composer", "equals", record["final"]["composer"],
-                 "every ceiling is applied as a file is added; the files that fit stay")
+            Fact(
+                "akan.attachments.refusal-at-paperclip",
+                "final.composer",
+                "equals",
+                record["final"]["composer"],
+                "every ceiling is applied as a file is added; the files that fit stay",
+            )
         )
     return facts
 
 
 def _size(name: str, case: Case) -> int:
-    return next(f["size"] for s in case["steps"] if s["op"] == "attach" for f in s["files"] if f["name"] == name)
+    sizes = [f["size"] for s in case["steps"] if s["op"] == "attach" for f in s["files"] if f["name"] == name]
+    return int(sizes[0])
 
 
 def _closest(name: str, case: Case) -> str:

@@ -25,20 +25,24 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = commands.add_parser(
         "fuzz",
         help="generated cases, played on the reference and an implementation, compared on documented facts",
-        description="Exit 0: no disagreement; 1: disagreements written as scenarios (listed); 2: usage error.",
+        description="Exit 0: no disagreement; 1: disagreements written (listed); 2: usage error.",
     )
     parser.add_argument("--impl", required=True, help="the implementation to compare with the reference")
     parser.add_argument("--system", required=True, choices=SYSTEMS)
     parser.add_argument("--examples", type=int, default=200, help="cases generated per search (default 200)")
     parser.add_argument("--seed", type=int, default=0, help="the same seed generates the same cases")
     parser.add_argument(
-        "--out", type=Path, default=BUILD_ROOT / "fuzz",
+        "--out",
+        type=Path,
+        default=BUILD_ROOT / "fuzz",
         help="scenario root the findings are written under, as <system>/<area>/ (default build/fuzz)",
     )
     parser.add_argument(
         "--max-findings", type=int, default=5, help="stop after this many distinct disagreements (default 5)"
     )
-    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per case (default 30)")
+    parser.add_argument(
+        "--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per case (default 30)"
+    )
 
 
 def _usage_error(message: str) -> int:
@@ -65,18 +69,28 @@ def command(args: argparse.Namespace) -> int:
     try:
         reference_info, info = reference.hello(), implementation.hello()
         if args.system not in info.systems:
-            return _usage_error(f"{info.name} does not implement {args.system} (it implements {', '.join(info.systems)})")
+            return _usage_error(
+                f"{info.name} does not implement {args.system} (it implements {', '.join(info.systems)})"
+            )
         generator = generator_for(args.system)
         result = search(
-            generator, reference, implementation, examples=args.examples, seed=args.seed, timeout=args.timeout,
-            max_findings=args.max_findings, capabilities=frozenset(info.capabilities),
+            generator,
+            reference,
+            implementation,
+            examples=args.examples,
+            seed=args.seed,
+            timeout=args.timeout,
+            max_findings=args.max_findings,
+            capabilities=frozenset(info.capabilities),
             progress=lambda line: print(f"  {line}", flush=True),
         )
         written: list[tuple[Path, str | None]] = []
         for finding in result.findings:
             provenance = Provenance(args.impl, args.system, args.seed, args.examples, finding.examples)
             path = write(args.out, generator.area(finding.comparison.case), finding.comparison, provenance)
-            problem = reproduces(path, args.out, (reference, reference_info), (implementation, info), args.timeout)
+            problem = reproduces(
+                path, args.out, (reference, reference_info), (implementation, info), args.timeout
+            )
             written.append((path, problem))
     except AdapterError as exc:
         return _usage_error(str(exc))

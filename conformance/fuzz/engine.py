@@ -140,7 +140,9 @@ def compare(
     check_case(case)
     expected = play(reference, case, timeout)
     if expected.record is None:
-        raise GeneratorBug(f"the reference could not play a generated case: {expected.problem}\n{json.dumps(case)}")
+        raise GeneratorBug(
+            f"the reference could not play a generated case: {expected.problem}\n{json.dumps(case)}"
+        )
     facts = tuple(generator.facts(case, expected.record))
     own = judge([fact.expectation() for fact in facts], expected.record)
     if own:
@@ -149,7 +151,9 @@ def compare(
             + "\n".join(map(str, own))
             + f"\n{json.dumps(case)}"
         )
-    missing = [flag for flag in case.get("requires", []) if capabilities is not None and flag not in capabilities]
+    missing = [
+        flag for flag in case.get("requires", []) if capabilities is not None and flag not in capabilities
+    ]
     if missing:
         return Comparison(case, facts, implementation_problem=f"lacks {', '.join(missing)}", skipped=True)
     actual = play(implementation, case, timeout)
@@ -247,4 +251,3 @@ def search(
             progress(f"disagreement {len(result.findings)} on {', '.join(sorted(comparison.rules))}")
     result.seconds = time.perf_counter() - started
     return result
-

@@ -93,7 +93,12 @@ def routing_case(draw: st.DrawFn) -> Case:
     ]
     if catch_all:
         flows.append(
-            {"id": "ca", "name": "Catch-all", "on": [{"message": []}], "steps": [{"id": "s", "say": "Hello!"}]}
+            {
+                "id": "ca",
+                "name": "Catch-all",
+                "on": [{"message": []}],
+                "steps": [{"id": "s", "say": "Hello!"}],
+            }
         )
     setup: dict[str, Any] = {
         "fields": {f"x{flow}": {"type": "string", "ask": f"Ask for x{flow}."} for flow in ids},
@@ -106,7 +111,7 @@ def routing_case(draw: st.DrawFn) -> Case:
         # The first message mostly starts a flow (the best score is made the winner's), and the second
         # meets it holding the floor: one challenger is aimed 13 to 17 points above it, either side of 40.
         asking = draw(st.integers(0, count - 1))
-        top = draw(st.one_of(st.sampled_from(NEAR_40 + (55, 100)), st.integers(0, 100)))
+        top = draw(st.one_of(st.sampled_from((*NEAR_40, 55, 100)), st.integers(0, 100)))
         turns[0] = [top if n == asking else draw(st.integers(0, max(0, top - 1))) for n in range(count)]
         bases = st.sampled_from(TAKEOVER_BASES)
         base = draw(st.one_of(bases, bases, st.integers(0, 100)))
@@ -131,12 +136,19 @@ def routing_facts(case: Case, record: Record) -> list[Fact]:
     floor: str | None = None
     for index, turn in enumerate(turns):
         started = [run["flowId"] for run in turn["started"]]
-        shown = ", ".join(f"{flow} {score}" for flow, score in scores[index].items()) if index < len(scores) else ""
+        shown = (
+            ", ".join(f"{flow} {score}" for flow, score in scores[index].items())
+            if index < len(scores)
+            else ""
+        )
         if floor is not None:
             rule = "falai.routing.takeover.margin"
             why = f"{floor} is asking; scores {shown}: a challenger needs 15 more than the asking flow and 40"
         elif started and started[0] in catch_alls:
-            rule, why = "falai.routing.catch-all-fallback", f"nobody holds the floor; scores {shown}: none reaches 40"
+            rule, why = (
+                "falai.routing.catch-all-fallback",
+                f"nobody holds the floor; scores {shown}: none reaches 40",
+            )
         else:
             rule, why = "falai.routing.new-flow-min-score", f"nobody holds the floor; scores {shown}: 40 wins"
         facts.append(Fact(rule, f"events[type=turn][{index}].started[*].flowId", "equals", started, why))
@@ -148,7 +160,10 @@ def routing_facts(case: Case, record: Record) -> list[Fact]:
     runs = [{"runId": r["runId"], "flowId": r["flowId"], "status": r["status"]} for r in session["runs"]]
     facts.append(
         Fact(
-            "falai.routing.takeover.effect", "final.session.runs", "subset", runs,
+            "falai.routing.takeover.effect",
+            "final.session.runs",
+            "subset",
+            runs,
             "a winner over the asking run starts; the asking run is suspended",
         )
     )
@@ -179,7 +194,14 @@ def silence_case(draw: st.DrawFn) -> Case:
         trigger: dict[str, Any] = {"silence": _duration(minutes)}
         if hours is not None and draw(st.booleans()):
             trigger["businessHours"] = True
-        flows.append({"id": f"s{n}", "name": f"Silence {n}", "on": [trigger], "steps": [{"id": "s", "say": "Still there?"}]})
+        flows.append(
+            {
+                "id": f"s{n}",
+                "name": f"Silence {n}",
+                "on": [trigger],
+                "steps": [{"id": "s", "say": "Still there?"}],
+            }
+        )
     setup: dict[str, Any] = {"idle": "silent", "flows": flows}
     case: Case = {"system": "falai", "setup": setup, "steps": []}
     if hours is not None:
@@ -189,7 +211,10 @@ def silence_case(draw: st.DrawFn) -> Case:
     spoke_at = [DEFAULT_CLOCK_START_MS]
     if draw(st.booleans()):
         gap = draw(st.sampled_from((30, 60, 600, 1380, 1440)))
-        steps += [{"op": "advance", "by": _duration(gap)}, {"op": "message", "id": "m2", "text": "hello again"}]
+        steps += [
+            {"op": "advance", "by": _duration(gap)},
+            {"op": "message", "id": "m2", "text": "hello again"},
+        ]
         if catch_all_repeats:
             spoke_at.append(DEFAULT_CLOCK_START_MS + gap * MINUTE_MS)
     flow = draw(st.integers(1, silences))
@@ -231,8 +256,11 @@ def silence_facts(case: Case, record: Record) -> list[Fact]:
         if step["op"] == "message" and turn["messages"]:
             facts.append(
                 Fact(
-                    "falai.silence.arm", f"events[type=turn][{turn_index}].schedule", "count",
-                    len(turn["schedule"]), "one wake per silence flow that has not fired",
+                    "falai.silence.arm",
+                    f"events[type=turn][{turn_index}].schedule",
+                    "count",
+                    len(turn["schedule"]),
+                    "one wake per silence flow that has not fired",
                 )
             )
             for flow in silence_flows:
@@ -243,12 +271,27 @@ def silence_facts(case: Case, record: Record) -> list[Fact]:
             broken = sum(1 for line in turn["outcomes"] if line.get("code") == "silence-broken")
             why = f"the wake {step['key']} is honoured only while that assistant message is still unanswered"
             facts += [
-                Fact("falai.silence.honoured-only-while", f"events[type=turn][{turn_index}].started[*].flowId",
-                     "equals", started, why),
-                Fact("falai.silence.honoured-only-while",
-                     f"events[type=turn][{turn_index}].outcomes[code=silence-broken]", "count", broken, why),
-                Fact("falai.silence.honoured-only-while", f"events[type=turn][{turn_index}].changed", "equals",
-                     turn["changed"], why),
+                Fact(
+                    "falai.silence.honoured-only-while",
+                    f"events[type=turn][{turn_index}].started[*].flowId",
+                    "equals",
+                    started,
+                    why,
+                ),
+                Fact(
+                    "falai.silence.honoured-only-while",
+                    f"events[type=turn][{turn_index}].outcomes[code=silence-broken]",
+                    "count",
+                    broken,
+                    why,
+                ),
+                Fact(
+                    "falai.silence.honoured-only-while",
+                    f"events[type=turn][{turn_index}].changed",
+                    "equals",
+                    turn["changed"],
+                    why,
+                ),
             ]
         turn_index += 1
     return facts
@@ -257,17 +300,23 @@ def silence_facts(case: Case, record: Record) -> list[Fact]:
 def _wake_facts(index: int, flow: dict[str, Any], now: int, hours: dict[str, int] | None) -> list[Fact]:
     trigger = flow["on"][0]
     key = f"silence:{flow['id']}:s1:{now}"
-    at: int | None = now + _minutes(trigger["silence"]) * MINUTE_MS
+    due = now + _minutes(trigger["silence"]) * MINUTE_MS
+    at: int | None = due
     rule = "falai.silence.arm"
     if trigger.get("businessHours") and hours is not None:
         rule = "falai.silence.business-hours"
-        at = _next_working(at, hours)
+        at = _next_working(due, hours)
     facts = [Fact("falai.silence.arm", f'events[type=turn][{index}].schedule[key="{key}"]', "count", 1)]
     if at is not None:
         facts.append(
-            Fact(rule, f'events[type=turn][{index}].schedule[key="{key}"][0].at', "equals", at,
-                 f"{trigger['silence']} after the assistant spoke"
-                 + (", moved into working hours" if rule.endswith("business-hours") else ""))
+            Fact(
+                rule,
+                f'events[type=turn][{index}].schedule[key="{key}"][0].at',
+                "equals",
+                at,
+                f"{trigger['silence']} after the assistant spoke"
+                + (", moved into working hours" if rule.endswith("business-hours") else ""),
+            )
         )
     return facts
 
@@ -285,7 +334,9 @@ def repeat_case(draw: st.DrawFn) -> Case:
         trigger["repeat"] = repeat
     setup = {
         "events": ["paid"],
-        "flows": [{"id": "recibo", "name": "Receipt", "on": [trigger], "steps": [{"id": "s", "say": "Received."}]}],
+        "flows": [
+            {"id": "recibo", "name": "Receipt", "on": [trigger], "steps": [{"id": "s", "say": "Received."}]}
+        ],
     }
     steps: list[dict[str, Any]] = []
     keys: list[str] = []
@@ -304,7 +355,9 @@ def repeat_facts(case: Case, record: Record) -> list[Fact]:
     declared = trigger.get("repeat")
     cooldown = _minutes(declared["cooldown"]) * MINUTE_MS if isinstance(declared, dict) else None
     rule = {
-        None: "falai.event.repeat-default", "once": "falai.repeat.once", "always": "falai.repeat.always",
+        None: "falai.event.repeat-default",
+        "once": "falai.repeat.once",
+        "always": "falai.repeat.always",
     }.get(declared if isinstance(declared, str) or declared is None else "", "falai.repeat.cooldown")
     turns = _turns(record)
     facts: list[Fact] = []
@@ -346,8 +399,11 @@ def _turns(record: Record) -> list[dict[str, Any]]:
 def _purposes(record: Record, rule: str) -> Fact:
     purposes = [e["purpose"] for e in record["events"] if e["type"] == "model_request"]
     return Fact(
-        rule, "events[type=model_request][*].purpose", "equals", purposes,
-        "which model calls the turns needed: understand (routing), talk (a flow step), idle (the idle speaker)",
+        rule,
+        "events[type=model_request][*].purpose",
+        "equals",
+        purposes,
+        "the model calls the turns needed: understand (routing), talk (a flow step), idle (idle speaker)",
     )
 
 
