@@ -1,5 +1,5 @@
 """Sessions: tests, conformance (the main job), conformance-llmz, report, snapshots, spec, mutants, fuzz,
-bench, lint, typecheck, demo, reliability.
+fuzz-llmz, bench, lint, typecheck, demo, reliability.
 
 Every session needs the same packages (the project with its dev extra), so they share one environment,
 ``.nox/shared``, instead of building one each: set-up is paid once per clone, not once per session. It is
@@ -146,6 +146,18 @@ def fuzz(s: nox.Session) -> None:
     systems = [] if "--system" in args else ["llmz", "falai", "akan"]
     for system in systems or [None]:
         _run(s, "python", "-m", "conformance", "fuzz", *args, *(["--system", system] if system else []))
+
+
+@nox.session(name="fuzz-llmz", venv_backend=OWN_ENV)
+def fuzz_llmz(s: nox.Session) -> None:
+    """The bounded differential run against llmz 1.0.1 through the Node bridge, for CI (about 40 s).
+
+    Findings are written under build/fuzz/llmz/; each becomes a baseline entry with its reason or a scenario.
+    """
+    _run(
+        s, "python", "-m", "conformance", "fuzz", "--impl", "llmz-node", "--system", "llmz",
+        "--examples", "500", "--seed", "7", *s.posargs,
+    )  # fmt: skip
 
 
 @nox.session(venv_backend=OWN_ENV)
