@@ -178,5 +178,11 @@ def typecheck(s: nox.Session) -> None:
 
 @nox.session(venv_backend=OWN_ENV)
 def demo(s: nox.Session) -> None:
-    """Play one scenario of each system and print the conversation readably (no API key needed)."""
+    """Offline demos, no API key: ``nox -s demo -- examples/<system>/<agent>.py`` runs an example agent
+    built on the simulator's API; with scenario ids (or nothing) it plays scenarios and prints them."""
+    scripts = [arg for arg in s.posargs if arg.endswith(".py")]
+    if scripts:
+        for script in scripts:
+            _run(s, "python", script)
+        return
     _run(s, "python", "-m", "conformance.demo", *s.posargs)

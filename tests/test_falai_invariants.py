@@ -17,57 +17,39 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from conformance.scenario.falai import Setup
-from reference.clock import VirtualClock
-from reference.falai.agent import Agent
+from reference.falai import (
+    Agent,
+    Event,
+    Field,
+    Flow,
+    Message,
+    OnEvent,
+    OnMention,
+    OnMessage,
+    OnSilence,
+    Outcome,
+    Say,
+    Talk,
+    VirtualClock,
+    Wake,
+)
 from reference.providers.model import ModelResponse
 from reference.record import Recorder
 
-SETUP = Setup.model_validate(
-    {
-        "idle": "silent",
-        "fields": {"nome": {"ask": "name?"}, "motivo": {"ask": "why?"}},
-        "events": ["ping"],
-        "flows": [
-            {
-                "id": "triagem",
-                "name": "T",
-                "on": [{"message": []}],
-                "steps": [{"id": "w", "collect": ["nome"]}],
-            },
-            {
-                "id": "orc",
-                "name": "O",
-                "on": [{"message": ["price"]}],
-                "steps": [{"id": "w", "collect": ["nome"]}],
-            },
-            {
-                "id": "sup",
-                "name": "S",
-                "on": [{"message": ["broken"], "repeat": "always"}],
-                "steps": [{"id": "w", "collect": ["motivo"]}, {"id": "s", "say": "ok"}],
-            },
-            {
-                "id": "hum",
-                "name": "H",
-                "on": [{"mention": ["human"]}],
-                "steps": [{"id": "s", "say": "calling"}],
-            },
-            {
-                "id": "ret",
-                "name": "R",
-                "on": [{"silence": "1h"}],
-                "steps": [{"id": "s", "say": "still there?"}],
-            },
-            {
-                "id": "evt",
-                "name": "E",
-                "on": [{"event": "ping", "after": "30m"}],
-                "steps": [{"id": "s", "say": "pong"}],
-            },
-        ],
-    }
-)
+FIELDS = {"nome": Field(ask="name?"), "motivo": Field(ask="why?")}
+FLOWS = [
+    Flow("triagem", "T", on=[OnMessage()], steps=[Talk("w", collect=["nome"])]),
+    Flow("orc", "O", on=[OnMessage(["price"])], steps=[Talk("w", collect=["nome"])]),
+    Flow(
+        "sup",
+        "S",
+        on=[OnMessage(["broken"], repeat="always")],
+        steps=[Talk("w", collect=["motivo"]), Say("s", "ok")],
+    ),
+    Flow("hum", "H", on=[OnMention(["human"])], steps=[Say("s", "calling")]),
+    Flow("ret", "R", on=[OnSilence("1h")], steps=[Say("s", "still there?")]),
+    Flow("evt", "E", on=[OnEvent("ping", after="30m")], steps=[Say("s", "pong")]),
+]
 CATCH_ALLS = {"triagem"}
 
 
@@ -103,7 +85,9 @@ class FalaiMachine(RuleBasedStateMachine):
         super().__init__()
         self.recorder = Recorder()
         self.clock = VirtualClock()
-        self.agent = Agent(SETUP, RandomModel(self.recorder, 7), self.clock, self.recorder)
+        self.agent = Agent(
+            FLOWS, model=RandomModel(self.recorder, 7), clock=self.clock, fields=FIELDS, idle="silent"
+        )
         self.message_ids: list[str] = []
         self.schedule: list[str] = []
 
@@ -112,28 +96,28 @@ class FalaiMachine(RuleBasedStateMachine):
         message_id = f"m{len(self.message_ids) + 1}"
         self.message_ids.append(message_id)
         before = len(self.recorder.events)
-        result = self.agent.turn("message", id=message_id, text=text)
+        result = self.agent.turn(Message(message_id, text))
         requests = [e for e in self.recorder.events[before:] if e["type"] == "model_request"]
         understand = [e for e in requests if e["purpose"] == "understand"]
         assert len(understand) <= 1
         for request in understand:
             assert not {c["flowId"] for c in request["candidates"]} & CATCH_ALLS
         assert all(e["purpose"] != "idle" for e in requests)
-        self.schedule = [entry["key"] for entry in result.schedule] or self.schedule
+        self.schedule = [entry.key for entry in result.schedule] or self.schedule
 
     @rule()
     def replay(self) -> None:
         if not self.message_ids:
             return
-        snapshot = json.dumps(self.agent.engine.session.to_record({}), sort_keys=True)
-        result = self.agent.turn("message", id=self.message_ids[-1], text="again")
-        assert result.outcomes == [{"code": "duplicate-input"}] and not result.changed
-        assert json.dumps(self.agent.engine.session.to_record({}), sort_keys=True) == snapshot
+        snapshot = json.dumps(self.agent.session.to_record({}), sort_keys=True)
+        result = self.agent.turn(Message(self.message_ids[-1], "again"))
+        assert result.outcomes == [Outcome("duplicate-input")] and not result.changed
+        assert json.dumps(self.agent.session.to_record({}), sort_keys=True) == snapshot
 
     @rule(key=st.integers(min_value=1, max_value=4))
     def event(self, key: int) -> None:
-        result = self.agent.turn("event", event="ping", payload={}, key=f"p:{key}")
-        self.schedule = [entry["key"] for entry in result.schedule] or self.schedule
+        result = self.agent.turn(Event("ping", f"p:{key}"))
+        self.schedule = [entry.key for entry in result.schedule] or self.schedule
 
     @rule(hours=st.sampled_from(["10m", "1h", "2d"]))
     def advance(self, hours: str) -> None:
@@ -142,23 +126,23 @@ class FalaiMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def wake(self, data: st.DataObject) -> None:
         if self.schedule:
-            self.agent.turn("wake", key=data.draw(st.sampled_from(self.schedule)))
+            self.agent.turn(Wake(data.draw(st.sampled_from(self.schedule))))
 
     @invariant()
     def one_live_floor_holder(self) -> None:
-        session = self.agent.engine.session
+        session = self.agent.session
         holder = session.run(session.floor)
         assert session.floor is None or (holder is not None and holder.live)
 
     @invariant()
     def run_ids_are_unique_and_shaped(self) -> None:
-        runs = self.agent.engine.session.runs
+        runs = self.agent.session.runs
         assert len({r.run_id for r in runs}) == len(runs)
         assert all(r.run_id.startswith(f"{r.flow_id}#") for r in runs)
 
     @invariant()
     def one_live_run_per_flow(self) -> None:
-        live = [r.flow_id for r in self.agent.engine.session.runs if r.live]
+        live = [r.flow_id for r in self.agent.session.runs if r.live]
         assert len(live) == len(set(live))
 
 

@@ -9,8 +9,8 @@ import pytest
 from conformance.judging.judge import Mismatch, judge
 from conformance.players import play
 from conformance.scenario.load import LoadedScenario, load_all
-from reference.falai.mutants import MUTANTS
 from variants import Mutant
+from variants.mutants.falai import MUTANTS
 
 #: Which scenarios must kill which mutant. Each listed scenario pins the mutant's rule(s).
 KILLERS: dict[str, tuple[str, ...]] = {

@@ -9,8 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conformance.players import play
-from conformance.scenario.falai import BusinessHours, Condition
-from reference.falai import repeat, timers
+from reference.falai import Scope, Where, WorkingHours, repeat, timers
 from reference.falai.conditions import holds
 
 HOUR = timers.HOUR_MS
@@ -75,7 +74,7 @@ def test_business_hours_never_move_a_time_back(
     at: int, open_hour: int, close_hour: int, enabled: bool
 ) -> None:
     """falai.business-hours.forward-only, falai.business-hours.where"""
-    hours = BusinessHours(open_hour=open_hour, close_hour=close_hour)
+    hours = WorkingHours(open_hour, close_hour)
     moved = timers.adjust(at, hours, enabled)
     assert moved >= at
     if not enabled:
@@ -86,7 +85,7 @@ def test_business_hours_never_move_a_time_back(
 
 
 def test_business_hours_examples() -> None:
-    hours = BusinessHours(open_hour=9, close_hour=18)
+    hours = WorkingHours(9, 18)
     eight_pm = MONDAY_NOON + 8 * HOUR
     assert timers.adjust(eight_pm, hours, True) == MONDAY_NOON + 21 * HOUR
     assert timers.adjust(MONDAY_NOON, hours, True) == MONDAY_NOON
@@ -99,8 +98,9 @@ def test_always_claims_keep_at_most_fifty(keys: list[str]) -> None:
     claims: dict[str, int] = {"f:s1:": 0, "g:s1:k": 0}
     policy = repeat.Policy("always")
     for now, key in enumerate(keys):
-        repeat.record_claim(claims, "f", "s1", policy, key, now)
-        assert repeat.verdict(claims, "f", "s1", policy, key, now) == "already-claimed"
+        claim = repeat.claim_key("f", "s1", policy, key)
+        repeat.record_claim(claims, claim, "f", "s1", policy, now)
+        assert repeat.verdict(claims, claim, policy, now) == "already-claimed"
     mine = [k for k in claims if k.startswith("f:s1:") and k != "f:s1:"]
     assert len(mine) == min(len(set(keys)), repeat.ALWAYS_CLAIMS_KEPT)
     assert "f:s1:" in claims and "g:s1:k" in claims
@@ -111,18 +111,20 @@ def test_cooldown_allows_a_start_exactly_when_the_gap_has_passed(cooldown: int, 
     """falai.repeat.cooldown (elapsed >= cooldown is allowed; see the rule's open question)"""
     policy = repeat.Policy("cooldown", cooldown)
     claims: dict[str, int] = {}
-    repeat.record_claim(claims, "f", "s1", policy, "ignored", 0)
+    repeat.record_claim(claims, repeat.claim_key("f", "s1", policy, "ignored"), "f", "s1", policy, 0)
     expected = None if elapsed >= cooldown else "cooldown"
-    assert repeat.verdict(claims, "f", "s1", policy, "other", elapsed) == expected
+    assert repeat.verdict(claims, repeat.claim_key("f", "s1", policy, "other"), policy, elapsed) == expected
 
 
 def test_once_is_spent_by_any_start() -> None:
     """falai.repeat.once, falai.repeat.claim-key"""
     policy = repeat.policy_for("message", None)
     claims: dict[str, int] = {}
-    assert repeat.verdict(claims, "f", "s1", policy, "m1", 0) is None
-    assert repeat.record_claim(claims, "f", "s1", policy, "m1", 0) == "f:s1:"
-    assert repeat.verdict(claims, "f", "s1", policy, "m2", 1) == "already-claimed"
+    first, second = (repeat.claim_key("f", "s1", policy, key) for key in ("m1", "m2"))
+    assert first == second == "f:s1:"
+    assert repeat.verdict(claims, first, policy, 0) is None
+    repeat.record_claim(claims, first, "f", "s1", policy, 0)
+    assert repeat.verdict(claims, second, policy, 1) == "already-claimed"
 
 
 def test_defaults_per_kind() -> None:
@@ -138,13 +140,24 @@ def test_defaults_per_kind() -> None:
 
 
 def test_conditions() -> None:
-    scope = {"context": {"lead": {"tags": ["x"], "owner": "ai"}}, "data": {}, "input": {}}
-    assert holds(Condition(path="context.lead.tags", contains="x"), scope)
-    assert not holds(Condition(path="context.lead.tags", contains="y"), scope)
-    assert holds(Condition(path="context.lead.owner", one_of=["ai", "bot"]), scope)
-    assert holds(Condition(path="data.nome", exists=False), scope)
-    assert not holds(Condition(path="data.nome", equals=None), scope)
+    scope = Scope(context={"lead": {"tags": ["x"], "owner": "ai"}})
+    assert holds(Where("context.lead.tags", contains="x"), scope)
+    assert not holds(Where("context.lead.tags", contains="y"), scope)
+    assert holds(Where("context.lead.owner", one_of=("ai", "bot")), scope)
+    assert holds(Where("data.nome", exists=False), scope)
+    assert not holds(Where("data.nome", equals=None), scope)
+    assert repr(Where("data.nome", equals=None)) == "Where('data.nome', equals=None)"
     assert holds(None, scope)
+    assert holds(lambda s: s.context["lead"]["owner"] == "ai", scope)
+
+
+def test_a_where_needs_exactly_one_test() -> None:
+    with pytest.raises(ValueError, match="exactly one of equals, one_of, contains, exists"):
+        Where("data.nome")
+    with pytest.raises(ValueError, match="exactly one"):
+        Where("data.nome", equals=1, exists=True)
+    with pytest.raises(ValueError, match="must start with context, data, input or now"):
+        Where("nome", exists=True)
 
 
 def test_playing_a_scenario_twice_gives_the_same_record() -> None:

@@ -1,4 +1,4 @@
-"""Properties of the pure routing decision (reference/falai/routing.py)."""
+"""Properties of the pure routing decision (reference/falai/routing.py) under the default policies."""
 
 from __future__ import annotations
 
@@ -6,9 +6,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reference.falai import routing
-from reference.falai.routing import Situation, decide, plan
+from reference.falai.policies import DEFAULT_POLICIES
+from reference.falai.routing import Decision, Plan, Situation, plan
 
 FLOWS = ["a", "b", "c", "d", "e"]
+
+
+def decide(situation: Situation, the_plan: Plan, scores: dict[str, int]) -> Decision:
+    return routing.decide(situation, the_plan, scores, DEFAULT_POLICIES)
+
+
 scores_st = st.dictionaries(st.sampled_from(FLOWS), st.integers(min_value=0, max_value=100))
 
 
@@ -129,3 +136,4 @@ def test_boundaries() -> None:
     assert decide(held, plan(held), {"x": 50, "y": 65}).kind == "takeover"
     assert decide(held, plan(held), {"x": 20, "y": 35}).kind == "keep"
     assert routing.NEW_FLOW_MIN_SCORE == 40 and routing.TAKEOVER_MARGIN == 15
+    assert (DEFAULT_POLICIES.new_flow_min_score, DEFAULT_POLICIES.takeover_margin) == (40, 15)

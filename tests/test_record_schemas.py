@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -188,3 +189,42 @@ def test_prose_and_schema_link_each_other(system: str) -> None:
     assert schema_name(system) in PROSE[system]
     assert f"{system}.md" in published(system)["title"]
     assert "Unknown event types" in PROSE[system] or "unknown event type" in PROSE[system].lower()
+
+
+def _perturbations(value: Any) -> Iterator[Any]:
+    """Copies of ``value`` with one leaf replaced by a value of another JSON type (or a key removed)."""
+    if isinstance(value, dict):
+        for key in list(value)[:12]:
+            rest = {k: v for k, v in value.items() if k != key}
+            yield rest
+            for changed in _perturbations(value[key]):
+                yield {**value, key: changed}
+    elif isinstance(value, list):
+        for index, item in enumerate(value[:6]):
+            for changed in _perturbations(item):
+                yield [*value[:index], changed, *value[index + 1 :]]
+    else:
+        for other in ("1", 1, 1.5, True, None, [], {}):
+            if type(other) is not type(value):
+                yield other
+
+
+@pytest.mark.parametrize("system", ["llmz", "falai", "akan"])
+def test_the_fast_check_never_accepts_what_the_schema_refuses(system: str) -> None:
+    """``conforms`` (strict pydantic) is a shortcut for the published schema, never more lenient."""
+    import itertools
+
+    from conformance.records.check import conforms, validator
+
+    goldens = sorted((GOLDEN_ROOT / system).rglob("*.json"))[:12]
+    checked = 0
+    for path in goldens:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        record = document if "events" in document else next(iter(document.values()))
+        for event_index, event in enumerate(record["events"][:8]):
+            for changed in itertools.islice(_perturbations(event), 60):
+                candidate = {**record, "events": [*record["events"][:event_index], changed]}
+                if conforms(system, candidate):
+                    assert validator(system).is_valid(candidate), (path.name, changed)
+                checked += 1
+    assert checked > 500

@@ -8,14 +8,12 @@ reference, not the guide.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractContextManager
+import dataclasses
+from collections.abc import Mapping, Sequence
 from typing import Any
-from unittest import mock
 
-from reference.falai import repeat, routing
-from reference.falai.engine import Engine
-from reference.falai.messages import MessageTurn
+from reference.falai.definitions import Flow
+from reference.falai.policies import Policies
 from reference.falai.repeat import Policy
 from variants import Permitted, Record
 from variants.records import extra_event_and_final_fields
@@ -23,29 +21,6 @@ from variants.records import extra_event_and_final_fields
 
 def _turns(record: Record) -> list[dict[str, Any]]:
     return [event for event in record.get("events", []) if event.get("type") == "turn"]
-
-
-# -- a mention spoke: the catch-all may still take the floor ----------------------------------------------
-
-_real_apply = MessageTurn._apply
-
-
-def _catch_all_holds_floor(
-    self: MessageTurn, decision: routing.Decision, asking: Any, answer: Any
-) -> None:
-    """After a mention's ``say`` answered, the catch-all still starts and takes the floor, but keeps quiet
-    this turn (``another-reply``) and asks on the next message, as an asking run would."""
-    if decision.kind != "catch-all" or decision.flow_id is None or not self.turn.spoke:
-        _real_apply(self, decision, asking, answer)
-        return
-    flow = self.engine.flows[decision.flow_id]
-    index = self._first(flow, "message", False)
-    run = self.engine.start(
-        flow, index, "message", f"{flow.id}#{self.message_id}", {}, self.message_id, self.turn
-    )
-    if run is not None:
-        self.engine.take_floor(run)
-        self.turn.outcomes.append({"code": "another-reply", "runId": run.run_id})
 
 
 # -- record shapes the guide does not fix -------------------------------------------------------------------
@@ -106,27 +81,33 @@ def _idle_kind_reply(record: Record) -> Record:
 
 # -- readings of open questions -----------------------------------------------------------------------------
 
-_real_anchor_of = Engine.anchor_of
+
+def _catch_all_holds_floor(base: Policies) -> Policies:
+    """After a mention's ``say`` answered, the catch-all still starts and takes the floor, but keeps quiet
+    this turn (``another-reply``) and asks on the next message, as an asking run would."""
+    return dataclasses.replace(base, catch_all_after_mention_reply="holds-floor")
 
 
-def _anchor_spelled_session(self: Engine, flow: Any) -> str:
+def _anchor_spelled_session(base: Policies) -> Policies:
     """A session anchor is written ``session=<id>`` inside claim keys."""
-    anchor = _real_anchor_of(self, flow)
-    return f"session={anchor}" if anchor == self.session.session_id else anchor
+
+    def anchor_of(flow: Flow, anchors: Mapping[str, str], session_id: str) -> str:
+        anchor = base.anchor_of(flow, anchors, session_id)
+        return f"session={anchor}" if anchor == session_id else anchor
+
+    return dataclasses.replace(base, anchor_of=anchor_of)
 
 
-_real_verdict = repeat.verdict
-
-
-def _cooldown_exclusive(
-    claims: Mapping[str, int], flow_id: str, anchor: str, policy: Policy, trigger_key: str, now_ms: int
-) -> str | None:
+def _cooldown_exclusive(base: Policies) -> Policies:
     """A trigger exactly one cooldown after the last start is still in the cooldown."""
-    found = _real_verdict(claims, flow_id, anchor, policy, trigger_key, now_ms)
-    key = repeat.claim_key(flow_id, anchor, policy, trigger_key)
-    if found is None and policy.mode == "cooldown" and key in claims:
-        return "cooldown" if now_ms - claims[key] <= policy.cooldown_ms else None
-    return found
+
+    def verdict(claims: Mapping[str, int], key: str, policy: Policy, now_ms: int) -> str | None:
+        found = base.verdict(claims, key, policy, now_ms)
+        if found is None and policy.mode == "cooldown" and key in claims:
+            return "cooldown" if now_ms - claims[key] <= policy.cooldown_ms else None
+        return found
+
+    return dataclasses.replace(base, verdict=verdict)
 
 
 def _ties_to_later(scores: Mapping[str, float], flows: Sequence[str]) -> tuple[str, float] | None:
@@ -137,10 +118,6 @@ def _ties_to_later(scores: Mapping[str, float], flows: Sequence[str]) -> tuple[s
         if winner is None or score >= winner[1]:
             winner = (flow, score)
     return winner
-
-
-def _patch(target: str, new: object) -> Callable[[], AbstractContextManager[object]]:
-    return lambda: mock.patch(target, new)
 
 
 PERMITTED: list[Permitted] = [
@@ -156,7 +133,7 @@ PERMITTED: list[Permitted] = [
         system="falai",
         exercises=("falai.mention.say-do-one-call#open_question", "falai.message.catch-all.when"),
         description="after a mention's say answered, the catch-all still starts and quietly holds the floor",
-        patch=_patch("reference.falai.messages.MessageTurn._apply", _catch_all_holds_floor),
+        policies=_catch_all_holds_floor,
     ),
     Permitted(
         name="falai-another-reply-in-skipped",
@@ -191,14 +168,14 @@ PERMITTED: list[Permitted] = [
         system="falai",
         exercises=("falai.repeat.claim-key#open_question",),
         description="a session anchor is written session=<id> inside claim keys",
-        patch=_patch("reference.falai.engine.Engine.anchor_of", _anchor_spelled_session),
+        policies=_anchor_spelled_session,
     ),
     Permitted(
         name="falai-cooldown-exclusive",
         system="falai",
         exercises=("falai.repeat.cooldown#open_question",),
         description="a trigger exactly one cooldown after the last start is still refused (cooldown)",
-        patch=lambda: mock.patch.object(repeat, "verdict", _cooldown_exclusive),
+        policies=_cooldown_exclusive,
     ),
     Permitted(
         name="falai-score-ties-to-later-flow",
@@ -206,6 +183,6 @@ PERMITTED: list[Permitted] = [
         exercises=("falai.routing.new-flow-min-score#open_question",
                    "falai.routing.takeover.margin#open_question"),
         description="among equal top scores the later flow in agent order wins",
-        patch=lambda: mock.patch.object(routing, "best", _ties_to_later),
+        policies=lambda base: dataclasses.replace(base, best=_ties_to_later),
     ),
 ]

@@ -19,6 +19,7 @@ from typing import Any, cast
 
 import jsonschema
 from jsonschema.exceptions import ValidationError
+from pydantic import ValidationError as PydanticValidationError
 
 from conformance.paths import PROTOCOL_DIR
 from conformance.records import RECORD_MODELS, schema_name
@@ -144,8 +145,24 @@ def describe(error: ValidationError) -> str:
     return error.message
 
 
+def conforms(system: str, record: Any) -> bool:
+    """The fast answer: the pydantic models the schema is generated from, in strict mode.
+
+    Strict validation accepts no more than the generated schema does (a test perturbs records to check
+    it), and it runs in Rust, so a record that conforms costs a fraction of a millisecond. Only a record
+    that does not goes through ``jsonschema``, whose answer is the one reported.
+    """
+    try:
+        RECORD_MODELS[system].model_validate(record, strict=True)
+    except PydanticValidationError:
+        return False
+    return True
+
+
 def problems(system: str, record: Any, limit: int = MAX_PROBLEMS) -> list[str]:
     """The first ``limit`` ways ``record`` breaks its system's record schema (empty when it follows it)."""
+    if conforms(system, record):
+        return []
     check = validator(system)
     file = schema_name(system)
     found: list[str] = []

@@ -9,15 +9,32 @@ the prose says may be null is typed ``X | None`` and keeps ``null``.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class Open(BaseModel):
-    """An object of the record: its listed fields are typed, anything else is allowed."""
+    """An object of the record: its listed fields are typed, anything else is allowed.
+
+    ``required_groups`` (see ``require_one_of``) is enforced here as well as written into the schema, so
+    validating with the model never accepts a record the published schema refuses.
+    """
 
     model_config = ConfigDict(extra="allow", populate_by_name=True)
+    required_groups: ClassVar[tuple[tuple[str, ...], ...]] = ()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_group_present(cls, data: Any) -> Any:
+        if not cls.required_groups or not isinstance(data, dict):
+            return data
+        *earlier, last = cls.required_groups
+        group = next((g for g in earlier if g[0] in data), last)
+        missing = [name for name in group if name not in data]
+        if missing:
+            raise ValueError(f"missing {', '.join(missing)}")
+        return data
 
 
 def _without_null(schema: dict[str, Any]) -> None:
@@ -78,9 +95,8 @@ class ModelResponse(Open):
     either ``text``, ``tool_calls``, ``stop_reason`` and ``usage`` (plus ``json`` for structured output),
     or ``failure``."""
 
-    model_config = ConfigDict(
-        json_schema_extra=require_one_of(("failure",), ("text", "tool_calls", "stop_reason", "usage"))
-    )
+    required_groups = (("failure",), ("text", "tool_calls", "stop_reason", "usage"))
+    model_config = ConfigDict(json_schema_extra=require_one_of(*required_groups))
 
     type: Literal["model_response"]
     call: int

@@ -72,7 +72,8 @@ class Signal(Open):
 class ToolCall(Open):
     """One call of a host tool by generated code, as it completed: ``output``, ``error`` or ``pending``."""
 
-    model_config = ConfigDict(json_schema_extra=require_one_of(("error",), ("pending",), ("output",)))
+    required_groups = (("error",), ("pending",), ("output",))
+    model_config = ConfigDict(json_schema_extra=require_one_of(*required_groups))
 
     type: Literal["tool_call"]
     iteration: int

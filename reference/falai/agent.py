@@ -1,57 +1,123 @@
-"""``Agent.turn``: the reference shell around routing, the claim ledger and the run engine.
+"""``Agent``: the public face of the falai reference, built from flows, triggers and fields in Python.
 
-One call plays one host turn: a customer ``message``, an ``event``, a host ``start`` or a ``wake``. Every
-decision with a rule behind it is delegated: routing to :mod:`reference.falai.routing`, repeat to
-:mod:`reference.falai.repeat`, keys and times to :mod:`reference.falai.timers`; this module only sequences
-them and records what happened.
+One ``turn`` plays one host turn: a customer :class:`Message`, an :class:`Event`, a host :class:`Start` or a
+:class:`Wake`. Every decision with a rule behind it is delegated: routing to :mod:`reference.falai.routing`,
+repeat to :mod:`reference.falai.repeat`, keys and times to :mod:`reference.falai.timers`, each read through
+the agent's :class:`reference.falai.policies.Policies`; this module only sequences them.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
 
-from conformance.scenario.falai import Flow, Setup
-from reference.clock import VirtualClock, parse_duration_ms
+from reference.clock import VirtualClock
 from reference.falai import timers
-from reference.falai.conditions import holds
-from reference.falai.engine import Engine, trigger_policy
+from reference.falai.definitions import (
+    Action,
+    BusinessHours,
+    Field,
+    Flow,
+    Idle,
+    OnEvent,
+    OnSilence,
+    Setup,
+    duration_ms,
+)
+from reference.falai.engine import Engine, Observer, trigger_policy
+from reference.falai.inputs import Event, HostClaims, Message, Start, TurnInput, Wake
 from reference.falai.messages import MessageTurn
-from reference.falai.session import TurnResult
+from reference.falai.policies import DEFAULT_POLICIES, Policies
+from reference.falai.results import Outcome, Scheduled, Skipped, TurnResult
+from reference.falai.session import Session
 from reference.providers.protocol import ModelProvider
-from reference.record import Recorder
-
-#: falai.start.flow-gone: the skip code for a start (or a wake) naming a flow the agent does not have.
-FLOW_GONE = "flow-gone"
 
 
 class Agent:
+    """A falai agent over a virtual clock: give it turns, read what each did and where the session stands.
+
+    ``model`` is any :class:`reference.providers.ModelProvider` (scripted, a Python function, or an
+    OpenAI-compatible endpoint). ``clock`` defaults to a fresh :class:`VirtualClock`; the host moves it
+    and fires the wake keys turns schedule. ``observer`` receives the runtime's own events (``action``).
+    ``policies`` carries every rule decision; leave it at the default for the documented behaviour.
+    """
+
     def __init__(
-        self, setup: Setup, provider: ModelProvider, clock: VirtualClock, recorder: Recorder
+        self,
+        flows: Sequence[Flow],
+        *,
+        model: ModelProvider,
+        clock: VirtualClock | None = None,
+        name: str = "Assistant",
+        session_id: str = "session-1",
+        fields: Mapping[str, Field] | None = None,
+        actions: Mapping[str, Action] | None = None,
+        idle: Literal["silent"] | Idle | None = None,
+        business_hours: BusinessHours | None = None,
+        context: Mapping[str, Any] | None = None,
+        observer: Observer | None = None,
+        policies: Policies = DEFAULT_POLICIES,
     ) -> None:
-        self.engine = Engine(setup, provider, clock, recorder)
+        self.setup = Setup(
+            flows=tuple(flows),
+            name=name,
+            session_id=session_id,
+            fields=dict(fields or {}),
+            actions=dict(actions or {}),
+            idle=idle,
+            business_hours=business_hours,
+        )
+        self.clock = clock if clock is not None else VirtualClock()
+        self.engine = Engine(self.setup, model, self.clock, context or {}, policies, observer)
 
     @property
-    def setup(self) -> Setup:
-        return self.engine.setup
+    def session(self) -> Session:
+        """The live session: runs, the floor, claims, collected data, the transcript."""
+        return self.engine.session
 
-    def turn(self, kind: str, **request: Any) -> TurnResult:
-        """Play one turn; ``changed`` compares the session before and after (falai.triggers.duplicate-input).
+    @property
+    def context(self) -> dict[str, Any]:
+        """The host context later turns see (``context.*`` in conditions and templates)."""
+        return self.engine.context
 
-        A replay or a broken silence must report no change, and a snapshot comparison cannot miss a field.
+    @context.setter
+    def context(self, value: Mapping[str, Any]) -> None:
+        self.engine.context = dict(value)
+
+    def state(self) -> dict[str, Any]:
+        """The session in its record form (``final.session`` of spec/protocol/records/falai.md)."""
+        steps = {flow.id: [step.id for step in flow.steps] for flow in self.setup.flows}
+        return self.session.to_record(steps)
+
+    def turn(
+        self,
+        input: TurnInput,
+        *,
+        claims: HostClaims | None = None,
+        anchors: Mapping[str, str] | None = None,
+    ) -> TurnResult:
+        """Play one turn. ``claims`` and ``anchors`` are ``turn({ claims, anchors })``: they apply to this
+        turn only. ``changed`` compares the session before and after (falai.triggers.duplicate-input): a
+        replay or a broken silence must report no change, and a snapshot comparison cannot miss a field.
         """
         engine = self.engine
+        engine.host = engine.policies.host_view(claims, anchors)
         before = self._snapshot()
         calls_before = engine.provider.calls
-        if kind == "message":
-            result = MessageTurn(engine, request["id"], request["text"]).play()
-        elif kind == "event":
-            result = self._event(request["event"], request["payload"], request["key"])
-        elif kind == "start":
-            result = self._start(request["flow"], request["input"], request["key"])
+        if isinstance(input, Message):
+            result = MessageTurn(engine, input).play()
+        elif isinstance(input, Event):
+            result = self._event(input)
+        elif isinstance(input, Start):
+            result = self._start(input)
+        elif isinstance(input, Wake):
+            result = self._wake(input)
         else:
-            result = self._wake(request["key"])
+            raise TypeError(
+                f"Agent.turn takes a Message, Event, Start or Wake, got {type(input).__name__}: {input!r}"
+            )
         if result.spoke:
             self._arm_silence(result)
         result.llm_calls = engine.provider.calls - calls_before
@@ -63,49 +129,52 @@ class Agent:
         return json.dumps(dataclasses.asdict(self.engine.session), sort_keys=True, default=str)
 
     # -- event, start ---------------------------------------------------------------------------------
-    def _event(self, name: str, payload: dict[str, Any], key: str) -> TurnResult:
+    def _event(self, event: Event) -> TurnResult:
         """falai.event.*: the payload is the input; ``after`` parks the run before its first step."""
         engine = self.engine
-        turn = TurnResult(input={"kind": "event", "event": name, "key": key})
+        turn = TurnResult(input=event)
         for flow in self.setup.flows:
-            for index, trigger in enumerate(flow.on or []):
-                if trigger.event != name or not holds(trigger.if_, engine.scope(payload)):
+            for index, trigger in enumerate(flow.on):
+                if not isinstance(trigger, OnEvent) or trigger.name != event.name:
+                    continue
+                if not engine.holds(trigger.if_, event.payload):
                     continue  # falai.if.failed-silent
-                run = engine.start(flow, index, "event", f"{flow.id}#{key}", dict(payload), key, turn)
+                run_id = f"{flow.id}#{event.key}"
+                run = engine.start(flow, index, "event", run_id, event.payload, event.key, turn)
                 if run is None:
                     continue
                 if trigger.after is not None:
-                    computed = engine.clock.now_ms() + parse_duration_ms(trigger.after)
-                    at = timers.adjust(computed, self.setup.business_hours, trigger.business_hours)
+                    computed = engine.clock.now_ms() + duration_ms(trigger.after)
+                    at = engine.policies.adjust(computed, self.setup.business_hours, trigger.business_hours)
                     run.status = "parked"
-                    run.wake_key = timers.start_key(run.run_id, at)
-                    turn.schedule.append({"key": run.wake_key, "at": at})
-                    turn.outcomes.append({"code": "awaiting-trigger", "runId": run.run_id})
+                    run.wake_key = engine.policies.start_key(run.run_id, at)
+                    turn.schedule.append(Scheduled(run.wake_key, at))
+                    turn.outcomes.append(Outcome("awaiting-trigger", run.run_id))
                 else:
                     engine.advance(run, turn, new_message=False)
         return turn
 
-    def _start(self, flow_id: str, input_: dict[str, Any], key: str) -> TurnResult:
+    def _start(self, start: Start) -> TurnResult:
         """falai.start.*"""
-        turn = TurnResult(input={"kind": "start", "flow": flow_id, "key": key})
-        flow = self.engine.flows.get(flow_id)
+        turn = TurnResult(input=start)
+        flow = self.engine.flows.get(start.flow)
         if flow is None:
-            turn.skipped.append({"flowId": flow_id, "code": FLOW_GONE})
+            turn.skipped.append(Skipped(start.flow, self.engine.policies.flow_gone))
             return turn
-        run = self.engine.start(flow, None, "start", f"{flow_id}#{key}", dict(input_), key, turn)
+        run = self.engine.start(flow, None, "start", f"{flow.id}#{start.key}", start.input, start.key, turn)
         if run is not None:
             self.engine.advance(run, turn, new_message=False)
         return turn
 
     # -- wakes ----------------------------------------------------------------------------------------
-    def _wake(self, key: str) -> TurnResult:
-        turn = TurnResult(input={"kind": "wake", "key": key})
-        silence = timers.parse_silence_key(key)
+    def _wake(self, wake: Wake) -> TurnResult:
+        turn = TurnResult(input=wake)
+        silence = timers.parse_silence_key(wake.key)
         if silence is not None:
-            self._silence_wake(key, silence, turn)
+            self._silence_wake(wake.key, silence, turn)
             return turn
         engine = self.engine
-        run = next((r for r in engine.session.runs if r.live and r.wake_key == key), None)
+        run = next((r for r in engine.session.runs if r.live and r.wake_key == wake.key), None)
         if run is None:
             turn.changed = False  # a stale wake is harmless (falai.silence.replaces)
             return turn
@@ -115,8 +184,9 @@ class Agent:
                 engine.session.last_customer_at is not None
                 and engine.session.last_customer_at > run.started_at
             ):
-                turn.outcomes.append({"code": "customer-replied", "runId": run.run_id})
-                engine.end(run, "customer-replied", turn)  # falai.silence.customer-replied
+                turn.outcomes.append(Outcome("customer-replied", run.run_id))
+                turn.rules.append("falai.silence.customer-replied")
+                engine.end(run, "customer-replied", turn)
                 return turn
             run.step += 1
         run.status = "active"
@@ -127,22 +197,23 @@ class Agent:
         """falai.silence.honoured-only-while, falai.silence.if-twice, falai.silence.speaks-first"""
         engine = self.engine
         session = engine.session
-        if not timers.silence_still_holds(
+        if not engine.policies.silence_still_holds(
             silence.last_assistant_at_ms, session.last_assistant_at, session.last_customer_at
         ):
-            turn.outcomes.append({"code": "silence-broken"})
+            turn.outcomes.append(Outcome("silence-broken"))
+            turn.rules.append("falai.silence.honoured-only-while")
             turn.changed = False
             return
         flow = engine.flows.get(silence.flow_id)
         index = _silence_trigger(flow)
         if flow is None or index is None:
-            turn.skipped.append({"flowId": silence.flow_id, "code": FLOW_GONE})
+            turn.skipped.append(Skipped(silence.flow_id, engine.policies.flow_gone))
             return
-        assert flow.on is not None
-        if not holds(flow.on[index].if_, engine.scope()):
+        if not engine.holds(flow.on[index].if_):
             return
         run = engine.start(flow, index, "silence", f"{flow.id}#{key}", {}, key, turn)
         if run is not None:
+            turn.rules.append("falai.silence.speaks-first")
             engine.take_floor(run)
             engine.advance(run, turn, new_message=False)
 
@@ -155,27 +226,21 @@ class Agent:
             index = _silence_trigger(flow)
             if index is None:
                 continue
-            assert flow.on is not None
             trigger = flow.on[index]
-            key = timers.silence_key(flow.id, engine.session.session_id, stamped)
+            assert isinstance(trigger, OnSilence)
+            key = engine.policies.silence_key(flow.id, engine.session.session_id, stamped)
             policy = trigger_policy("silence", trigger)
-            if not holds(trigger.if_, engine.scope()) or engine.gate(flow, policy, key) is not None:
+            if not engine.holds(trigger.if_) or engine.gate(flow, policy, key) is not None:
                 continue
-            assert trigger.silence is not None
-            at = timers.adjust(
-                stamped + parse_duration_ms(trigger.silence),
-                self.setup.business_hours,
-                trigger.business_hours,
-            )
-            entry: dict[str, Any] = {"key": key, "at": at}
+            computed = stamped + duration_ms(trigger.after)
+            at = engine.policies.adjust(computed, self.setup.business_hours, trigger.business_hours)
             previous = engine.session.silence_keys.get(flow.id)
-            if previous is not None and previous != key:
-                entry["replaces"] = previous
+            replaces = previous if previous is not None and previous != key else None
             engine.session.silence_keys[flow.id] = key
-            turn.schedule.append(entry)
+            turn.schedule.append(Scheduled(key, at, replaces))
 
 
 def _silence_trigger(flow: Flow | None) -> int | None:
     if flow is None:
         return None
-    return next((i for i, t in enumerate(flow.on or []) if t.silence is not None), None)
+    return next((i for i, t in enumerate(flow.on) if isinstance(t, OnSilence)), None)

@@ -7,64 +7,109 @@ step the run's premise (the flow's ``while``, or its trigger's ``if``) is checke
 (falai.if.default-while). The floor is a single run id (falai.message.single-floor); taking it suspends
 the holder, and ending the holder resumes the most recently suspended live run
 (falai.routing.takeover.effect).
+
+Every decision with a rule behind it is read through ``self.policies`` (:mod:`reference.falai.policies`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
 
-from conformance.scenario.falai import Condition, Flow, FlowStep, Setup, Trigger
-from reference.clock import VirtualClock, parse_duration_ms
+from reference.clock import VirtualClock
 from reference.falai import repeat, timers
-from reference.falai.conditions import holds
-from reference.falai.session import Run, Session, TurnResult
-from reference.falai.templates import render, render_all
+from reference.falai.conditions import Condition, Scope
+from reference.falai.definitions import Do, Flow, Say, Setup, Talk, Trigger, Wait, duration_ms
+from reference.falai.inputs import HostClaims
+from reference.falai.results import Ended, Outcome, Said, Scheduled, Skipped, Started, TurnResult
+from reference.falai.session import Run, Session
+from reference.falai.templates import render_all
 from reference.providers.protocol import ModelProvider
-from reference.record import Recorder
+
+if TYPE_CHECKING:
+    from reference.falai.policies import Policies
+
+Observer = Callable[[str, dict[str, Any]], object]
+"""Receives the runtime's events as ``(type, fields)``, e.g. ``('action', {'name': ..., 'params': ...})``."""
+
+#: falai.start.flow-gone: the skip code for a start (or a wake) naming a flow the agent does not have.
+FLOW_GONE = "flow-gone"
+
+
+@dataclass(frozen=True)
+class HostView:
+    """What the host's ``turn({ claims, anchors })`` adds to the one turn it comes with."""
+
+    held: Mapping[str, int] = field(default_factory=dict)
+    active: Sequence[str] = ()
+    anchors: Mapping[str, str] = field(default_factory=dict)
+
+
+def host_view(claims: HostClaims | None, anchors: Mapping[str, str] | None) -> HostView:
+    """falai.repeat.host-claims, falai.live.anchor-lead: the host's claims count as this session's own,
+    and its anchors name what a ``lead`` flow is tied to, for the turn they are passed with."""
+    if claims is None:
+        return HostView(anchors=dict(anchors or {}))
+    return HostView(dict(claims.held), tuple(claims.active), dict(anchors or {}))
+
+
+def anchor_of(flow: Flow, anchors: Mapping[str, str], session_id: str) -> str:
+    """falai.live.anchor-default, falai.live.anchor-lead"""
+    if flow.anchor == "lead":
+        return anchors.get("lead", session_id)
+    return session_id
 
 
 class Engine:
     def __init__(
-        self, setup: Setup, provider: ModelProvider, clock: VirtualClock, recorder: Recorder
+        self,
+        setup: Setup,
+        provider: ModelProvider,
+        clock: VirtualClock,
+        context: Mapping[str, Any],
+        policies: Policies,
+        observer: Observer | None = None,
     ) -> None:
         self.setup = setup
         self.provider = provider
         self.clock = clock
-        self.recorder = recorder
+        self.policies = policies
+        self.observer = observer
         self.session = Session(setup.session_id)
         self.flows: dict[str, Flow] = {flow.id: flow for flow in setup.flows}
-        self.context: dict[str, Any] = dict(setup.context)
-        self.anchors: dict[str, str] = {}
-        self.host_held: dict[str, int] = {}
-        self.host_active: list[str] = []
+        self.context: dict[str, Any] = dict(context)
+        self.host = HostView()
 
     # -- scopes and anchors ---------------------------------------------------------------------------
-    def scope(self, input_: dict[str, Any] | None = None) -> dict[str, Any]:
+    def scope(self, input_: Mapping[str, Any] | None = None) -> Scope:
         """What an ``if``/``while`` and a template can read (falai.if.sees)."""
-        return {
-            "context": self.context,
-            "data": self.session.data,
-            "input": input_ or {},
-            "now": self.clock.now_ms(),
-        }
+        return Scope(self.context, self.session.data, input_ or {}, self.clock.now_ms())
+
+    def holds(self, condition: Condition | None, input_: Mapping[str, Any] | None = None) -> bool:
+        """falai.if.gate, through the policies."""
+        return self.policies.holds(condition, self.scope(input_))
 
     def anchor_of(self, flow: Flow) -> str:
-        """falai.live.anchor-default, falai.live.anchor-lead"""
-        if flow.anchor == "lead":
-            return self.anchors.get("lead", self.session.session_id)
-        return self.session.session_id
+        return self.policies.anchor_of(flow, self.host.anchors, self.session.session_id)
 
     # -- starting -------------------------------------------------------------------------------------
+    def repeat_verdict(self, flow: Flow, policy: repeat.Policy, trigger_key: str) -> str | None:
+        """The claim ledger's skip code for this trigger (the host's claims count too), or None."""
+        anchor = self.anchor_of(flow)
+        claims = {**self.host.held, **self.session.claims}
+        key = self.policies.claim_key(flow.id, anchor, policy, trigger_key)
+        return self.policies.verdict(claims, key, policy, self.clock.now_ms())
+
     def gate(self, flow: Flow, policy: repeat.Policy, trigger_key: str) -> str | None:
         """The skip code for a start, or None. Repeat first, then one live run per flow and anchor."""
-        anchor = self.anchor_of(flow)
-        claims = {**self.host_held, **self.session.claims}
-        code = repeat.verdict(claims, flow.id, anchor, policy, trigger_key, self.clock.now_ms())
+        code = self.repeat_verdict(flow, policy, trigger_key)
         if code is not None:
             return code
-        if f"{flow.id}:{anchor}" in self.host_active:
+        anchor = self.anchor_of(flow)
+        if f"{flow.id}:{anchor}" in self.host.active:
             return "already-running"
-        live = self.session.live_run(flow.id, anchor)
+        live = self.policies.live_run(self.session.runs, flow.id, anchor)
         if live is not None and live.status != "parked":
             return "already-running"
         return None
@@ -75,25 +120,26 @@ class Engine:
         trigger_index: int | None,
         kind: repeat.TriggerKind,
         run_id: str,
-        input_: dict[str, Any],
+        input_: Mapping[str, Any],
         trigger_key: str,
         turn: TurnResult,
     ) -> Run | None:
         """Gate, claim and create a run; a run parked on ``after`` is replaced (falai.live.one-per-anchor)."""
-        trigger = flow.on[trigger_index] if flow.on is not None and trigger_index is not None else None
+        trigger = flow.on[trigger_index] if trigger_index is not None else None
         policy = trigger_policy(kind, trigger)
         code = self.gate(flow, policy, trigger_key)
         if code is not None:
-            turn.skipped.append({"flowId": flow.id, "code": code})
+            turn.skipped.append(Skipped(flow.id, code))
             return None
         anchor = self.anchor_of(flow)
-        parked = self.session.live_run(flow.id, anchor)
+        parked = self.policies.live_run(self.session.runs, flow.id, anchor)
         if parked is not None:
             self.end(parked, "replaced", turn)
-        repeat.record_claim(self.session.claims, flow.id, anchor, policy, trigger_key, self.clock.now_ms())
-        run = Run(run_id, flow.id, anchor, trigger_index, input_, self.clock.now_ms())
+        key = self.policies.claim_key(flow.id, anchor, policy, trigger_key)
+        repeat.record_claim(self.session.claims, key, flow.id, anchor, policy, self.clock.now_ms())
+        run = Run(run_id, flow.id, anchor, trigger_index, dict(input_), self.clock.now_ms())
         self.session.runs.append(run)
-        turn.started.append({"flowId": flow.id, "runId": run_id})
+        turn.started.append(Started(flow.id, run_id))
         return run
 
     # -- the floor ------------------------------------------------------------------------------------
@@ -110,7 +156,7 @@ class Engine:
     def end(self, run: Run, reason: str, turn: TurnResult) -> None:
         run.status = "ended"
         run.wake_key = None
-        turn.ended.append({"runId": run.run_id, "flowId": run.flow_id, "reason": reason})
+        turn.ended.append(Ended(run.run_id, run.flow_id, reason))
         if run.run_id in self.session.suspended:
             self.session.suspended.remove(run.run_id)
         if self.session.floor == run.run_id:
@@ -125,34 +171,34 @@ class Engine:
     # -- stepping -------------------------------------------------------------------------------------
     def premise_holds(self, run: Run) -> bool:
         """falai.if.default-while, falai.if.while-override"""
-        return holds(premise_condition(self.flows[run.flow_id], run.trigger_index), self.scope(run.input))
+        return self.holds(self.policies.premise(self.flows[run.flow_id], run.trigger_index), run.input)
 
     def advance(self, run: Run, turn: TurnResult, *, new_message: bool) -> None:
         """Walk the run's steps until it asks, waits or ends."""
         flow = self.flows[run.flow_id]
         while run.step < len(flow.steps):
             if not self.premise_holds(run):
-                turn.outcomes.append({"code": "premise-changed", "runId": run.run_id})
+                turn.outcomes.append(Outcome("premise-changed", run.run_id))
+                turn.rules.append("falai.if.default-while")
                 self.end(run, "premise-changed", turn)
                 return
             step = flow.steps[run.step]
-            if step.wait is not None:
+            if isinstance(step, Wait):
                 self._park_on_wait(run, step, turn)
                 return
-            if step.say is not None:
-                self.speak(
-                    turn, "verbatim", render(step.say, self.scope(run.input)), f"{run.run_id}:{step.id}"
-                )
-            elif step.do is not None:
+            if isinstance(step, Say):
+                text = self.policies.render(step.text, self.scope(run.input))
+                self.speak(turn, "verbatim", text, f"{run.run_id}:{step.id}")
+            elif isinstance(step, Do):
                 self._act(run, step, turn)
             elif self._talk(run, step, turn, new_message=new_message):
                 return
             run.step += 1
         self.end(run, "completed", turn)
 
-    def speak(self, turn: TurnResult, kind: str, text: str, key: str) -> None:
+    def speak(self, turn: TurnResult, kind: Literal["verbatim", "talk", "idle"], text: str, key: str) -> None:
         """falai.silence.stamp: every assistant message stamps lastAssistantAt."""
-        turn.messages.append({"kind": kind, "text": text, "key": key})
+        turn.messages.append(Said(kind, text, key))
         turn.spoke = True
         self.session.last_assistant_at = self.clock.now_ms()
         self.session.history.append({"role": "assistant", "text": text, "key": key})
@@ -161,21 +207,26 @@ class Engine:
         flow = self.flows[run.flow_id]
         if run.step >= len(flow.steps):
             return []
-        return fields_to_ask(flow.steps[run.step].collect or [], self.session.data)
+        step = flow.steps[run.step]
+        collect = step.collect if isinstance(step, Talk) else ()
+        return self.policies.fields_to_ask(collect, self.session.data)
 
-    def _talk(self, run: Run, step: FlowStep, turn: TurnResult, *, new_message: bool) -> bool:
+    def _talk(self, run: Run, step: Talk, turn: TurnResult, *, new_message: bool) -> bool:
         """A talk step: True when the run stops to wait for the customer's answer."""
-        pending = fields_to_ask(step.collect or [], self.session.data)
+        pending = self.policies.fields_to_ask(step.collect, self.session.data)
         if step.collect and not pending:
-            return False  # falai.repeat.known-fields-skipped
+            turn.rules.append("falai.repeat.known-fields-skipped")
+            return False
         self.take_floor(run)
-        asks = [self.setup.fields[name].ask or name for name in pending if name in self.setup.fields]
+        fields = self.setup.fields
+        asks = [fields[name].ask or name for name in pending if name in fields]
+        prompt = self.policies.render(step.prompt, self.scope(run.input)) if step.prompt else None
         request = {
             "persona": self.setup.name,
             "runId": run.run_id,
             "flowId": run.flow_id,
             "stepId": step.id,
-            "prompt": render(step.prompt, self.scope(run.input)) if step.prompt else None,
+            "prompt": prompt,
             "collect": pending,
             "asks": asks,
             "newMessage": new_message,
@@ -185,44 +236,41 @@ class Engine:
         self.speak(turn, "talk", entry.text, f"{run.run_id}:{step.id}")
         return bool(pending)
 
-    def _act(self, run: Run, step: FlowStep, turn: TurnResult) -> None:
-        assert step.do is not None
-        action = self.setup.actions.get(step.do)
-        params = render_all(step.with_ or {}, self.scope(run.input))
-        self.recorder.emit("action", name=step.do, runId=run.run_id, params=params, known=action is not None)
-        if action is not None and action.spoke:
+    def _act(self, run: Run, step: Do, turn: TurnResult) -> None:
+        """Call the action; a result saying ``spoke: True`` stamps lastAssistantAt (falai.silence.stamp)."""
+        action = self.setup.actions.get(step.action)
+        params = render_all(dict(step.params or {}), self.scope(run.input))
+        if self.observer is not None:
+            event = {"name": step.action, "runId": run.run_id, "params": params, "known": action is not None}
+            self.observer("action", event)
+        result = action(params) if action is not None else None
+        if result is not None and result.get("spoke") is True:
             turn.spoke = True
             self.session.last_assistant_at = self.clock.now_ms()
 
-    def _park_on_wait(self, run: Run, step: FlowStep, turn: TurnResult) -> None:
-        assert step.wait is not None
-        at = timers.adjust(
-            self.clock.now_ms() + parse_duration_ms(step.wait), self.setup.business_hours, step.business_hours
-        )
+    def _park_on_wait(self, run: Run, step: Wait, turn: TurnResult) -> None:
+        computed = self.clock.now_ms() + duration_ms(step.duration)
+        at = self.policies.adjust(computed, self.setup.business_hours, step.business_hours)
         run.status = "waiting"
         run.wake_key = timers.step_wake_key(run.run_id, step.id, at)
         run.wait_else = step.else_
-        turn.schedule.append({"key": run.wake_key, "at": at})
+        turn.schedule.append(Scheduled(run.wake_key, at))
 
 
 def trigger_policy(kind: repeat.TriggerKind, trigger: Trigger | None) -> repeat.Policy:
     """The trigger's declared ``repeat``, or its kind's default (falai.repeat.defaults)."""
-    if trigger is None or trigger.repeat is None:
-        return repeat.policy_for(kind, None)
-    if isinstance(trigger.repeat, str):
-        return repeat.policy_for(kind, trigger.repeat)
-    return repeat.policy_for(kind, {"cooldown": trigger.repeat.cooldown})
+    return repeat.policy_for(kind, trigger.repeat if trigger is not None else None)
 
 
 def premise_condition(flow: Flow, trigger_index: int | None) -> Condition | None:
     """falai.if.default-while, falai.if.while-override: the flow's ``while``, else its trigger's ``if``."""
     if flow.while_ is not None:
         return flow.while_
-    if flow.on is not None and trigger_index is not None:
+    if trigger_index is not None:
         return flow.on[trigger_index].if_
     return None
 
 
-def fields_to_ask(collect: list[str], data: dict[str, Any]) -> list[str]:
+def fields_to_ask(collect: Sequence[str], data: Mapping[str, Any]) -> list[str]:
     """falai.repeat.known-fields-skipped: a collect step asks only for fields that hold no value yet."""
     return [name for name in collect if name not in data]

@@ -10,14 +10,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from conformance.scenario.falai import Flow, IdleOptions, Trigger
 from reference.falai import repeat, routing
-from reference.falai.conditions import holds
+from reference.falai.definitions import Flow, Idle, OnMention, OnMessage, Trigger
 from reference.falai.engine import Engine, trigger_policy
-from reference.falai.session import Run, TurnResult
+from reference.falai.inputs import Message
+from reference.falai.results import Outcome, TurnResult
+from reference.falai.session import Run
 
 #: Our own wording of the instruction the understand call carries for mentions (falai.mention.conservative).
 MENTION_INSTRUCTION = (
@@ -34,16 +36,18 @@ class Understanding:
 
 
 class MessageTurn:
-    def __init__(self, engine: Engine, message_id: str, text: str) -> None:
+    def __init__(self, engine: Engine, message: Message) -> None:
         self.engine = engine
+        self.policies = engine.policies
         self.session = engine.session
-        self.message_id = message_id
-        self.text = text
-        self.turn = TurnResult(input={"kind": "message", "id": message_id})
+        self.message_id = message.id
+        self.text = message.text
+        self.turn = TurnResult(input=message)
 
     def play(self) -> TurnResult:
-        if is_replay(self.session.seen_messages, self.message_id):
-            self.turn.outcomes.append({"code": "duplicate-input"})
+        if self.policies.is_replay(self.session.seen_messages, self.message_id):
+            self.turn.outcomes.append(Outcome("duplicate-input"))
+            self.turn.rules.append("falai.triggers.duplicate-input")
             self.turn.changed = False
             return self.turn
         self.session.seen_messages.append(self.message_id)
@@ -53,30 +57,33 @@ class MessageTurn:
             return self.turn
         asking = self._asking_run()
         situation = self._situation(asking)
-        plan = routing.plan(situation)
+        plan = self.policies.plan(situation)
         judged, detectors = self._mention_flows()
         pending = self.engine.pending_fields(asking) if asking is not None else []
         answer = Understanding()
         if plan.candidates or judged or pending:
             answer = self._understand(plan.candidates, judged, pending)
-        decision = routing.decide(situation, plan, answer.scores)
+        decision = self.policies.decide(situation, plan, answer.scores, self.policies)
         self._mentions(judged, detectors, answer)
+        if decision.rule:
+            self.turn.rules.append(decision.rule)
         self._apply(decision, asking, answer)
-        if idle_turn(self.session.floor, self.turn.spoke):
+        if self.policies.idle_turn(self.session.floor, self.turn.spoke):
             self._idle()
         return self.turn
 
     # -- gathering ------------------------------------------------------------------------------------
     def _ingest(self) -> bool:
         """falai.routing.ingest-first: True when a waiting run took the message and routing is skipped."""
-        run = next((r for r in self.session.runs if r.status == "waiting" and r.wait_else is not None), None)
+        run = self.policies.ingesting_run(self.session.runs)
         if run is None:
             return False
+        self.turn.rules.append("falai.routing.ingest-first")
         run.wake_key = None
         if run.wait_else == "end":
             self.engine.end(run, "customer-replied", self.turn)
             return False
-        steps = [s.id for s in self.engine.flows[run.flow_id].steps]
+        steps = [step.id for step in self.engine.flows[run.flow_id].steps]
         if run.wait_else not in steps:
             raise ValueError(f"flow {run.flow_id}: wait else {run.wait_else!r} names no step of the flow")
         run.step = steps.index(run.wait_else)
@@ -90,20 +97,18 @@ class MessageTurn:
 
     def _passes(self, flow: Flow, trigger: Trigger, kind: repeat.TriggerKind) -> bool:
         """The trigger's ``if`` holds and its ``repeat`` still allows a start (repeat only, not liveness)."""
-        return holds(trigger.if_, self.engine.scope()) and self._repeat_allows(flow, trigger, kind)
+        return self.engine.holds(trigger.if_) and self._repeat_allows(flow, trigger, kind)
 
     def _repeat_allows(self, flow: Flow, trigger: Trigger, kind: repeat.TriggerKind) -> bool:
         policy = trigger_policy(kind, trigger)
-        claims = {**self.engine.host_held, **self.session.claims}
-        anchor = self.engine.anchor_of(flow)
-        now = self.engine.clock.now_ms()
-        return repeat.verdict(claims, flow.id, anchor, policy, self.message_id, now) is None
+        return self.engine.repeat_verdict(flow, policy, self.message_id) is None
 
-    def _first(self, flow: Flow, kind: repeat.TriggerKind, phrases: bool) -> int | None:
+    def _first(self, flow: Flow, kind: Literal["message", "mention"], phrases: bool) -> int | None:
         """Index of the flow's first trigger of ``kind`` (with or without phrases) that passes its gates."""
-        for index, trigger in enumerate(flow.on or []):
-            listed = trigger.message if kind == "message" else trigger.mention
-            if listed is not None and bool(listed) == phrases and self._passes(flow, trigger, kind):
+        wanted = OnMessage if kind == "message" else OnMention
+        for index, trigger in enumerate(flow.on):
+            listed = isinstance(trigger, wanted) and bool(trigger.phrases) == phrases
+            if listed and self._passes(flow, trigger, kind):
                 return index
         return None
 
@@ -116,7 +121,7 @@ class MessageTurn:
             suspended=tuple(r.flow_id for r in self.session.runs if r.status == "suspended"),
             idle_silent=self.engine.setup.idle == "silent",
             order=tuple(f.id for f in flows),
-            never_scored=tuple(f.id for f in flows if any(t.message == [] for t in f.on or [])),
+            never_scored=tuple(f.id for f in flows if any(is_catch_all(t) for t in f.on)),
         )
 
     def _mention_flows(self) -> tuple[list[Flow], list[Flow]]:
@@ -124,8 +129,8 @@ class MessageTurn:
         judged: list[Flow] = []
         detectors: list[Flow] = []
         for flow in self.engine.setup.flows:
-            triggers = [t for t in flow.on or [] if t.mention is not None]
-            if any(t.mention == [] for t in triggers):
+            triggers = [t for t in flow.on if isinstance(t, OnMention)]
+            if any(not t.phrases for t in triggers):
                 detectors.append(flow)
             elif triggers and self._repeat_allows(flow, triggers[0], "mention"):
                 judged.append(flow)  # falai.mention.repeat-default: a spent mention is left out
@@ -145,20 +150,21 @@ class MessageTurn:
             "instructions": MENTION_INSTRUCTION if judged else None,
         }
         entry = self.engine.provider.complete(request, purpose="understand")
-        return _parse_understanding(entry.json_data or {}, candidates, self.engine.provider.calls)
+        calls = self.engine.provider.calls
+        return self.policies.parse_understanding(entry.json_data or {}, candidates, calls)
 
     # -- acting ---------------------------------------------------------------------------------------
     def _mentions(self, judged: list[Flow], detectors: list[Flow], answer: Understanding) -> None:
         """Mention runs start beside the conversation (falai.mention.beside)."""
         for flow in self.engine.setup.flows:
             if flow in detectors:
-                index = next(i for i, t in enumerate(flow.on or []) if t.mention == [])
-                if holds((flow.on or [])[index].if_, self.engine.scope()):
+                index = next(i for i, t in enumerate(flow.on) if isinstance(t, OnMention) and not t.phrases)
+                if self.engine.holds(flow.on[index].if_):
                     self._start_beside(flow, index, {})  # falai.mention.detector.*
             elif flow in judged and flow.id in answer.mentions:
-                index = next(i for i, t in enumerate(flow.on or []) if t.mention)
+                index = next(i for i, t in enumerate(flow.on) if isinstance(t, OnMention) and t.phrases)
                 extract = answer.mentions[flow.id]
-                if holds((flow.on or [])[index].if_, self.engine.scope(extract)):
+                if self.engine.holds(flow.on[index].if_, extract):
                     self._start_beside(flow, index, extract)
 
     def _start_beside(self, flow: Flow, index: int, input_: dict[str, Any]) -> None:
@@ -182,15 +188,32 @@ class MessageTurn:
                 self._keep(asking, answer)  # the winner could not start: the asking run still answers
         elif decision.kind == "start" and decision.flow_id is not None:
             self._start_message_run(decision.flow_id)
-        elif decision.kind == "catch-all" and decision.flow_id is not None and not self.turn.spoke:
-            self._start_message_run(decision.flow_id)  # a fallback: not when a mention already answered
+        elif decision.kind == "catch-all" and decision.flow_id is not None:
+            if not self.turn.spoke:
+                self._start_message_run(decision.flow_id)
+            elif self.policies.catch_all_after_mention_reply == "holds-floor":
+                self._hold_floor_quietly(decision.flow_id)
+            # else: a fallback does not start when a mention already answered (falai.message.catch-all.when)
+
+    def _hold_floor_quietly(self, flow_id: str) -> None:
+        """The other reading of falai.mention.say-do-one-call's open question: after a mention's ``say``
+        answered, the catch-all still starts and takes the floor, but keeps quiet this turn."""
+        flow = self.engine.flows[flow_id]
+        index = self._first(flow, "message", False)
+        run = self.engine.start(
+            flow, index, "message", f"{flow.id}#{self.message_id}", {}, self.message_id, self.turn
+        )
+        if run is not None:
+            self.engine.take_floor(run)
+            self.turn.outcomes.append(Outcome("another-reply", run.run_id))
 
     def _keep(self, asking: Run, answer: Understanding) -> None:
         """falai.routing.keep-floor; falai.mention.say-answers when a mention already replied."""
         if self.session.floor != asking.run_id:
             return  # a mention's talk step took the floor (falai.mention.talk-takes-floor)
-        if another_reply(self.turn.spoke):
-            self.turn.outcomes.append({"code": "another-reply", "runId": asking.run_id})
+        if self.policies.another_reply(self.turn.spoke):
+            self.turn.outcomes.append(Outcome("another-reply", asking.run_id))
+            self.turn.rules.append("falai.mention.say-answers")
             return
         for name in self.engine.pending_fields(asking):
             if name in answer.fields:
@@ -215,9 +238,10 @@ class MessageTurn:
     def _idle(self) -> None:
         """falai.idle.*: the idle speaker, unless it is silent (no call, no message; input already kept)."""
         idle = self.engine.setup.idle
-        if not idle_speaks(idle):
+        if not self.policies.idle_speaks(idle):
+            self.turn.rules.append("falai.idle.silent")
             return
-        options = idle if isinstance(idle, IdleOptions) else IdleOptions()  # falai.idle.default: no guideline
+        options = idle if isinstance(idle, Idle) else Idle()  # falai.idle.default: no guideline
         request = {
             "persona": self.engine.setup.name,
             "message": self.text,
@@ -228,10 +252,11 @@ class MessageTurn:
         entry = self.engine.provider.complete(request, purpose="idle")
         key = f"idle:{self.message_id}"
         self.engine.speak(self.turn, "idle", entry.text, key)
-        self.turn.outcomes.append({"kind": "idle", "code": "idle", "key": key})
+        self.turn.outcomes.append(Outcome("idle", key=key, kind="idle"))
+        self.turn.rules.append("falai.idle.answers")
 
 
-def is_replay(seen: list[str], message_id: str) -> bool:
+def is_replay(seen: Sequence[str], message_id: str) -> bool:
     """falai.triggers.duplicate-input: a message id the session already took in is a replay."""
     return message_id in seen
 
@@ -246,28 +271,38 @@ def another_reply(mention_spoke: bool) -> bool:
     return mention_spoke
 
 
-def idle_speaks(idle: Literal["silent"] | IdleOptions | None) -> bool:
+def ingesting_run(runs: Sequence[Run]) -> Run | None:
+    """falai.routing.ingest-first: a run waiting with ``else`` gets the customer's message first."""
+    return next((r for r in runs if r.status == "waiting" and r.wait_else is not None), None)
+
+
+def is_catch_all(trigger: Trigger) -> bool:
+    """falai.message.catch-all.never-scored: a message trigger with no phrases."""
+    return isinstance(trigger, OnMessage) and not trigger.phrases
+
+
+def idle_speaks(idle: Literal["silent"] | Idle | None) -> bool:
     """falai.idle.silent, falai.idle.default: only 'silent' mutes the idle speaker."""
     return idle != "silent"
 
 
 def _candidate(flow: Flow) -> dict[str, Any]:
     """falai.message.model-reads: phrases, name and description."""
-    phrases = next((t.message for t in flow.on or [] if t.message), [])
+    phrases = next((t.phrases for t in flow.on if isinstance(t, OnMessage) and t.phrases), [])
     return {"flowId": flow.id, "name": flow.name, "description": flow.description, "phrases": list(phrases)}
 
 
 def _mention(flow: Flow) -> dict[str, Any]:
-    trigger = next(t for t in flow.on or [] if t.mention)
+    trigger = next(t for t in flow.on if isinstance(t, OnMention) and t.phrases)
     return {
         "flowId": flow.id,
         "name": flow.name,
-        "phrases": list(trigger.mention or []),
-        "extract": sorted(trigger.extract or {}),
+        "phrases": list(trigger.phrases),
+        "extract": sorted(trigger.extract),
     }
 
 
-def _parse_understanding(data: dict[str, Any], candidates: tuple[str, ...], call: int) -> Understanding:
+def parse_understanding(data: dict[str, Any], candidates: tuple[str, ...], call: int) -> Understanding:
     """Validate the scripted answer; a bad answer names the call and the field."""
     scores: dict[str, float] = {}
     for flow_id, score in (data.get("scores") or {}).items():

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from reference.clock import parse_duration_ms
+from reference.falai.definitions import Cooldown, Repeat, duration_ms
 
 TriggerKind = Literal["message", "mention", "silence", "event", "start", "chain"]
 
@@ -21,7 +21,7 @@ ALWAYS_CLAIMS_KEPT = 50
 
 #: falai.repeat.defaults (also falai.message.repeat-default, falai.mention.repeat-default,
 #: falai.silence.repeat-default, falai.event.repeat-default, falai.start.repeat-default).
-DEFAULT_REPEAT: dict[TriggerKind, str] = {
+DEFAULT_REPEAT: dict[TriggerKind, Repeat] = {
     "message": "once",
     "mention": "once",
     "silence": "once",
@@ -37,14 +37,14 @@ class Policy:
     cooldown_ms: int = 0
 
 
-def policy_for(kind: TriggerKind, declared: str | dict[str, str] | None) -> Policy:
-    """The effective policy: ``declared`` is once, always, {cooldown} or None for the default."""
+def policy_for(kind: TriggerKind, declared: Repeat | None) -> Policy:
+    """The effective policy: ``declared`` is once, always, a :class:`Cooldown`, or None for the default."""
     value = DEFAULT_REPEAT[kind] if declared is None else declared
-    if isinstance(value, dict):
-        return Policy("cooldown", parse_duration_ms(value["cooldown"]))
-    if value not in ("once", "always"):
-        raise ValueError(f"repeat must be 'once', 'always' or {{cooldown}}, got {value!r}")
-    return Policy(value)  # type: ignore[arg-type]
+    if isinstance(value, Cooldown):
+        return Policy("cooldown", duration_ms(value.duration))
+    if value == "once" or value == "always":
+        return Policy(value)
+    raise ValueError(f"repeat must be 'once', 'always' or Cooldown(...), got {value!r}")
 
 
 def claim_key(flow_id: str, anchor: str, policy: Policy, trigger_key: str) -> str:
@@ -53,11 +53,9 @@ def claim_key(flow_id: str, anchor: str, policy: Policy, trigger_key: str) -> st
     return f"{flow_id}:{anchor}:{nonce}"
 
 
-def verdict(
-    claims: Mapping[str, int], flow_id: str, anchor: str, policy: Policy, trigger_key: str, now_ms: int
-) -> str | None:
-    """None when the trigger may start a run, else the skip code (falai.repeat.once/always/cooldown)."""
-    key = claim_key(flow_id, anchor, policy, trigger_key)
+def verdict(claims: Mapping[str, int], key: str, policy: Policy, now_ms: int) -> str | None:
+    """None when a trigger whose claim key is ``key`` may start a run, else the skip code
+    (falai.repeat.once, falai.repeat.always, falai.repeat.cooldown)."""
     if key not in claims:
         return None
     if policy.mode == "cooldown":
@@ -66,14 +64,13 @@ def verdict(
 
 
 def record_claim(
-    claims: dict[str, int], flow_id: str, anchor: str, policy: Policy, trigger_key: str, now_ms: int
-) -> str:
-    """Write the claim for a start and trim old always-claims of the same flow and anchor."""
-    key = claim_key(flow_id, anchor, policy, trigger_key)
+    claims: dict[str, int], key: str, flow_id: str, anchor: str, policy: Policy, now_ms: int
+) -> None:
+    """Write the claim ``key`` for a start and trim old always-claims of the same flow and anchor
+    (falai.repeat.always-window)."""
     claims[key] = now_ms
     if policy.mode == "always":
         prefix = f"{flow_id}:{anchor}:"
         mine = [k for k in claims if k.startswith(prefix) and k != prefix]
         for old in mine[: max(0, len(mine) - ALWAYS_CLAIMS_KEPT)]:
             del claims[old]
-    return key

@@ -10,14 +10,19 @@ Theory of operation. A message turn routes in two halves around the understand c
    into one :class:`Decision`: the asking run keeps the floor, another flow takes it over, a new flow
    starts, the first catch-all starts, or nobody takes the floor and the idle speaker may answer.
 
-Both thresholds live here and nowhere else (falai.routing.constants).
+Both thresholds live here and nowhere else (falai.routing.constants); the runtime reads them, and the
+functions here, through its :class:`reference.falai.policies.Policies`, which is how another choice (a
+permitted variant) or a broken one (a mutant) is handed in.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from reference.falai.policies import Policies
 
 #: falai.routing.new-flow-min-score, falai.routing.takeover.min-score: the least score that wins a message.
 NEW_FLOW_MIN_SCORE = 40
@@ -103,30 +108,32 @@ def best(scores: Mapping[str, float], flows: Sequence[str]) -> tuple[str, float]
     return winner
 
 
-def takes_over(challenger: float, asking: float) -> bool:
+def takes_over(challenger: float, asking: float, policies: Policies) -> bool:
     """falai.routing.takeover.margin and falai.routing.takeover.min-score: both must hold."""
-    return challenger >= asking + TAKEOVER_MARGIN and challenger >= NEW_FLOW_MIN_SCORE
+    return (
+        challenger >= asking + policies.takeover_margin and challenger >= policies.new_flow_min_score
+    )
 
 
-def wins_free_floor(score: float) -> bool:
+def wins_free_floor(score: float, policies: Policies) -> bool:
     """falai.routing.new-flow-min-score: with no floor, the best score needs at least 40."""
-    return score >= NEW_FLOW_MIN_SCORE
+    return score >= policies.new_flow_min_score
 
 
-def decide(situation: Situation, the_plan: Plan, scores: Mapping[str, float]) -> Decision:
+def decide(situation: Situation, the_plan: Plan, scores: Mapping[str, float], policies: Policies) -> Decision:
     """Turn scores into who takes the message (falai.routing.* steps 3 to 6)."""
     if the_plan.unscored_start is not None:
         return Decision("start", the_plan.unscored_start, "falai.routing.lone-candidate-unscored")
     if situation.asking is not None:
         challengers = [f for f in the_plan.candidates if f != situation.asking]
-        top = best(scores, challengers)
+        top = policies.best(scores, challengers)
         # An asking catch-all is never scored (falai.message.catch-all.never-scored): it counts as 0.
         asking_score = scores.get(situation.asking, 0) if situation.asking in the_plan.candidates else 0
-        if top is not None and takes_over(top[1], asking_score):
+        if top is not None and policies.takes_over(top[1], asking_score, policies):
             return Decision("takeover", top[0], "falai.routing.takeover.margin")
         return Decision("keep", situation.asking, "falai.routing.keep-floor")
-    top = best(scores, the_plan.candidates)
-    if top is not None and wins_free_floor(top[1]):
+    top = policies.best(scores, the_plan.candidates)
+    if top is not None and wins_free_floor(top[1], policies):
         return Decision("start", top[0], "falai.routing.new-flow-min-score")
     if situation.catch_alls:
         return Decision("catch-all", situation.catch_alls[0], "falai.routing.catch-all-fallback")

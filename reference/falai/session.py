@@ -1,4 +1,4 @@
-"""Session state and the result of one turn, with their record forms.
+"""Session state (runs, the floor, the claim ledger, data, the transcript), with its record form.
 
 Only observable state goes into the record (``final.session``): who holds the floor, the runs and where
 they stand, the claim ledger's keys, collected data, the transcript and ``lastAssistantAt``.
@@ -6,6 +6,7 @@ they stand, the claim ledger's keys, collected data, the transcript and ``lastAs
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -49,9 +50,6 @@ class Session:
     def run(self, run_id: str | None) -> Run | None:
         return next((r for r in self.runs if r.run_id == run_id), None)
 
-    def live_run(self, flow_id: str, anchor: str) -> Run | None:
-        return next((r for r in self.runs if r.flow_id == flow_id and r.anchor == anchor and r.live), None)
-
     def to_record(self, step_ids: dict[str, list[str]]) -> dict[str, Any]:
         def where(run: Run) -> str | None:
             steps = step_ids.get(run.flow_id, [])
@@ -70,31 +68,6 @@ class Session:
         }
 
 
-@dataclass
-class TurnResult:
-    """What ``agent.turn`` returns, minus the session itself."""
-
-    input: dict[str, Any]
-    started: list[dict[str, Any]] = field(default_factory=list)
-    ended: list[dict[str, Any]] = field(default_factory=list)
-    messages: list[dict[str, Any]] = field(default_factory=list)
-    outcomes: list[dict[str, Any]] = field(default_factory=list)
-    skipped: list[dict[str, Any]] = field(default_factory=list)
-    schedule: list[dict[str, Any]] = field(default_factory=list)
-    llm_calls: int = 0
-    changed: bool = True
-    spoke: bool = False
-    """The assistant spoke this turn (falai.silence.stamp); not part of the record."""
-
-    def to_record(self) -> dict[str, Any]:
-        return {
-            "input": self.input,
-            "started": self.started,
-            "ended": self.ended,
-            "messages": self.messages,
-            "outcomes": self.outcomes,
-            "skipped": self.skipped,
-            "schedule": self.schedule,
-            "llmCalls": self.llm_calls,
-            "changed": self.changed,
-        }
+def live_run(runs: Sequence[Run], flow_id: str, anchor: str) -> Run | None:
+    """falai.live.one-per-anchor: the flow's live run for this anchor, if any (at most one exists)."""
+    return next((r for r in runs if r.flow_id == flow_id and r.anchor == anchor and r.live), None)

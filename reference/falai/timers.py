@@ -1,13 +1,17 @@
-"""Wake keys and wake times: silence keys, after-start keys and business hours, as pure functions."""
+"""Wake keys and wake times: silence keys, after-start keys and business hours, as pure functions.
+
+The agent's ``businessHours`` is a function (``reference.falai.definitions.BusinessHours``); this module
+only decides when it applies.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from conformance.scenario.falai import BusinessHours
+from reference.falai.definitions import DAY_MS, HOUR_MS, BusinessHours
 
-HOUR_MS = 3_600_000
-DAY_MS = 24 * HOUR_MS
+__all__ = ["DAY_MS", "HOUR_MS", "SilenceKey", "adjust", "parse_silence_key", "silence_key",
+           "silence_still_holds", "start_key", "step_wake_key"]
 
 
 def silence_key(flow_id: str, session_id: str, last_assistant_at_ms: int) -> str:
@@ -47,23 +51,8 @@ def step_wake_key(run_id: str, step_id: str, at_ms: int) -> str:
     return f"{run_id}:{step_id}:{at_ms}"
 
 
-def next_working_time(at_ms: int, hours: BusinessHours) -> int:
-    """The agent's ``businessHours`` function in declarative form (UTC hours, every day).
-
-    Times inside working hours are kept; later ones move to the opening hour of the next day, earlier ones
-    to the opening hour of the same day.
-    """
-    day_start = at_ms - at_ms % DAY_MS
-    hour = (at_ms - day_start) / HOUR_MS
-    if hour >= hours.close_hour:
-        return day_start + DAY_MS + hours.open_hour * HOUR_MS
-    if hour < hours.open_hour:
-        return day_start + hours.open_hour * HOUR_MS
-    return at_ms
-
-
 def adjust(computed_ms: int, hours: BusinessHours | None, enabled: bool) -> int:
     """falai.business-hours.where, falai.business-hours.forward-only: opted-in timers move, never back."""
     if not enabled or hours is None:
         return computed_ms
-    return max(computed_ms, next_working_time(computed_ms, hours))
+    return max(computed_ms, hours(computed_ms))

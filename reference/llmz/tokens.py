@@ -44,8 +44,14 @@ def _encoding() -> Any:
     return tiktoken.get_encoding(ENCODING_NAME)
 
 
+@lru_cache(maxsize=65_536)
 def count_text(text: str) -> int:
-    """Exact token count of ``text``; special-token spellings are ordinary text here."""
+    """Exact token count of ``text``; special-token spellings are ordinary text here.
+
+    A count is a pure function of the text, and the budget recounts the same history on every request
+    (most of a run's counting was of text already counted), so counts are remembered. Entries are keyed
+    by the text itself; the bound keeps a long run's memory flat.
+    """
     if not text:
         return 0
     return len(_encoding().encode(text, disallowed_special=()))

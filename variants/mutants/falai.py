@@ -1,0 +1,282 @@
+"""Deliberately broken falai references, each breaking one documented rule through the runtime's policies.
+
+Each mutant is ``dataclasses.replace`` of :data:`reference.falai.DEFAULT_POLICIES` with one decision
+changed, handed to ``Agent(..., policies=...)`` by the player; the shipped runtime carries no mutant code.
+A broken decision that wraps the real one calls it through the base policies it was given.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+
+from reference.falai.engine import HostView
+from reference.falai.messages import Understanding
+from reference.falai.policies import Policies
+from reference.falai.repeat import Policy
+from reference.falai.routing import Decision, Plan, Situation
+from variants import Mutant
+
+Change = Callable[[Policies], Policies]
+
+
+def _set(**changes: object) -> Change:
+    """A policy change replacing the named decisions."""
+    return lambda base: dataclasses.replace(base, **changes)  # type: ignore[arg-type]
+
+
+def _catch_all_over_floor(base: Policies) -> Policies:
+    """Starts the catch-all even while a run holds the floor."""
+
+    def decide(situation: Situation, the_plan: Plan, scores: Mapping[str, float], p: Policies) -> Decision:
+        decision = base.decide(situation, the_plan, scores, p)
+        if decision.kind == "keep" and situation.catch_alls:
+            return Decision("catch-all", situation.catch_alls[0])
+        return decision
+
+    return dataclasses.replace(base, decide=decide)
+
+
+def _plan_seeing(idle_silent: bool) -> Change:
+    """Plans as if the idle speaker were (or were not) silent: a lone candidate's scoring is then fixed."""
+
+    def change(base: Policies) -> Policies:
+        def plan(situation: Situation) -> Plan:
+            return base.plan(dataclasses.replace(situation, idle_silent=idle_silent))
+
+        return dataclasses.replace(base, plan=plan)
+
+    return change
+
+
+def _catch_alls_scored(base: Policies) -> Policies:
+    """Offers every catch-all to the model as if it had phrases."""
+
+    def plan(situation: Situation) -> Plan:
+        plain = base.plan(situation)
+        extra = tuple(f for f in situation.never_scored if f not in plain.candidates)
+        return Plan(candidates=plain.candidates + extra, unscored_start=plain.unscored_start)
+
+    return dataclasses.replace(base, plan=plan)
+
+
+def _verdict_never_skipping(*modes: str) -> Change:
+    """A repeat verdict that never skips triggers whose policy is one of ``modes``."""
+
+    def change(base: Policies) -> Policies:
+        def verdict(claims: Mapping[str, int], key: str, policy: Policy, now_ms: int) -> str | None:
+            return None if policy.mode in modes else base.verdict(claims, key, policy, now_ms)
+
+        return dataclasses.replace(base, verdict=verdict)
+
+    return change
+
+
+def _extract_dropped(base: Policies) -> Policies:
+    """Forgets the values extracted for true mentions."""
+
+    def parse(data: dict[str, object], candidates: tuple[str, ...], call: int) -> Understanding:
+        found = base.parse_understanding(data, candidates, call)
+        return dataclasses.replace(found, mentions={flow: {} for flow in found.mentions})
+
+    return dataclasses.replace(base, parse_understanding=parse)
+
+
+def _while_ignored(base: Policies) -> Policies:
+    return dataclasses.replace(
+        base, premise=lambda flow, index: flow.on[index].if_ if index is not None else None
+    )
+
+
+def _never_live(runs: Sequence[object], flow_id: str, anchor: str) -> None:
+    return None
+
+
+MUTANTS: list[Mutant] = [
+    Mutant(
+        "falai-new-flow-min-39",
+        rules=("falai.routing.new-flow-min-score",),
+        policies=_set(new_flow_min_score=39),
+        description="a new flow wins from 39 instead of 40",
+    ),
+    Mutant(
+        "falai-new-flow-min-41",
+        rules=("falai.routing.new-flow-min-score",),
+        policies=_set(new_flow_min_score=41),
+        description="a new flow needs 41 instead of 40",
+    ),
+    Mutant(
+        "falai-takeover-margin-14",
+        rules=("falai.routing.takeover.margin",),
+        policies=_set(takeover_margin=14),
+        description="a lead of 14 takes the floor",
+    ),
+    Mutant(
+        "falai-takeover-margin-16",
+        rules=("falai.routing.takeover.margin",),
+        policies=_set(takeover_margin=16),
+        description="a lead of 15 no longer takes the floor",
+    ),
+    Mutant(
+        "falai-catch-all-scored",
+        rules=("falai.message.catch-all.never-scored",),
+        policies=_catch_alls_scored,
+        description="catch-all flows are sent to the understand call as candidates",
+    ),
+    Mutant(
+        "falai-lone-candidate-always-scored",
+        rules=("falai.routing.lone-candidate-unscored", "falai.routing.lone-candidate-no-call"),
+        policies=_plan_seeing(idle_silent=False),
+        description="a lone candidate is scored even when nobody else could answer",
+    ),
+    Mutant(
+        "falai-replay-not-detected",
+        rules=("falai.triggers.duplicate-input",),
+        policies=_set(is_replay=lambda seen, message_id: False),
+        description="a replayed message id is played again",
+    ),
+    Mutant(
+        "falai-silence-never-broken",
+        rules=("falai.silence.honoured-only-while",),
+        policies=_set(silence_still_holds=lambda key_ms, last_assistant, last_customer: True),
+        description="every silence wake is honoured, however stale",
+    ),
+    Mutant(
+        "falai-idle-silent-speaks",
+        rules=("falai.idle.silent",),
+        policies=_set(idle_speaks=lambda idle: True),
+        description="idle: 'silent' still answers",
+    ),
+    Mutant(
+        "falai-repeat-once-ignored",
+        rules=("falai.repeat.once", "falai.message.repeat-default", "falai.mention.detector.already-claimed"),
+        policies=_verdict_never_skipping("once"),
+        description="a 'once' trigger is never spent",
+    ),
+    Mutant(
+        "falai-live-runs-ignored",
+        rules=("falai.live.one-per-anchor", "falai.event.already-running", "falai.event.after.replaced"),
+        policies=_set(live_run=_never_live),
+        description="a flow may have any number of live runs per anchor",
+    ),
+    Mutant(
+        "falai-takeover-ignores-min-score",
+        rules=("falai.routing.takeover.min-score",),
+        policies=_set(takes_over=lambda challenger, asking, p: challenger >= asking + p.takeover_margin),
+        description="a 15-point lead takes the floor even below 40",
+    ),
+    Mutant(
+        "falai-catch-all-over-floor",
+        rules=("falai.message.catch-all.when",),
+        policies=_catch_all_over_floor,
+        description="the catch-all starts although a run holds the floor",
+    ),
+    Mutant(
+        "falai-lone-candidate-never-scored",
+        rules=("falai.routing.lone-candidate-scored",),
+        policies=_plan_seeing(idle_silent=True),
+        description="a lone candidate starts unscored whatever the idle speaker",
+    ),
+    Mutant(
+        "falai-if-ignored",
+        rules=("falai.if.gate", "falai.if.failed-silent", "falai.routing.eligible", "falai.if.default-while"),
+        policies=_set(holds=lambda condition, scope: True),
+        description="every if and while holds",
+    ),
+    Mutant(
+        "falai-while-ignored",
+        rules=("falai.if.while-override",),
+        policies=_while_ignored,
+        description="a flow's while is ignored in favour of its trigger's if",
+    ),
+    Mutant(
+        "falai-idle-never-speaks",
+        rules=("falai.idle.answers", "falai.idle.default", "falai.idle.options", "falai.routing.idle-last"),
+        policies=_set(idle_speaks=lambda idle: False),
+        description="the idle speaker never answers",
+    ),
+    Mutant(
+        "falai-idle-over-a-reply",
+        rules=("falai.idle.answers",),
+        policies=_set(idle_turn=lambda floor, spoke: floor is None),
+        description="the idle speaker answers even when something else spoke",
+    ),
+    Mutant(
+        "falai-no-ingest",
+        rules=("falai.routing.ingest-first",),
+        policies=_set(ingesting_run=lambda runs: None),
+        description="a waiting run never gets the message first",
+    ),
+    Mutant(
+        "falai-start-key-shape",
+        rules=("falai.event.after.park",),
+        policies=_set(start_key=lambda run_id, at: f"{run_id}:{at}"),
+        description="the after wake key drops ':start'",
+    ),
+    Mutant(
+        "falai-business-hours-ignored",
+        rules=("falai.silence.business-hours", "falai.event.business-hours"),
+        policies=_set(adjust=lambda computed, hours, enabled: computed),
+        description="businessHours: true moves nothing",
+    ),
+    Mutant(
+        "falai-always-key-ignored",
+        rules=("falai.event.same-key", "falai.start.same-key", "falai.repeat.always"),
+        policies=_verdict_never_skipping("always"),
+        description="the same always-key starts a run again",
+    ),
+    Mutant(
+        "falai-cooldown-ignored",
+        rules=("falai.repeat.cooldown",),
+        policies=_verdict_never_skipping("cooldown"),
+        description="a cooldown never skips",
+    ),
+    Mutant(
+        "falai-claim-nonce-always",
+        rules=("falai.repeat.claim-key",),
+        policies=_set(claim_key=lambda flow_id, anchor, policy, key: f"{flow_id}:{anchor}:{key}"),
+        description="every claim carries the trigger key as its nonce",
+    ),
+    Mutant(
+        "falai-known-fields-asked-again",
+        rules=("falai.repeat.known-fields-skipped",),
+        policies=_set(fields_to_ask=lambda collect, data: list(collect)),
+        description="collect steps ask again for fields already known",
+    ),
+    Mutant(
+        "falai-asking-run-talks-over-mention",
+        rules=("falai.mention.say-answers",),
+        policies=_set(another_reply=lambda spoke: False),
+        description="the asking run speaks although a mention already replied",
+    ),
+    Mutant(
+        "falai-extract-dropped",
+        rules=("falai.mention.extract.input",),
+        policies=_extract_dropped,
+        description="extracted mention values never reach the run's input",
+    ),
+    Mutant(
+        "falai-templates-unrendered",
+        rules=("falai.start.input", "falai.event.payload-input"),
+        policies=_set(render=lambda text, scope: text),
+        description="{{input.x}} placeholders are sent as written",
+    ),
+    Mutant(
+        "falai-host-claims-ignored",
+        rules=("falai.repeat.host-claims", "falai.live.anchor-lead"),
+        policies=_set(host_view=lambda claims, anchors: HostView()),
+        description="turn({ claims, anchors }) are ignored",
+    ),
+    Mutant(
+        "falai-flow-gone-renamed",
+        rules=("falai.start.flow-gone",),
+        policies=_set(flow_gone="already-running"),
+        description="an unknown flow is skipped under another (documented) code",
+    ),
+    Mutant(
+        "falai-silence-key-without-session",
+        rules=("falai.silence.arm",),
+        policies=_set(silence_key=lambda flow_id, session_id, at: f"silence:{flow_id}:{at}"),
+        description="the silence wake key leaves out the session id",
+    ),
+]
