@@ -1,5 +1,5 @@
-"""Sessions: tests, conformance (the main job), conformance-llmz, report, snapshots, spec, mutants, bench,
-lint, typecheck, demo, reliability.
+"""Sessions: tests, conformance (the main job), conformance-llmz, report, snapshots, spec, mutants, fuzz,
+fuzz-llmz, bench, lint, typecheck, demo, reliability.
 
 Every session needs the same packages (the project with its dev extra), so they share one environment,
 ``.nox/shared``, instead of building one each: set-up is paid once per clone, not once per session. It is
@@ -129,6 +129,35 @@ def spec(s: nox.Session) -> None:
 def mutants(s: nox.Session) -> None:
     """Mutation score: every deliberately broken reference must be caught by the cases pinning its rules."""
     _run(s, "python", "-m", "conformance", "check-mutants", *s.posargs)
+
+
+@nox.session(venv_backend=OWN_ENV)
+def fuzz(s: nox.Session) -> None:
+    """Generated cases, differential: ``nox -s fuzz -- --impl X [--examples N] [--seed S]``.
+
+    Without arguments, 1,000 cases per system against the reference itself (it must find nothing); with
+    ``--system``, that system only. Findings are written as scenarios under build/fuzz/<system>/.
+    """
+    args = list(s.posargs)
+    if "--impl" not in args:
+        args = ["--impl", "reference", *args]
+    if "--examples" not in args:
+        args += ["--examples", "1000"]
+    systems = [] if "--system" in args else ["llmz", "falai", "akan"]
+    for system in systems or [None]:
+        _run(s, "python", "-m", "conformance", "fuzz", *args, *(["--system", system] if system else []))
+
+
+@nox.session(name="fuzz-llmz", venv_backend=OWN_ENV)
+def fuzz_llmz(s: nox.Session) -> None:
+    """The bounded differential run against llmz 1.0.1 through the Node bridge, for CI (about 40 s).
+
+    Findings are written under build/fuzz/llmz/; each becomes a baseline entry with its reason or a scenario.
+    """
+    _run(
+        s, "python", "-m", "conformance", "fuzz", "--impl", "llmz-node", "--system", "llmz",
+        "--examples", "500", "--seed", "7", *s.posargs,
+    )  # fmt: skip
 
 
 @nox.session(venv_backend=OWN_ENV)

@@ -72,6 +72,9 @@ def _parser(prog: str = "python -m conformance") -> argparse.ArgumentParser:
     )
     mutants.add_argument("--system", action="append", choices=SYSTEMS, help="only this system's variants")
     mutants.add_argument("--scenarios", type=Path, default=SCENARIO_ROOT, help=argparse.SUPPRESS)
+    from conformance.fuzz import command as fuzz
+
+    fuzz.add_parser(commands)
     return parser
 
 
@@ -217,6 +220,10 @@ def main(argv: list[str] | None = None, prog: str = "python -m conformance") -> 
         return list_mutants()
     if args.command == "check-mutants":
         return check_mutants(args)
+    if args.command == "fuzz":
+        from conformance.fuzz.command import command as fuzz
+
+        return fuzz(args)
     if args.command in ("compare", "html"):
         return int(compare.command(args) if args.command == "compare" else html.command(args))
     return run_command(args)

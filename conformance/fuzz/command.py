@@ -1,0 +1,114 @@
+"""``python -m conformance fuzz``: the differential fuzzer on the command line.
+
+``fuzz --impl X --system falai --examples 500 --seed 7 [--out DIR]`` generates up to ``--examples`` cases
+of one system, plays each on the reference and on X, and compares the documented facts. Every distinct
+disagreement (at most ``--max-findings``) is shrunk and written as a scenario under
+``DIR/<system>/<area>/`` (default ``build/fuzz``), then loaded back and run as the runner would, to confirm
+it passes the reference and fails X. Exit status: 0 when nothing disagreed; 1 when something did (the
+files are listed) or nothing could be compared; 2 on usage errors (unknown implementation or system, one
+that does not implement the system, a non-positive count).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from conformance.adapters.base import DEFAULT_TIMEOUT, AdapterError
+from conformance.adapters.registry import create
+from conformance.paths import BUILD_ROOT
+from conformance.systems import SYSTEMS
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser(
+        "fuzz",
+        help="generated cases, played on the reference and an implementation, compared on documented facts",
+        description="Exit 0: no disagreement; 1: disagreements written (listed); 2: usage error.",
+    )
+    parser.add_argument("--impl", required=True, help="the implementation to compare with the reference")
+    parser.add_argument("--system", required=True, choices=SYSTEMS)
+    parser.add_argument("--examples", type=int, default=200, help="cases generated per search (default 200)")
+    parser.add_argument("--seed", type=int, default=0, help="the same seed generates the same cases")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=BUILD_ROOT / "fuzz",
+        help="scenario root the findings are written under, as <system>/<area>/ (default build/fuzz)",
+    )
+    parser.add_argument(
+        "--max-findings", type=int, default=5, help="stop after this many distinct disagreements (default 5)"
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per case (default 30)"
+    )
+
+
+def _usage_error(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
+def command(args: argparse.Namespace) -> int:
+    if args.examples < 1 or args.max_findings < 1:
+        return _usage_error("--examples and --max-findings must be at least 1")
+    try:  # hypothesis comes with the dev extra; the rest of the harness runs without it
+        from conformance.fuzz import generator_for
+        from conformance.fuzz.engine import search
+        from conformance.fuzz.write import Provenance, reproduces, write
+    except ModuleNotFoundError as exc:
+        if exc.name != "hypothesis":
+            raise
+        return _usage_error("fuzz needs hypothesis: pip install hypothesis (or the project's dev extra)")
+    try:
+        reference = create("reference")
+        implementation = create(args.impl, hello_timeout=args.timeout)
+    except AdapterError as exc:
+        return _usage_error(str(exc))
+    try:
+        reference_info, info = reference.hello(), implementation.hello()
+        if args.system not in info.systems:
+            return _usage_error(
+                f"{info.name} does not implement {args.system} (it implements {', '.join(info.systems)})"
+            )
+        generator = generator_for(args.system)
+        result = search(
+            generator,
+            reference,
+            implementation,
+            examples=args.examples,
+            seed=args.seed,
+            timeout=args.timeout,
+            max_findings=args.max_findings,
+            capabilities=frozenset(info.capabilities),
+            progress=lambda line: print(f"  {line}", flush=True),
+        )
+        written: list[tuple[Path, str | None]] = []
+        for finding in result.findings:
+            provenance = Provenance(args.impl, args.system, args.seed, args.examples, finding.examples)
+            path = write(args.out, generator.area(finding.comparison.case), finding.comparison, provenance)
+            problem = reproduces(
+                path, args.out, (reference, reference_info), (implementation, info), args.timeout
+            )
+            written.append((path, problem))
+    except AdapterError as exc:
+        return _usage_error(str(exc))
+    finally:
+        implementation.close()
+        reference.close()
+    compared = result.examples - result.skipped
+    print(
+        f"fuzz {args.system}: reference vs {args.impl}, seed {args.seed}: {result.examples} cases generated "
+        f"({result.skipped} skipped), {result.compared} comparisons with shrinking, {result.seconds:.1f} s"
+    )
+    for path, problem in written:
+        print(f"  wrote {path}" + (f" (does not reproduce: {problem})" if problem else ""))
+    if written:
+        print(f"{len(written)} disagreement(s)")
+        return 1
+    if compared == 0:
+        print("nothing was compared: every case was skipped")
+        return 1
+    print("no disagreement")
+    return 0

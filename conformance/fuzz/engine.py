@@ -1,0 +1,253 @@
+"""The differential search: generate a case, play it on both sides, compare the documented facts, shrink.
+
+Theory of operation. A :class:`Generator` (one per system) gives a hypothesis strategy of *cases* (the
+played half of a scenario: ``system``, ``setup``, ``script``, ``steps``) and a projection from a case and
+the reference's record to :class:`~conformance.fuzz.facts.Fact` s. :func:`compare` plays one case on the
+reference and on the implementation through their ordinary adapters, checks both records exactly as the
+runner does (envelope, record schema, normalisation), and judges the implementation's record against the
+reference's facts with the runner's ``judge``. A mismatch, or an implementation that errors where the
+reference answered, is a disagreement.
+
+:func:`search` hands the comparison to ``hypothesis.find``: hypothesis generates up to ``examples`` cases
+from the seed and, on the first disagreement, shrinks the case to a minimal one that still disagrees. To
+report more than one kind of disagreement, the search then runs again, asking for a disagreement on a rule
+not already found (at most ``max_findings`` rounds). Everything is deterministic for a given seed.
+
+A case the reference itself cannot play, or facts the reference's own record does not satisfy, is a bug
+in the generator (or the reference): it raises :class:`GeneratorBug` rather than being counted.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from hypothesis import HealthCheck, Phase, find, settings
+from hypothesis import strategies as st
+from hypothesis.errors import NoSuchExample
+from pydantic import ValidationError
+
+from conformance.adapters.base import Adapter
+from conformance.fuzz.facts import Fact
+from conformance.judging.judge import Mismatch, judge
+from conformance.judging.normalise import normalise
+from conformance.records.check import problems as vocabulary_problems
+from conformance.runner import record_problems
+from conformance.scenario.model import case_payload, parse_case
+
+Case = dict[str, Any]
+Record = dict[str, Any]
+
+
+class Generator(Protocol):
+    """What the engine needs from a system's generator."""
+
+    system: str
+
+    def cases(self) -> st.SearchStrategy[Case]:
+        """Valid cases around the documented boundaries."""
+        ...
+
+    def facts(self, case: Case, record: Record) -> list[Fact]:
+        """What the documents fix about ``case``, read from the reference's ``record``."""
+        ...
+
+    def area(self, case: Case) -> str:
+        """The scenario folder the case belongs in (``routing``, ``compaction``, ``budget``, ...)."""
+        ...
+
+
+class GeneratorBug(AssertionError):
+    """The reference could not play a generated case, or contradicts the facts read from its own record."""
+
+
+@dataclass(frozen=True)
+class Played:
+    """One side's answer to one case: a normalised record, or why there is none."""
+
+    record: Record | None = None
+    problem: str | None = None
+    skipped: bool = False
+
+
+@dataclass(frozen=True)
+class Comparison:
+    case: Case
+    facts: tuple[Fact, ...]
+    mismatches: tuple[Mismatch, ...] = ()
+    implementation_problem: str | None = None
+    skipped: bool = False
+
+    @property
+    def disagrees(self) -> bool:
+        """A failed fact, or no record from the implementation for a case the documents say something
+        about (a case with no fact cannot disagree: there is nothing the documents fix to compare)."""
+        return bool(self.mismatches) or (self.implementation_problem is not None and bool(self.facts))
+
+    @property
+    def rules(self) -> frozenset[str]:
+        """What disagreed: the rules of the failed facts, or ``<error>`` when the implementation failed."""
+        if self.implementation_problem is not None:
+            return frozenset({"<error>"})
+        return frozenset(m.rule for m in self.mismatches)
+
+
+CASE_ID = "fuzz/generated"
+
+
+def play(adapter: Adapter, case: Case, timeout: float) -> Played:
+    """Play ``case`` through ``adapter`` and check its record as the runner would (never raises)."""
+    system = str(case["system"])
+    try:
+        outcome = adapter.run(case_payload(f"{system}/{CASE_ID}", case), timeout)
+    except Exception as exc:  # an adapter bug costs this case only
+        return Played(problem=f"the adapter raised {type(exc).__name__}: {exc}")
+    if outcome.skip is not None:
+        return Played(problem=f"skipped: {outcome.skip}", skipped=True)
+    if outcome.error is not None or outcome.record is None:
+        return Played(problem=outcome.error or "the adapter returned no record")
+    problems = record_problems(outcome.record) or vocabulary_problems(system, outcome.record)
+    if problems:
+        return Played(problem="invalid record: " + "; ".join(problems))
+    return Played(record=normalise(outcome.record, case))
+
+
+def check_case(case: Case) -> None:
+    """A generated case must be valid scenario data; anything else is a generator bug."""
+    try:
+        parse_case(case)
+    except ValidationError as exc:
+        raise GeneratorBug(f"the generator produced an invalid case: {exc}\n{json.dumps(case)}") from exc
+
+
+def compare(
+    generator: Generator,
+    reference: Adapter,
+    implementation: Adapter,
+    case: Case,
+    timeout: float,
+    capabilities: frozenset[str] | None = None,
+) -> Comparison:
+    """Play ``case`` on both sides and judge the implementation on the reference's facts.
+
+    ``capabilities``: what the implementation declared; a case requiring another flag is a skip, as the
+    runner would make it (None: play everything).
+    """
+    check_case(case)
+    expected = play(reference, case, timeout)
+    if expected.record is None:
+        raise GeneratorBug(
+            f"the reference could not play a generated case: {expected.problem}\n{json.dumps(case)}"
+        )
+    facts = tuple(generator.facts(case, expected.record))
+    own = judge([fact.expectation() for fact in facts], expected.record)
+    if own:
+        raise GeneratorBug(
+            "facts read from the reference's record do not hold on it:\n"
+            + "\n".join(map(str, own))
+            + f"\n{json.dumps(case)}"
+        )
+    missing = [
+        flag for flag in case.get("requires", []) if capabilities is not None and flag not in capabilities
+    ]
+    if missing:
+        return Comparison(case, facts, implementation_problem=f"lacks {', '.join(missing)}", skipped=True)
+    actual = play(implementation, case, timeout)
+    if actual.record is None:
+        return Comparison(case, facts, implementation_problem=actual.problem, skipped=actual.skipped)
+    return Comparison(case, facts, tuple(judge([fact.expectation() for fact in facts], actual.record)))
+
+
+@dataclass
+class Finding:
+    """A minimal disagreeing case, after shrinking."""
+
+    comparison: Comparison
+    examples: int
+    """Cases generated in this round before the first disagreement."""
+
+
+@dataclass
+class SearchResult:
+    examples: int = 0
+    """Cases compared in the generation phases (shrinking not counted)."""
+    compared: int = 0
+    """Every comparison made, shrinking included."""
+    skipped: int = 0
+    seconds: float = 0.0
+    findings: list[Finding] = field(default_factory=list)
+
+
+def _settings(examples: int) -> settings:
+    return settings(
+        max_examples=examples,
+        database=None,
+        deadline=None,
+        derandomize=False,
+        phases=(Phase.generate, Phase.shrink),
+        suppress_health_check=list(HealthCheck),
+        report_multiple_bugs=False,
+    )
+
+
+def search(
+    generator: Generator,
+    reference: Adapter,
+    implementation: Adapter,
+    *,
+    examples: int,
+    seed: int,
+    timeout: float = 30.0,
+    max_findings: int = 5,
+    capabilities: frozenset[str] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> SearchResult:
+    """Generate up to ``examples`` cases per round; return each distinct minimal disagreement found."""
+    result = SearchResult()
+    started = time.perf_counter()
+    known: set[str] = set()
+    in_generation = True
+    round_examples = 0
+
+    def disagrees_anew(case: Case) -> bool:
+        nonlocal round_examples
+        result.compared += 1
+        if in_generation:
+            result.examples += 1
+            round_examples += 1
+        comparison = compare(generator, reference, implementation, case, timeout, capabilities)
+        if comparison.skipped:
+            result.skipped += 1
+            return False
+        return comparison.disagrees and not comparison.rules <= known
+
+    for round_number in range(max_findings):
+        in_generation, round_examples = True, 0
+
+        def condition(case: Case) -> bool:
+            nonlocal in_generation
+            found = disagrees_anew(case)
+            if found:
+                in_generation = False  # the first hit ends generation; what follows is shrinking
+            return found
+
+        try:
+            minimal = find(
+                generator.cases(),
+                condition,
+                settings=_settings(examples),
+                random=random.Random(f"{seed}:{round_number}"),
+            )
+        except NoSuchExample:
+            break
+        comparison = compare(generator, reference, implementation, minimal, timeout, capabilities)
+        result.findings.append(Finding(comparison, round_examples))
+        known.update(comparison.rules)
+        if progress:
+            progress(f"disagreement {len(result.findings)} on {', '.join(sorted(comparison.rules))}")
+    result.seconds = time.perf_counter() - started
+    return result
