@@ -169,6 +169,7 @@ def bench(s: nox.Session) -> None:
 @nox.session(venv_backend=OWN_ENV)
 def lint(s: nox.Session) -> None:
     _run(s, "ruff", "check", ".")
+    _run(s, "lint-imports")
 
 
 @nox.session(venv_backend=OWN_ENV)

@@ -13,8 +13,10 @@ A mutant or a variant changes the reference through its public API, never by pat
   the one this variant runs with, usually ``dataclasses.replace`` of one decision;
 - ``transform`` (permitted variants only): a rewrite of the finished record into what an implementation
   making that choice would report (only for choices that change nothing but the report, such as an
-  extra field or a header line);
-- ``patch`` is the legacy form (a context manager around one run) that the systems are leaving behind.
+  extra field or a header line).
+
+There is deliberately no way to patch the runtime's internals: a rule a mutant cannot reach through the
+policy object is a rule the runtime does not yet decide in one place.
 
 Each variant names what it exercises: rule ids from the catalogue, a rule id with ``#open_question`` for
 the reading of that rule's open question, or ``protocol:<topic>`` for a freedom the record protocol gives
@@ -23,11 +25,9 @@ the reading of that rule's open question, or ``protocol:<topic>`` for a freedom 
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 from collections.abc import Callable
-from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.systems import SYSTEMS
@@ -39,10 +39,6 @@ Play = Callable[[PolicyChange | None], Record]
 """Plays one case with the given policy change (None: the defaults) and returns its record."""
 
 
-def _no_patch() -> AbstractContextManager[object]:
-    return contextlib.nullcontext()
-
-
 @dataclass(frozen=True)
 class Mutant:
     """The reference with one documented rule broken: the scenarios pinning ``rules`` must fail."""
@@ -50,17 +46,15 @@ class Mutant:
     name: str
     rules: tuple[str, ...]
     """The rule ids this mutant breaks: the cases pinning them must fail."""
-    patch: Callable[[], AbstractContextManager[object]] = _no_patch
     description: str = ""
-    policies: PolicyChange | None = None
+    policies: PolicyChange = field(kw_only=True)
 
     @property
     def system(self) -> str:
         return self.rules[0].split(".", 1)[0]
 
     def apply(self, play: Play) -> Record:
-        with self.patch():
-            return play(self.policies)
+        return play(self.policies)
 
 
 @dataclass(frozen=True)
@@ -70,40 +64,25 @@ class Permitted:
     exercises: tuple[str, ...]
     """Rule ids, ``<rule-id>#open_question``, or ``protocol:<topic>``: what the documents leave open here."""
     description: str
-    patch: Callable[[], AbstractContextManager[object]] = _no_patch
     transform: Callable[[Record], Record] | None = None
     policies: PolicyChange | None = None
 
     def apply(self, play: Play) -> Record:
         """Play one case the way an implementation making this choice would, and return its record."""
-        with self.patch():
-            record = play(self.policies)
+        record = play(self.policies)
         return self.transform(record) if self.transform is not None else record
 
 
 Variant = Mutant | Permitted
 
 
-def _system_mutants(system: str) -> list[Any]:
-    """A system's mutants: ``variants.mutants.<system>`` once it has moved there, else its legacy home."""
-    for module_name in (f"variants.mutants.{system}", f"reference.{system}.mutants"):
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name is not None and module_name.startswith(exc.name):
-                continue
-            raise
-        return list(getattr(module, "MUTANTS", []))
-    return []
-
-
 def all_mutants() -> dict[str, Mutant]:
     found: dict[str, Mutant] = {}
     for system in SYSTEMS:
-        for item in _system_mutants(system):
-            mutant = item if isinstance(item, Mutant) else Mutant(
-                item.name, tuple(item.rules), item.patch, item.description
-            )
+        module = importlib.import_module(f"variants.mutants.{system}")
+        for mutant in getattr(module, "MUTANTS", []):
+            if not isinstance(mutant, Mutant):
+                raise TypeError(f"variants.mutants.{system}.MUTANTS holds {mutant!r}, not a Mutant")
             if mutant.name in found:
                 raise ValueError(f"two mutants are named {mutant.name!r}")
             found[mutant.name] = mutant
