@@ -44,9 +44,8 @@ def _copy_tree(tmp_path: Path) -> Path:
     tree.mkdir()
     shutil.copy(ROOT / "pyproject.toml", tree / "pyproject.toml")
     for package in PACKAGES:
-        shutil.copytree(
-            ROOT / package, tree / package, ignore=shutil.ignore_patterns("__pycache__", "_data", "node_modules")
-        )
+        skip = shutil.ignore_patterns("__pycache__", "_data", "node_modules")
+        shutil.copytree(ROOT / package, tree / package, ignore=skip)
     return tree
 
 
@@ -61,9 +60,10 @@ def _copy_tree(tmp_path: Path) -> Path:
 def test_a_layering_breach_fails_the_contract(tmp_path: Path, module: str, line: str, contract: str) -> None:
     tree = _copy_tree(tmp_path)
     clean = _lint_imports(tree)
-    assert clean.returncode == 0, f"the unmodified copy should keep every contract:\n{clean.stdout}{clean.stderr}"
+    assert clean.returncode == 0, f"the unmodified copy breaks a contract:\n{clean.stdout}{clean.stderr}"
     target = tree / module
-    target.write_text(target.read_text(encoding="utf-8") + f"\n{line}  # deliberate breach\n", encoding="utf-8")
+    breach = target.read_text(encoding="utf-8") + f"\n{line}  # deliberate breach\n"
+    target.write_text(breach, encoding="utf-8")
     broken = _lint_imports(tree)
     assert broken.returncode != 0, f"{module}: '{line}' was not caught:\n{broken.stdout}"
     assert contract in broken.stdout and "BROKEN" in broken.stdout, broken.stdout
