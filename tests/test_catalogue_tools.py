@@ -154,3 +154,42 @@ def test_the_copy_detector_ignores_formatting_but_not_wording(tmp_path: Path) ->
     reworded.write_text("# a fast brown fox leaps over the lazy dog and afterwards runs far away\n")
     hits = originality.scan([copied, reworded], index)
     assert [(h.path.name, h.line) for h in hits] == [("copied.yaml", 2)]
+
+
+def test_untested_rules_must_say_why_when_reasons_are_required(
+    tree: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    system = minimal_scenario()["system"]
+    assert run_main(tree, "--write-ledger") == 0
+    assert run_main(tree, "--require-reasons") == 1
+    assert f"{system}.harness.other" in capsys.readouterr().out
+    reason = "the page model does not expose this yet"
+    write_spec(
+        tree["spec"],
+        {
+            f"{system}/harness": [
+                rule(f"{system}.harness.test-rule"),
+                rule(f"{system}.harness.other", untested=reason),
+            ]
+        },
+    )
+    assert run_main(tree, "--require-reasons") == 0
+    trace = json.loads((tree["out"] / "traceability.json").read_text())
+    assert {r["id"]: r["untested_reason"] for r in trace["rules"]}[f"{system}.harness.other"] == reason
+    assert reason in (tree["out"] / "traceability.md").read_text()
+
+
+def test_a_stale_untested_reason_and_a_doubly_explained_rule_are_errors(tree: dict[str, Path]) -> None:
+    system = minimal_scenario()["system"]
+    write_spec(
+        tree["spec"],
+        {
+            f"{system}/harness": [
+                rule(f"{system}.harness.test-rule", untested="nothing pins this, supposedly")
+            ],
+            f"{system}/both": [rule(f"{system}.both.rule", untested="not observable yet", excluded="never")],
+        },
+    )
+    text = "\n".join(check(tree["spec"], tree["scenarios"], tree["ledger"]).errors)
+    assert f"rule {system}.harness.test-rule: field untested says no scenario pins it" in text, text
+    assert "either excluded (never checkable) or untested (not yet), not both" in text, text

@@ -1,7 +1,9 @@
 """``python -m conformance.catalogue [--write-ledger] [--out DIR]``: check the catalogue, write traceability.
 
 Exit status 1 when any catalogue or scenario file is invalid, an id is duplicated, a scenario names an
-unknown rule, or the id ledger is out of date (unless ``--write-ledger`` updates it).
+unknown rule, a rule gives an ``untested`` reason while a scenario pins it, the id ledger is out of date
+(unless ``--write-ledger`` updates it), or, with ``--require-reasons``, an untested rule says nothing
+about why.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from pathlib import Path
 
 from conformance.catalogue import ledger
 from conformance.catalogue.check import check, write_reports
-from conformance.catalogue.traceability import summary_lines
+from conformance.catalogue.traceability import summary_lines, unexplained
 from conformance.paths import BUILD_ROOT, LEDGER, REPO_ROOT, SCENARIO_ROOT, SPEC_ROOT
 
 
@@ -34,6 +36,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--spec", type=Path, default=SPEC_ROOT, help=argparse.SUPPRESS)
     parser.add_argument("--scenarios", type=Path, default=SCENARIO_ROOT, help=argparse.SUPPRESS)
     parser.add_argument("--ledger", type=Path, default=LEDGER, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--require-reasons",
+        action="store_true",
+        help="fail when an untested rule has no `untested` reason (every gap must be explained)",
+    )
     args = parser.parse_args(argv)
     result = check(args.spec, args.scenarios, args.ledger)
     if args.write_ledger:
@@ -49,6 +56,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     for line in summary_lines(result.trace):
         print(line)
+    silent = unexplained(result.trace)
+    if silent:
+        print(
+            f"{len(silent)} untested rule(s) give no reason: {', '.join(r.id for r in silent[:8])}"
+            + (", ..." if len(silent) > 8 else "")
+        )
+    if args.require_reasons and silent:
+        print("error: --require-reasons: every untested rule needs an `untested` reason", file=sys.stderr)
+        return 1
     return 1 if result.errors or result.ledger_problems else 0
 
 

@@ -44,6 +44,7 @@ def check(
     errors += scenario_schema_problems(scenario_root)
     pins = traceability.pinning(scenario_rules)
     errors += traceability.reference_errors(catalogue, pins)
+    errors += traceability.untested_reason_errors(catalogue, pins)
     trace = traceability.build(catalogue, pins)
     errors += trace_schema_problems(trace)
     return CheckResult(catalogue, trace, errors, ledger.differences(catalogue.ids(), ledger_path))

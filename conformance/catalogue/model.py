@@ -61,6 +61,14 @@ class Rule(Strict):
     observable: Observable
     open_question: str | None = None
     excluded: str | None = Field(default=None, description="Why no test could ever check this statement.")
+    untested: str | None = Field(
+        default=None,
+        min_length=10,
+        description=(
+            "Why no scenario pins this rule yet, and what observing it would take (for example a `ui` rule "
+            "the page model does not expose). Only for a rule no scenario names; drop it once one does."
+        ),
+    )
 
     @field_validator("id")
     @classmethod
@@ -74,6 +82,12 @@ class Rule(Strict):
     @property
     def system(self) -> str:
         return self.id.split(".", 1)[0]
+
+    @model_validator(mode="after")
+    def _one_reason(self) -> Rule:
+        if self.excluded is not None and self.untested is not None:
+            raise ValueError("a rule is either excluded (never checkable) or untested (not yet), not both")
+        return self
 
     @model_validator(mode="after")
     def _since_matches_system(self) -> Rule:

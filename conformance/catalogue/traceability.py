@@ -33,6 +33,7 @@ class RuleTrace(_Model):
     status: Status
     scenarios: list[str] = Field(description="Ids of the scenarios that pin this rule.")
     excluded: str | None = None
+    untested_reason: str | None = Field(default=None, description="The rule's `untested` reason, if any.")
     open_question: str | None = None
 
 
@@ -77,6 +78,21 @@ def reference_errors(catalogue: Catalogue, pins: dict[str, list[str]]) -> list[s
     return errors
 
 
+def untested_reason_errors(catalogue: Catalogue, pins: dict[str, list[str]]) -> list[str]:
+    """A rule that says why it is untested while a scenario pins it: the reason is stale."""
+    return [
+        f"{entry.path}: rule {rule_id}: field untested says no scenario pins it, but "
+        f"{', '.join(pins[rule_id])} do; drop the reason"
+        for rule_id, entry in sorted(catalogue.rules.items())
+        if entry.rule.untested is not None and pins.get(rule_id)
+    ]
+
+
+def unexplained(trace: Traceability) -> list[RuleTrace]:
+    """Untested rules that do not say why: every one of them is a gap or a missing reason."""
+    return [r for r in trace.rules if r.status == "untested" and r.untested_reason is None]
+
+
 def _totals(name: str, traces: list[RuleTrace]) -> Totals:
     count = {
         status: sum(1 for t in traces if t.status == status) for status in ("tested", "untested", "excluded")
@@ -102,6 +118,7 @@ def build(catalogue: Catalogue, pins: dict[str, list[str]]) -> Traceability:
                 status=status,
                 scenarios=scenarios,
                 excluded=rule.excluded,
+                untested_reason=rule.untested,
                 open_question=rule.open_question,
             )
         )
@@ -136,7 +153,7 @@ def to_markdown(trace: Traceability) -> str:
         for area in sorted({r.area for r in rules}):
             lines += ["", f"### {system}/{area}", "", "| rule | status | scenarios |", "| --- | --- | --- |"]
             for r in (r for r in rules if r.area == area):
-                detail = ", ".join(f"`{s}`" for s in r.scenarios) or (r.excluded or "")
+                detail = ", ".join(f"`{s}`" for s in r.scenarios) or (r.excluded or r.untested_reason or "")
                 lines.append(f"| `{r.id}` | {r.status} | {detail.replace('|', '/')} |")
     questions = [r for r in trace.rules if r.open_question]
     if questions:
