@@ -119,7 +119,7 @@ def turn_input(step: scenario.Step, index: int, last_schedule: list[falai.Schedu
     if isinstance(step, scenario.MessageStep):
         return falai.Message(step.id, step.text)
     if isinstance(step, scenario.EventStep):
-        return falai.Event(step.event, step.key, step.payload)
+        return falai.Event(step.event, step.key, step.payload, step.direction)
     if isinstance(step, scenario.StartStep):
         return falai.Start(step.flow, step.key, step.input)
     assert isinstance(step, scenario.WakeStep)

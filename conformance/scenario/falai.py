@@ -232,6 +232,9 @@ class EventStep(TurnExtras):
     event: str
     payload: dict[str, Any] = Field(default_factory=dict)
     key: str = Field(min_length=1)
+    direction: Literal["customer", "assistant"] | None = Field(
+        default=None, description="Stamps the session as if this side had just spoken (falai.event.direction)."
+    )
 
 
 class StartStep(TurnExtras):

@@ -133,14 +133,18 @@ class Agent:
         """falai.event.*: the payload is the input; ``after`` parks the run before its first step."""
         engine = self.engine
         turn = TurnResult(input=event)
+        if event.direction is not None:
+            engine.policies.stamp_direction(engine.session, event.direction, engine.clock.now_ms())
+            turn.spoke = event.direction == "assistant"
         for flow in self.setup.flows:
             for index, trigger in enumerate(flow.on):
-                if not isinstance(trigger, OnEvent) or trigger.name != event.name:
+                if not isinstance(trigger, OnEvent):
+                    continue
+                if not engine.policies.names_event(trigger.name, event.name):
                     continue
                 if not engine.holds(trigger.if_, event.payload):
                     continue  # falai.if.failed-silent
-                run_id = f"{flow.id}#{event.key}"
-                run = engine.start(flow, index, "event", run_id, event.payload, event.key, turn)
+                run = engine.start(flow, index, "event", event.payload, event.key, turn)
                 if run is None:
                     continue
                 if trigger.after is not None:
@@ -161,7 +165,7 @@ class Agent:
         if flow is None:
             turn.skipped.append(Skipped(start.flow, self.engine.policies.flow_gone))
             return turn
-        run = self.engine.start(flow, None, "start", f"{flow.id}#{start.key}", start.input, start.key, turn)
+        run = self.engine.start(flow, None, "start", start.input, start.key, turn)
         if run is not None:
             self.engine.advance(run, turn, new_message=False)
         return turn
@@ -211,7 +215,7 @@ class Agent:
             return
         if not engine.holds(flow.on[index].if_):
             return
-        run = engine.start(flow, index, "silence", f"{flow.id}#{key}", {}, key, turn)
+        run = engine.start(flow, index, "silence", {}, key, turn)
         if run is not None:
             turn.rules.append("falai.silence.speaks-first")
             engine.take_floor(run)

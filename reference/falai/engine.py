@@ -54,6 +54,18 @@ def host_view(claims: HostClaims | None, anchors: Mapping[str, str] | None) -> H
     return HostView(dict(claims.held), tuple(claims.active), dict(anchors or {}))
 
 
+def run_id(flow_id: str, trigger_key: str) -> str:
+    """falai.triggers.run-id.message, falai.event.run-id, falai.triggers.retry-same-keys: a run id is
+    derived from the flow and the trigger's key alone (message id, event or start key, wake key), so a
+    retried turn mints the same one."""
+    return f"{flow_id}#{trigger_key}"
+
+
+def names_event(trigger_event: str, published: str) -> bool:
+    """falai.event.registered: an event trigger fires only for the event it names."""
+    return trigger_event == published
+
+
 def anchor_of(flow: Flow, anchors: Mapping[str, str], session_id: str) -> str:
     """falai.live.anchor-default, falai.live.anchor-lead"""
     if flow.anchor == "lead":
@@ -119,7 +131,6 @@ class Engine:
         flow: Flow,
         trigger_index: int | None,
         kind: repeat.TriggerKind,
-        run_id: str,
         input_: Mapping[str, Any],
         trigger_key: str,
         turn: TurnResult,
@@ -137,6 +148,7 @@ class Engine:
             self.end(parked, "replaced", turn)
         key = self.policies.claim_key(flow.id, anchor, policy, trigger_key)
         repeat.record_claim(self.session.claims, key, flow.id, anchor, policy, self.clock.now_ms())
+        run_id = self.policies.run_id(flow.id, trigger_key)
         run = Run(run_id, flow.id, anchor, trigger_index, dict(input_), self.clock.now_ms())
         self.session.runs.append(run)
         turn.started.append(Started(flow.id, run_id))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 
 @dataclass(frozen=True)
@@ -24,11 +24,13 @@ class Message:
 
 @dataclass(frozen=True)
 class Event:
-    """A host event; ``payload`` becomes the run's input, ``key`` identifies this occurrence."""
+    """A host event; ``payload`` becomes the run's input, ``key`` identifies this occurrence.
+    ``direction`` stamps the session as if the customer or the assistant had just spoken."""
 
     name: str
     key: str
     payload: Mapping[str, Any] = field(default_factory=dict)
+    direction: Literal["customer", "assistant"] | None = None
 
     def to_record(self) -> dict[str, Any]:
         return {"kind": "event", "event": self.name, "key": self.key}

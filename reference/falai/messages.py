@@ -168,8 +168,7 @@ class MessageTurn:
                     self._start_beside(flow, index, extract)
 
     def _start_beside(self, flow: Flow, index: int, input_: dict[str, Any]) -> None:
-        run_id = f"{flow.id}#{self.message_id}"
-        run = self.engine.start(flow, index, "mention", run_id, input_, self.message_id, self.turn)
+        run = self.engine.start(flow, index, "mention", input_, self.message_id, self.turn)
         if run is not None:
             self.engine.advance(run, self.turn, new_message=True)
 
@@ -200,9 +199,7 @@ class MessageTurn:
         answered, the catch-all still starts and takes the floor, but keeps quiet this turn."""
         flow = self.engine.flows[flow_id]
         index = self._first(flow, "message", False)
-        run = self.engine.start(
-            flow, index, "message", f"{flow.id}#{self.message_id}", {}, self.message_id, self.turn
-        )
+        run = self.engine.start(flow, index, "message", {}, self.message_id, self.turn)
         if run is not None:
             self.engine.take_floor(run)
             self.turn.outcomes.append(Outcome("another-reply", run.run_id))
@@ -226,9 +223,7 @@ class MessageTurn:
         index = self._first(flow, "message", True)
         if index is None:
             index = self._first(flow, "message", False)
-        run = self.engine.start(
-            flow, index, "message", f"{flow_id}#{self.message_id}", {}, self.message_id, self.turn
-        )
+        run = self.engine.start(flow, index, "message", {}, self.message_id, self.turn)
         if run is None:
             return False
         self.engine.take_floor(run)

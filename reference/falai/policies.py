@@ -18,7 +18,7 @@ from reference.falai import conditions, engine, messages, repeat, routing, sessi
 from reference.falai.conditions import Condition, Scope
 from reference.falai.definitions import BusinessHours, Flow, Idle
 from reference.falai.inputs import HostClaims
-from reference.falai.session import Run
+from reference.falai.session import Run, Session
 
 
 @dataclass(frozen=True)
@@ -81,6 +81,14 @@ class Policies:
     """falai.live.anchor-default, falai.live.anchor-lead"""
     host_view: Callable[[HostClaims | None, Mapping[str, str] | None], engine.HostView] = engine.host_view
     """falai.repeat.host-claims, falai.live.anchor-lead"""
+    run_id: Callable[[str, str], str] = engine.run_id
+    """falai.triggers.run-id.message, falai.event.run-id, falai.triggers.retry-same-keys"""
+    names_event: Callable[[str, str], bool] = engine.names_event
+    """falai.event.registered: which event an event trigger answers to."""
+    stamp_direction: Callable[[Session, Literal["customer", "assistant"], int], None] = (
+        session.stamp_direction
+    )
+    """falai.event.direction"""
     flow_gone: str = engine.FLOW_GONE
     """falai.start.flow-gone"""
 

@@ -71,3 +71,12 @@ class Session:
 def live_run(runs: Sequence[Run], flow_id: str, anchor: str) -> Run | None:
     """falai.live.one-per-anchor: the flow's live run for this anchor, if any (at most one exists)."""
     return next((r for r in runs if r.flow_id == flow_id and r.anchor == anchor and r.live), None)
+
+
+def stamp_direction(session: Session, direction: Literal["customer", "assistant"], now_ms: int) -> None:
+    """falai.event.direction: an event with a ``direction`` marks the session as if that side had just
+    spoken (``lastCustomerAt`` or ``lastAssistantAt``), which is what silence wakes are checked against."""
+    if direction == "customer":
+        session.last_customer_at = now_ms
+    else:
+        session.last_assistant_at = now_ms

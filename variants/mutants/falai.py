@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 
+from reference.falai.definitions import DAY_MS, BusinessHours
 from reference.falai.engine import HostView
 from reference.falai.messages import Understanding
 from reference.falai.policies import Policies
@@ -90,6 +91,46 @@ def _while_ignored(base: Policies) -> Policies:
 
 def _never_live(runs: Sequence[object], flow_id: str, anchor: str) -> None:
     return None
+
+
+def _hours_asked_at(offset_ms: int, clamp: bool) -> Change:
+    """Asks the businessHours function about ``computed + offset_ms`` instead of the computed time, and
+    (without ``clamp``) uses its answer even when that is earlier than the computed time."""
+
+    def change(base: Policies) -> Policies:
+        def adjust(computed: int, hours: BusinessHours | None, enabled: bool) -> int:
+            if not enabled or hours is None:
+                return computed
+            answer = hours(computed + offset_ms)
+            return max(computed, answer) if clamp else answer
+
+        return dataclasses.replace(base, adjust=adjust)
+
+    return change
+
+
+def _opening_instant_closed(base: Policies) -> Policies:
+    """Treats the exact opening instant as closed: a time the function keeps because it is the opening
+    (the function moves the moment before it there) is pushed to the next day's opening instead."""
+
+    def adjust(computed: int, hours: BusinessHours | None, enabled: bool) -> int:
+        moved = base.adjust(computed, hours, enabled)
+        if enabled and hours is not None and moved == computed and hours(computed - 1) == computed:
+            return computed + DAY_MS
+        return moved
+
+    return dataclasses.replace(base, adjust=adjust)
+
+
+def _hours_only_across_midnight(base: Policies) -> Policies:
+    """Uses the function's answer only when it moves the time to another day: times before opening
+    stay where they are (only the after-closing case is honoured)."""
+
+    def adjust(computed: int, hours: BusinessHours | None, enabled: bool) -> int:
+        moved = base.adjust(computed, hours, enabled)
+        return moved if moved // DAY_MS != computed // DAY_MS else computed
+
+    return dataclasses.replace(base, adjust=adjust)
 
 
 MUTANTS: list[Mutant] = [
@@ -218,6 +259,30 @@ MUTANTS: list[Mutant] = [
         rules=("falai.silence.business-hours", "falai.event.business-hours"),
         policies=_set(adjust=lambda computed, hours, enabled: computed),
         description="businessHours: true moves nothing",
+    ),
+    Mutant(
+        "falai-business-hours-asked-early",
+        rules=("falai.business-hours.call", "falai.business-hours.forward-only"),
+        policies=_hours_asked_at(-1, clamp=False),
+        description="the function is asked about the computed time minus 1 ms and its answer used as is",
+    ),
+    Mutant(
+        "falai-business-hours-asked-late",
+        rules=("falai.business-hours.call",),
+        policies=_hours_asked_at(1, clamp=True),
+        description="the function is asked about the computed time plus 1 ms",
+    ),
+    Mutant(
+        "falai-business-hours-opening-closed",
+        rules=("falai.business-hours.call",),
+        policies=_opening_instant_closed,
+        description="a time exactly at opening moves to the next day's opening",
+    ),
+    Mutant(
+        "falai-business-hours-same-day-kept",
+        rules=("falai.business-hours.call",),
+        policies=_hours_only_across_midnight,
+        description="only a move to another day is used; a time before opening stays",
     ),
     Mutant(
         "falai-always-key-ignored",
