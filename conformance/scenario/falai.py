@@ -233,7 +233,7 @@ class EventStep(TurnExtras):
     payload: dict[str, Any] = Field(default_factory=dict)
     key: str = Field(min_length=1)
     direction: Literal["customer", "assistant"] | None = Field(
-        default=None, description="Stamps the session as if this side had just spoken (falai.event.direction)."
+        default=None, description="Stamps the session as if this side just spoke (falai.event.direction)."
     )
 
 

@@ -207,6 +207,34 @@ MUTANTS: list[Mutant] = [
         description="a 15-point lead takes the floor even below 40",
     ),
     Mutant(
+        "falai-takeover-min-39",
+        rules=("falai.routing.takeover.min-score",),
+        policies=_set(takes_over=lambda challenger, asking, p: challenger >= asking + p.takeover_margin
+                      and challenger >= 39),
+        description="a challenger of an asking run wins from 39",
+    ),
+    Mutant(
+        "falai-takeover-min-41",
+        rules=("falai.routing.takeover.min-score",),
+        policies=_set(takes_over=lambda challenger, asking, p: challenger >= asking + p.takeover_margin
+                      and challenger >= 41),
+        description="a challenger of an asking run needs 41",
+    ),
+    Mutant(
+        "falai-takeover-min-exact",
+        rules=("falai.routing.takeover.min-score",),
+        policies=_set(takes_over=lambda challenger, asking, p: challenger >= asking + p.takeover_margin
+                      and challenger == p.new_flow_min_score),
+        description="only a challenger scoring exactly 40 wins",
+    ),
+    Mutant(
+        "falai-takeover-margin-exact",
+        rules=("falai.routing.takeover.margin",),
+        policies=_set(takes_over=lambda challenger, asking, p: challenger == asking + p.takeover_margin
+                      and challenger >= p.new_flow_min_score),
+        description="only a lead of exactly 15 takes the floor",
+    ),
+    Mutant(
         "falai-catch-all-over-floor",
         rules=("falai.message.catch-all.when",),
         policies=_catch_all_over_floor,
