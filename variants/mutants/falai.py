@@ -8,7 +8,9 @@ A broken decision that wraps the real one calls it through the base policies it 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Callable, Mapping, Sequence
+from typing import Literal
 
 from reference.falai.definitions import DAY_MS, BusinessHours
 from reference.falai.engine import HostView
@@ -16,6 +18,7 @@ from reference.falai.messages import Understanding
 from reference.falai.policies import Policies
 from reference.falai.repeat import Policy
 from reference.falai.routing import Decision, Plan, Situation
+from reference.falai.session import Session
 from variants import Mutant
 
 Change = Callable[[Policies], Policies]
@@ -83,6 +86,17 @@ def _extract_dropped(base: Policies) -> Policies:
     return dataclasses.replace(base, parse_understanding=parse)
 
 
+def _top_score_dropped(base: Policies) -> Policies:
+    """Reads the range as 0 to 99: a score of 100 is discarded as if the flow had not been scored."""
+
+    def parse(data: dict[str, object], candidates: tuple[str, ...], call: int) -> Understanding:
+        found = base.parse_understanding(data, candidates, call)
+        kept = {flow: score for flow, score in found.scores.items() if score < 100}
+        return dataclasses.replace(found, scores=kept)
+
+    return dataclasses.replace(base, parse_understanding=parse)
+
+
 def _while_ignored(base: Policies) -> Policies:
     return dataclasses.replace(
         base, premise=lambda flow, index: flow.on[index].if_ if index is not None else None
@@ -131,6 +145,19 @@ def _hours_only_across_midnight(base: Policies) -> Policies:
         return moved if moved // DAY_MS != computed // DAY_MS else computed
 
     return dataclasses.replace(base, adjust=adjust)
+
+
+def _direction_swapped(base: Policies) -> Policies:
+    def stamp(session: Session, direction: Literal["customer", "assistant"], now_ms: int) -> None:
+        base.stamp_direction(session, "assistant" if direction == "customer" else "customer", now_ms)
+
+    return dataclasses.replace(base, stamp_direction=stamp)
+
+
+def _counted_run_ids() -> Change:
+    """Run ids carrying a number drawn from a counter: a retried turn would get a different one."""
+    drawn = itertools.count(1)
+    return _set(run_id=lambda flow_id, key: f"{flow_id}#{key}~{next(drawn)}")
 
 
 MUTANTS: list[Mutant] = [
@@ -233,6 +260,50 @@ MUTANTS: list[Mutant] = [
         policies=_set(takes_over=lambda challenger, asking, p: challenger == asking + p.takeover_margin
                       and challenger >= p.new_flow_min_score),
         description="only a lead of exactly 15 takes the floor",
+    ),
+    Mutant(
+        "falai-event-direction-ignored",
+        rules=("falai.event.direction",),
+        policies=_set(stamp_direction=lambda session, direction, now_ms: None),
+        description="an event's direction stamps nothing",
+    ),
+    Mutant(
+        "falai-event-direction-swapped",
+        rules=("falai.event.direction",),
+        policies=_direction_swapped,
+        description="direction customer stamps the assistant and the other way round",
+    ),
+    Mutant(
+        "falai-event-name-ignored",
+        rules=("falai.event.registered",),
+        policies=_set(names_event=lambda trigger_event, published: True),
+        description="every event trigger fires on any published event",
+    ),
+    Mutant(
+        "falai-run-id-counted",
+        rules=("falai.triggers.retry-same-keys",),
+        policies=_counted_run_ids(),
+        description="run ids carry a counter, so a retried turn mints other keys",
+    ),
+    Mutant(
+        "falai-anchor-defaults-to-lead",
+        rules=("falai.live.anchor-default",),
+        policies=_set(anchor_of=lambda flow, anchors, session_id: anchors.get("lead", session_id)),
+        description="a flow without anchor is tied to the lead whenever the host names one",
+    ),
+    Mutant(
+        "falai-repeat-ignores-anchor",
+        rules=("falai.repeat.scope",),
+        policies=lambda base: dataclasses.replace(
+            base, claim_key=lambda flow_id, anchor, policy, key: base.claim_key(flow_id, "", policy, key)
+        ),
+        description="repeat counts per flow whatever the anchor; a lead's claims from elsewhere do not count",
+    ),
+    Mutant(
+        "falai-top-score-dropped",
+        rules=("falai.message.scores",),
+        policies=_top_score_dropped,
+        description="a score of 100 is discarded (the range read as 0 to 99)",
     ),
     Mutant(
         "falai-catch-all-over-floor",
