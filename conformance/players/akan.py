@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from conformance.players.common import ProviderFactory, scripted_provider
+from conformance.players.common import ProviderFactory, given, scripted_provider
 from conformance.scenario import akan as vocab
 from conformance.scenario.invalid import raw
 from conformance.scenario.model import AkanCase
@@ -67,7 +67,10 @@ def session_for(
         prompts=[_prompt(p) for p in setup.prompts],
         relay=relay_of(setup.relay),
         dictionary=setup.dictionary,
-        voice=model.Voice(setup.voice.available, setup.voice.sentence_ms) if setup.voice else None,
+        voice=(
+            model.Voice(setup.voice.available, **given(sentence_ms=setup.voice.sentence_ms))
+            if setup.voice else None
+        ),
         max_turns=setup.max_turns,
         stored=stored_at_open(setup),
         policies=policies,
@@ -159,7 +162,7 @@ def _state_key(key: vocab.StateKey) -> model.StateKey:
 def _form(form: vocab.Form) -> model.Form:
     return model.Form(
         model=form.model,
-        subscriptions=form.subscriptions,
+        **given(subscriptions=form.subscriptions),
         agent=form.agent,
         fields=[
             model.FormField(

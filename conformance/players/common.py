@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from conformance.scenario.common import ScriptEntry
 from reference.providers.model import ModelResponse, ProviderError, ToolCall, Usage
@@ -29,6 +30,12 @@ def model_response(entry: ScriptEntry) -> ModelResponse:
             else None
         ),
     )
+
+
+def given(**values: Any) -> dict[str, Any]:
+    """Only the options a scenario set, as keyword arguments: an unset one (None) is left out so the
+    reference applies its own default, which then lives in one place (tests/test_defaults_agree.py)."""
+    return {name: value for name, value in values.items() if value is not None}
 
 
 ProviderFactory = Callable[[Sequence[ScriptEntry], Recorder], ModelProvider]

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 from conformance.players.common import ProviderFactory, scripted_provider
+from conformance.players.common import given as only_set
 from conformance.scenario import falai as scenario
 from conformance.scenario.model import FalaiCase
 from reference import falai
@@ -52,7 +53,8 @@ def repeat(given: scenario.Repeat | None) -> falai.Repeat | None:
 
 
 def field(spec: scenario.FieldSpec) -> falai.Field:
-    return falai.Field(ask=spec.ask, type=spec.type, enum=tuple(spec.enum) if spec.enum is not None else None)
+    enum = tuple(spec.enum) if spec.enum is not None else None
+    return falai.Field(ask=spec.ask, enum=enum, **only_set(type=spec.type))
 
 
 def trigger(given: scenario.Trigger) -> falai.Trigger:
@@ -87,8 +89,8 @@ def flow(given: scenario.Flow) -> falai.Flow:
         steps=tuple(step(s) for s in given.steps),
         on=tuple(trigger(t) for t in given.on or ()),
         description=given.description,
-        anchor=given.anchor,
         while_=condition(given.while_),
+        **only_set(anchor=given.anchor),
     )
 
 

@@ -16,12 +16,13 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from conformance.players import CannotExpress
-from conformance.players.common import ProviderFactory, scripted_provider
+from conformance.players.common import ProviderFactory, given, scripted_provider
 from conformance.scenario.invalid import raw
 from conformance.scenario.llmz import (
     AfterToolHook,
     AppendStep,
     CompactStep,
+    ExecuteOptions,
     ExecuteStep,
     HooksSpec,
     ObserverBehaviour,
@@ -57,7 +58,7 @@ from reference.llmz import (
     summarize,
     truncate,
 )
-from reference.llmz.preview import DEFAULT_RESULT_BUDGET
+from reference.llmz.api import DEFAULT_MODELS
 from reference.record import Recorder
 
 UNKNOWN_FORMAT_VERSION = 999_999
@@ -132,14 +133,18 @@ class Player:
         self.observers = [self._observe]
         compaction = self.setup.compaction
         self.session = Session(
-            compaction=None if compaction is False else Compaction(**compaction.model_dump()),
+            compaction=None if compaction is False else Compaction(**given(**compaction.model_dump())),
             variables=self.setup.memory.variables,
             max_bytes=self.setup.memory.max_bytes,
             policies=policies,
         )
         self.call_counts: dict[str, int] = {}
         """Calls per tool over the whole scenario, so "fails twice" spans iterations and executions."""
-        self.models = [Model(m.id, m.input_tokens, m.output_tokens) for m in self.setup.models]
+        models = self.setup.models
+        self.models = (
+            [Model(m.id, m.input_tokens, m.output_tokens) for m in models] if models is not None
+            else list(DEFAULT_MODELS)
+        )
         self.tools = [self._tool(spec) for spec in self.setup.tools]
         self.hooks = self._hooks(self.setup.hooks)
 
@@ -154,7 +159,7 @@ class Player:
             description=spec.description,
             input=spec.input,
             output=spec.output,
-            retries=spec.retries,
+            **given(retries=spec.retries),
         )
 
     def _behaviour(self, name: str, behaviour: ToolBehaviour) -> Callable[[Any], Any]:
@@ -255,18 +260,13 @@ class Player:
         """The step's options, then the setup's defaults, then the runtime's."""
         ours, defaults = step.options, self.setup.options
 
-        def pick(name: str, default: Any) -> Any:
+        chosen: dict[str, Any] = {}
+        for name in ExecuteOptions.model_fields:
             value = getattr(ours, name)
             value = getattr(defaults, name) if value is None else value
-            return default if value is None else raw(value)
-
-        return Options(
-            loop=pick("loop", None),
-            timeout=pick("timeout", None),
-            require_chat_response=pick("require_chat_response", True),
-            max_tokens=pick("max_tokens", None),
-            tool_result_max_tokens=pick("tool_result_max_tokens", DEFAULT_RESULT_BUDGET),
-        )
+            if value is not None:  # unset at both levels: the runtime's own default applies
+                chosen[name] = raw(value)
+        return Options(**chosen)
 
     # -- the steps -----------------------------------------------------------------------------------
     def append(self, step: AppendStep) -> None:

@@ -304,7 +304,9 @@ class Form(Strict):
     """A model form on this screen and its subscriptions (``st.use.<model>Form()``)."""
 
     model: str = Field(pattern=r"^[A-Z][A-Za-z0-9]*$")
-    subscriptions: int = Field(default=1, ge=0, description="Components subscribing the form.")
+    subscriptions: int | None = Field(
+        default=None, ge=0, description="Components subscribing the form; omitted: the reference's default."
+    )
     agent: bool = Field(default=True, description="false: subscribed with `{ agent: false }`.")
     fields: list[FormField] = Field(min_length=1)
 
@@ -375,8 +377,8 @@ class Voice(Strict):
     """The scripted ``VoiceEngine``: what it recognises comes from `mic` steps; speaking takes time."""
 
     available: bool = Field(default=True, description="What `available()` answers.")
-    sentence_ms: int = Field(
-        default=1000, ge=1, description="Virtual time the engine takes to speak one sentence."
+    sentence_ms: int | None = Field(
+        default=None, ge=1, description="Virtual time to speak one sentence; omitted: the reference's."
     )
 
 

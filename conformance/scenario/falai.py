@@ -59,7 +59,9 @@ Repeat = Literal["once", "always"] | Cooldown
 class FieldSpec(Strict):
     """A data field (``fields``) or a mention ``extract`` entry."""
 
-    type: Literal["string", "number", "boolean"] = "string"
+    type: Literal["string", "number", "boolean"] | None = Field(
+        default=None, description="Omitted: the runtime's default type."
+    )
     ask: str | None = Field(default=None, description="The instruction a collect step uses to ask for it.")
     enum: list[str] | None = None
 
@@ -143,7 +145,9 @@ class Flow(Strict):
         default=None, description="Omitted: started only by the host (falai.start)."
     )
     steps: list[FlowStep] = Field(min_length=1)
-    anchor: Literal["session", "lead"] = "session"
+    anchor: Literal["session", "lead"] | None = Field(
+        default=None, description="Omitted: the runtime's default anchor (falai.live.anchor-default)."
+    )
     while_: Condition | None = Field(default=None, alias="while")
 
     @model_validator(mode="before")

@@ -157,8 +157,8 @@ class ToolSpec(Strict):
     input: JsonSchema = Field(default_factory=lambda: {"type": "object"}, description="Input JSON Schema.")
     output: JsonSchema | None = Field(default=None, description="Output JSON Schema (documentation only).")
     behaviour: ToolBehaviour
-    retries: int = Field(
-        default=0, ge=0, description="Extra handler attempts after a failure (retry policy)."
+    retries: int | None = Field(
+        default=None, ge=0, description="Extra handler attempts after a failure; omitted: the runtime's."
     )
 
 
@@ -304,10 +304,18 @@ class ModelSpec(Strict):
 class CompactionSpec(Strict):
     """Serializable session compaction controls (``new Session({ compaction })``)."""
 
-    trigger_ratio: float = Field(default=0.85, gt=0, le=1)
-    target_ratio: float = Field(default=0.65, gt=0, le=1)
-    keep_recent_iterations: int = Field(default=2, ge=0)
-    max_summary_tokens: int = Field(default=1024, gt=0)
+    trigger_ratio: float | None = Field(
+        default=None, gt=0, le=1, description="Omitted: llmz.compaction.trigger-ratio."
+    )
+    target_ratio: float | None = Field(
+        default=None, gt=0, le=1, description="Omitted: llmz.compaction.target-ratio."
+    )
+    keep_recent_iterations: int | None = Field(
+        default=None, ge=0, description="Omitted: llmz.compaction.keep-recent-iterations."
+    )
+    max_summary_tokens: int | None = Field(
+        default=None, gt=0, description="Omitted: llmz.compaction.max-summary-tokens."
+    )
     model: str | None = None
 
 
@@ -340,9 +348,9 @@ class Setup(Strict):
     exits: list[ExitSpec] = Field(default_factory=list)
     chat: ChatSpec = Field(default_factory=ChatSpec)
     hooks: HooksSpec = Field(default_factory=HooksSpec)
-    models: list[ModelSpec] = Field(
-        default_factory=lambda: [ModelSpec(id="scripted", input_tokens=128_000, output_tokens=16_384)],
-        description="The configured model, or an ordered fallback list.",
+    models: list[ModelSpec] | None = Field(
+        default=None,
+        description="The configured model, or an ordered fallback list; omitted: the runtime's default.",
     )
     compaction: CompactionSpec | Literal[False] = Field(
         default_factory=CompactionSpec, description="Session compaction controls, or false to disable."

@@ -24,6 +24,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
+from reference.llmz.compaction import (
+    DEFAULT_KEEP_RECENT,
+    DEFAULT_MAX_SUMMARY_TOKENS,
+    DEFAULT_TARGET_RATIO,
+    DEFAULT_TRIGGER_RATIO,
+)
+from reference.llmz.preview import DEFAULT_RESULT_BUDGET
+
 JsonSchema = dict[str, Any]
 Preserve = Literal["top", "bottom", "both"]
 
@@ -180,10 +188,10 @@ DEFAULT_MODELS: Final = (Model("scripted"),)
 class Compaction:
     """Session compaction controls (``new Session({ compaction })``)."""
 
-    trigger_ratio: float = 0.85
-    target_ratio: float = 0.65
-    keep_recent_iterations: int = 2
-    max_summary_tokens: int = 1024
+    trigger_ratio: float = DEFAULT_TRIGGER_RATIO
+    target_ratio: float = DEFAULT_TARGET_RATIO
+    keep_recent_iterations: int = DEFAULT_KEEP_RECENT
+    max_summary_tokens: int = DEFAULT_MAX_SUMMARY_TOKENS
     model: str | None = None
 
     def as_llmz(self) -> dict[str, Any]:
@@ -210,7 +218,7 @@ class Options:
     """JavaScript time budget: milliseconds, or a duration such as ``"30s"``."""
     require_chat_response: bool = True
     max_tokens: object = None
-    tool_result_max_tokens: object = 2000
+    tool_result_max_tokens: object = DEFAULT_RESULT_BUDGET
 
 
 NO_HOOKS: Final = Hooks()
