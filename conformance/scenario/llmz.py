@@ -40,12 +40,16 @@ MaxTokens = Annotated[
 ]
 """``options.maxTokens``: 1 to 2^53 - 1, or a marked invalid value."""
 
+RESULT_BUDGET_MAX = 2000
+"""llmz.inspection.tool-result-range: the vocabulary refuses a larger budget unless marked invalid; the
+reference owns the same limit, and tests/test_defaults_agree.py checks both against the rule's params."""
+
 ResultBudget = Annotated[
-    Annotated[StrictInt, Field(ge=0, le=2000)] | Invalid,
+    Annotated[StrictInt, Field(ge=0, le=RESULT_BUDGET_MAX)] | Invalid,
     refusable(
         "llmz.inspection.tool-result-range",
-        "an integer from 0 to 2000",
-        lambda value: is_safe_integer(value, 0, 2000),
+        f"an integer from 0 to {RESULT_BUDGET_MAX}",
+        lambda value: is_safe_integer(value, 0, RESULT_BUDGET_MAX),
     ),
 ]
 """``options.toolResultMaxTokens``: 0 to 2,000 (a nonnegative safe integer), or a marked invalid value."""

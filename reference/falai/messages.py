@@ -21,6 +21,10 @@ from reference.falai.inputs import Message
 from reference.falai.results import Outcome, TurnResult
 from reference.falai.session import Run
 
+#: falai.message.scores: the range of a candidate's score, both ends included.
+MIN_SCORE = 0
+MAX_SCORE = 100
+
 #: Our own wording of the instruction the understand call carries for mentions (falai.mention.conservative).
 MENTION_INSTRUCTION = (
     "Answer true for a mention only when this message clearly shows it; when unsure, answer false."
@@ -301,9 +305,11 @@ def parse_understanding(data: dict[str, Any], candidates: tuple[str, ...], call:
     """Validate the scripted answer; a bad answer names the call and the field."""
     scores: dict[str, float] = {}
     for flow_id, score in (data.get("scores") or {}).items():
-        if isinstance(score, bool) or not isinstance(score, int | float) or not 0 <= score <= 100:
+        number = isinstance(score, int | float) and not isinstance(score, bool)
+        if not number or not MIN_SCORE <= score <= MAX_SCORE:
             raise ValueError(
-                f"understand call {call}: json.scores.{flow_id} must be a number from 0 to 100, "
+                f"understand call {call}: json.scores.{flow_id} must be a number from {MIN_SCORE} to "
+                f"{MAX_SCORE}, "
                 f"got {score!r} (falai.message.scores)"
             )
         if flow_id in candidates:
