@@ -136,7 +136,9 @@ def tool_of(tool: vocab.PageTool) -> model.PageTool:
         name=tool.name,
         run=_fixed_result(tool.returns, tool.filler_chars),
         description=tool.description,
-        args=[model.ToolArg(a.name, a.type, a.values, a.one_of) for a in tool.args],
+        args=[
+            model.ToolArg(a.name, values=a.values, one_of=a.one_of, **given(type=a.type)) for a in tool.args
+        ],
         zone=tool.zone,
         shared=tool.shared,
         settles=tool.settles,
@@ -187,7 +189,7 @@ def adaptor_of(provider: vocab.Provider) -> model.Adaptor:
             )
     settings = provider.settings
     return model.Adaptor(
-        name=provider.name,
+        **given(name=provider.name),
         settings=model.LlmSettings(settings.model, settings.host) if settings is not None else None,
         accepts=(
             model.Accepts(provider.accepts.image, provider.accepts.document)
@@ -200,7 +202,7 @@ def adaptor_of(provider: vocab.Provider) -> model.Adaptor:
 
 
 def file_of(file: vocab.File) -> model.File:
-    return model.File(name=file.name, type=file.type, size=file.size, text=file.text, data=file.data)
+    return model.File(name=file.name, size=file.size, text=file.text, data=file.data, **given(type=file.type))
 
 
 def reader_of(rules: list[vocab.ReaderRule] | None) -> model.Reader | None:

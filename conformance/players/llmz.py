@@ -167,7 +167,9 @@ class Player:
 
         def shown(value: Any) -> Any:
             spec = behaviour.truncate
-            return value if spec is None else truncate(value, raw(spec.max_tokens), spec.preserve)
+            if spec is None:
+                return value
+            return truncate(value, raw(spec.max_tokens), **given(preserve=spec.preserve))
 
         def handler(value: Any) -> Any:
             self.call_counts[name] = count = self.call_counts.get(name, 0) + 1
@@ -283,7 +285,11 @@ class Player:
             tools=self.tools,
             exits=self._exits(step),
             objects=[
-                HostObject(o.name, [Property(p.name, p.value, p.schema_, p.writable) for p in o.properties])
+                HostObject(
+                    o.name,
+                    [Property(p.name, p.value, p.schema_, **given(writable=p.writable))
+                     for p in o.properties],
+                )
                 for o in self.setup.objects
             ],
             chat=self._chat() if step.mode == "chat" else None,

@@ -87,7 +87,9 @@ class Provider(Strict):
     Another `name` is an adaptor applied with ``option.applyAdaptor(LlmAdaptorRole, ...)``.
     """
 
-    name: str = "deepseek"
+    name: str | None = Field(
+        default=None, min_length=1, description="Omitted: the built-in default adaptor (DeepSeek)."
+    )
     settings: LlmSettings | None = Field(
         default=None, description="`setLlm`'s model and host; they reach whichever adaptor holds the role."
     )
@@ -111,9 +113,9 @@ class ToolArg(Strict):
     """One ``.arg(name, type)`` step of an ``st.tool`` declaration."""
 
     name: str = Field(min_length=1)
-    type: Literal["string", "integer", "number", "boolean", "enumOf", "model", "Any", "Map"] = Field(
-        default="string", description="`enumOf` is an enum class (give `values`); `model`, `Any` and `Map` "
-        "are types no schema can describe."
+    type: Literal["string", "integer", "number", "boolean", "enumOf", "model", "Any", "Map"] | None = Field(
+        default=None, description="`enumOf` is an enum class (give `values`); `model`, `Any` and `Map` "
+        "are types no schema can describe. Omitted: the reference's default type."
     )
     values: list[Scalar] | None = Field(default=None, description="The enum class's values, for enumOf.")
     one_of: list[Scalar] | None = Field(
@@ -176,7 +178,9 @@ class File(Strict):
     """A file as the browser hands it over: name, MIME type, size in bytes and (optionally) content."""
 
     name: str = Field(min_length=1)
-    type: str = Field(default="application/octet-stream", description="MIME type (image/png, text/plain).")
+    type: str | None = Field(
+        default=None, description="MIME type (image/png, text/plain); omitted: the reference's default."
+    )
     size: int | None = Field(default=None, ge=0, description="Bytes; defaults to the UTF-8 length of `text`.")
     text: str | None = Field(default=None, description="Content of a text file.")
     data: str | None = Field(default=None, description="Base64 content of a binary file.")

@@ -95,7 +95,9 @@ class TruncateSpec(Strict):
     the whole value; only previews shown to the model use this budget."""
 
     max_tokens: DisplayBudget = Field(description="Nonnegative safe integer; 0 hides the preview.")
-    preserve: Literal["top", "bottom", "both"] = "top"
+    preserve: Literal["top", "bottom", "both"] | None = Field(
+        default=None, description="Omitted: the runtime's default side."
+    )
 
 
 class AppendMessage(Strict):
@@ -191,7 +193,7 @@ class ObjectProperty(Strict):
     name: str = Field(pattern=r"^[A-Za-z_$][A-Za-z0-9_$]*$")
     value: Any = Field(default=None, description="Initial value, taken as already normalised.")
     schema_: JsonSchema | None = Field(default=None, alias="schema", description="Schema for assignments.")
-    writable: bool = False
+    writable: bool | None = Field(default=None, description="Omitted: the runtime's default (read-only).")
 
 
 class ObjectSpec(Strict):

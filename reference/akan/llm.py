@@ -14,14 +14,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from reference.akan.model import Adaptor, ErrorKey
+from reference.akan.model import DEFAULT_ADAPTOR, Adaptor, ErrorKey
 
 #: akan.llm.missing-api-key-boots-and-answers-unavailable, akan.llm.adaptor-null-means-not-configured
 UNAVAILABLE_KEY = "llmUnavailable"
 #: The chat's own dictionary, under the app's.
 BASE_DICTIONARY = {UNAVAILABLE_KEY: "No language model is configured for this assistant."}
 #: akan.llm.default-provider-deepseek: where the chat talks when no adaptor is applied.
-DEFAULT_PROVIDER = {"name": "deepseek", "model": "deepseek-v4-flash", "host": "https://api.deepseek.com"}
+DEFAULT_PROVIDER = {"name": DEFAULT_ADAPTOR, "model": "deepseek-v4-flash", "host": "https://api.deepseek.com"}
 
 
 def adaptor_error(adaptor: Adaptor, turn: int) -> ErrorKey | None:

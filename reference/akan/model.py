@@ -51,6 +51,10 @@ class ErrorKey:
         return {"key": self.key, "values": dict(self.values)}
 
 
+DEFAULT_ADAPTOR = "deepseek"
+"""The adaptor holding the LLM role when the app applies none (model and host: ``llm.DEFAULT_PROVIDER``)."""
+
+
 @dataclass(frozen=True)
 class Adaptor:
     """The LLM adaptor holding the chat's role. The default is DeepSeek, which accepts neither kind.
@@ -59,7 +63,7 @@ class Adaptor:
     asking the model: ``None`` for ``null`` (no model configured), an ``ErrorKey`` for a thrown ``Err``.
     """
 
-    name: str = "deepseek"
+    name: str = DEFAULT_ADAPTOR
     settings: LlmSettings | None = None
     accepts: Accepts | None = None
     """None: whatever the named adaptor declares by default."""
