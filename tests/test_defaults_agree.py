@@ -159,13 +159,30 @@ NOT_A_REFERENCE_DEFAULT: dict[tuple[str, str], str] = {
     ("llmz.tools.effects-run-once", "runs"): _COUNT,
 }
 
-#: Limits the scenario vocabulary restates to validate scenarios (it may not import the reference).
-VOCABULARY: dict[tuple[str, str], Getter] = {
-    ("llmz.budget.max-tokens.positive-safe-integer", "maximum"): attribute(
-        "conformance.scenario.invalid:MAX_SAFE_INTEGER"
-    ),
-    ("llmz.inspection.budget-integers", "max"): attribute("conformance.scenario.invalid:MAX_SAFE_INTEGER"),
-    ("llmz.inspection.tool-result-range", "max"): attribute("conformance.scenario.llmz:RESULT_BUDGET_MAX"),
+_MB = 1024 * 1024
+
+#: Limits the harness must restate because it may not import the reference: the scenario vocabulary
+#: validating scenarios, and the fuzz generators aiming at documented boundaries.
+VOCABULARY: dict[tuple[str, str], list[Getter]] = {
+    ("llmz.budget.max-tokens.positive-safe-integer", "maximum"): [
+        attribute("conformance.scenario.invalid:MAX_SAFE_INTEGER")
+    ],
+    ("llmz.inspection.budget-integers", "max"): [attribute("conformance.scenario.invalid:MAX_SAFE_INTEGER")],
+    ("llmz.inspection.tool-result-range", "max"): [attribute("conformance.scenario.llmz:RESULT_BUDGET_MAX")],
+    ("llmz.budget.output-reserve.floor", "floor_tokens"): [attribute("conformance.fuzz.llmz:FLOOR")],
+    ("llmz.budget.output-reserve.ceiling", "ceiling_tokens"): [attribute("conformance.fuzz.llmz:CEILING")],
+    ("akan.compaction.threshold.default", "at_default_tokens"): [
+        _item("conformance.fuzz.akan:DEFAULT_AT", 0)
+    ],
+    ("akan.attachments.ceiling.per-file", "max_file_bytes"): [
+        lambda: attribute("conformance.fuzz.akan:PER_FILE_MB")() * _MB
+    ],
+    ("akan.attachments.ceiling.per-message-bytes", "max_message_bytes"): [
+        lambda: attribute("conformance.fuzz.akan:PER_MESSAGE_MB")() * _MB
+    ],
+    ("akan.attachments.ceiling.per-message-files", "max_files"): [
+        attribute("conformance.fuzz.akan:PER_MESSAGE_FILES")
+    ],
 }
 
 
@@ -222,7 +239,9 @@ def test_reference_implements_the_param(rule: str, param: str) -> None:
 @pytest.mark.parametrize(("rule", "param"), sorted(VOCABULARY), ids=lambda v: str(v))
 def test_vocabulary_restates_the_param(rule: str, param: str) -> None:
     assert (rule, param) in PARAMS, f"{rule} has no numeric param {param!r}: remove the stale table entry"
-    assert VOCABULARY[rule, param]() == PARAMS[rule, param]
+    for restated in VOCABULARY[rule, param]:
+        value = restated()
+        assert value == PARAMS[rule, param], f"{rule}.params.{param}: the harness restates {value!r}"
 
 
 def test_every_numeric_param_is_accounted_for() -> None:
