@@ -266,3 +266,12 @@ def test_the_checks_can_fail() -> None:
     gone = {key: value for key, value in PARAMS.items() if key != (rule, "takeover_margin")}
     assert mismatch(gone, rule, "takeover_margin") is not None
     assert unexplained({**PARAMS, (rule, "new_limit"): 7}) == [(rule, "new_limit")]
+
+
+def test_scenario_epoch_is_the_reference_clock_default() -> None:
+    """Scenarios start at 2026-01-05T12:00Z: falai's vocabulary passes that epoch explicitly, while the
+    other players rely on the reference clock's default. The two must be the same instant."""
+    from conformance.scenario.falai import DEFAULT_CLOCK_START_MS
+    from reference.clock import DEFAULT_START_MS
+
+    assert DEFAULT_CLOCK_START_MS == DEFAULT_START_MS

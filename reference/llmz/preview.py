@@ -20,10 +20,11 @@ from typing import Any, Final, Literal
 
 import tiktoken
 
+from reference.llmz.budget import MAX_SAFE_INTEGER
 from reference.llmz.tokens import ENCODING_NAME, count_text
 
-MAX_SAFE_INTEGER: Final = 2**53 - 1
-"""JavaScript's ``Number.MAX_SAFE_INTEGER``: the largest display budget (llmz.inspection.budget-integers)."""
+# MAX_SAFE_INTEGER (JavaScript's Number.MAX_SAFE_INTEGER) is also the largest display budget
+# (llmz.inspection.budget-integers); it has one definition, in reference.llmz.budget.
 
 DEFAULT_RESULT_BUDGET: Final = 2000
 MARKER: Final = "[... truncated ...]"
