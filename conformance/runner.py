@@ -216,7 +216,8 @@ def select(
     root: Path = SCENARIO_ROOT, selection: Selection | None = None
 ) -> list[LoadedScenario | LoadError]:
     systems = selection.systems if selection is not None else None
-    items = load_all(root, systems) if root.exists() else []
+    keyword = selection.keyword if selection is not None else None
+    items = load_all(root, systems, keyword) if root.exists() else []
     return [item for item in items if selection is None or selection.wants(item)]
 
 
