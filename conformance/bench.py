@@ -17,12 +17,19 @@ per case``. The figures:
 - ``llmz bridge/reference``: per-case cost of llmz 1.0.1 through the Node bridge against the reference
   on the llmz scenarios (only where node and npm are installed; ``--no-bridge`` leaves it out).
 
+Busy scenarios. The hostile llmz scenarios (``llmz/hostile``: busy loops, microtask storms, doubling
+strings) run until their containment limit stops them, so each burns about a second of CPU by design and
+18 of them cost more than the other 389 together. The throughput figures (``suite``, the per-system
+ratios) therefore leave the folders named by ``--exclude`` out (default ``llmz/hostile``), say so in
+their line, and one more figure, ``whole suite``, times every scenario including them.
+
 Results go to ``build/bench/bench.json`` (``--out``) so two runs can be compared.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -43,6 +50,8 @@ from conformance.scenario.load import LoadedScenario
 from conformance.systems import SYSTEMS
 
 STDIO_REFERENCE = f"stdio:{sys.executable} -m conformance.players.server"
+BUSY_BY_DESIGN = ("llmz/hostile",)
+"""Scenario folders that run to a containment limit on purpose, left out of the throughput figures."""
 
 
 @dataclass(frozen=True)
@@ -131,6 +140,27 @@ def _one(ids: list[str]) -> list[str]:
     raise ValueError("every scenario id is contained in another; cannot select exactly one")
 
 
+def without(root: Path, excluded: Sequence[str], into: Path) -> tuple[Path, list[str]]:
+    """A copy of the scenario tree at ``root`` without the ``excluded`` folders (relative to it), and which
+    of them existed. With nothing to leave out, ``root`` itself."""
+    present = [name for name in excluded if (root / name).is_dir()]
+    if not present:
+        return root, []
+    shutil.copytree(root, into)
+    for name in present:
+        shutil.rmtree(into / name)
+    return into, present
+
+
+def _processor() -> str:
+    """The CPU model, for the record of where figures were taken (Linux; else what platform says)."""
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor() or platform.machine()
+
+
 def bridge_available() -> bool:
     return shutil.which("node") is not None and shutil.which("npm") is not None
 
@@ -141,23 +171,36 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenarios", type=Path, default=SCENARIO_ROOT, help="scenario root")
     parser.add_argument("--out", type=Path, default=BUILD_ROOT / "bench" / "bench.json")
     parser.add_argument("--no-bridge", action="store_true", help="leave out the llmz 1.0.1 bridge figure")
+    parser.add_argument(
+        "--exclude",
+        action="append",
+        metavar="FOLDER",
+        help="scenario folder (relative to the root) left out of the throughput figures and timed only in "
+        f"the whole-suite figure; repeatable (default: {', '.join(BUSY_BY_DESIGN)})",
+    )
     args = parser.parse_args(argv)
     repeat = max(1, args.repeat)
     cwd = Path.cwd()
-    ids = _ids(args.scenarios)
-    if not ids:
+    if not _ids(args.scenarios):
         print(f"error: no scenarios under {args.scenarios}", file=sys.stderr)
         return 2
-    results: dict[str, object] = {
-        "platform": platform.platform(),
-        "python": platform.python_version(),
-        "cpus": os.cpu_count(),
-        "repeat": repeat,
-        "scenarios": len(ids),
-    }
     lines: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
+        full_root = args.scenarios
+        args.scenarios, excluded = without(full_root, args.exclude or BUSY_BY_DESIGN, out / "scenarios")
+        ids = _ids(args.scenarios)
+        results: dict[str, object] = {
+            "platform": platform.platform(),
+            "processor": _processor(),
+            "python": platform.python_version(),
+            "cpus": os.cpu_count(),
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            "repeat": repeat,
+            "scenarios": len(ids),
+            "excluded": excluded,
+        }
+        leaving_out = f" (without {', '.join(excluded)})" if excluded else ""
 
         # The whole suite in-process, all of it against one scenario: rate with start-up, and per case.
         whole, _ = interleaved(
@@ -178,12 +221,34 @@ def main(argv: list[str] | None = None) -> int:
             "startup_cpu": startup,
         }
         lines.append(
-            f"suite in-process: {len(ids)} scenarios, {all_cpu:.2f}s CPU (median) = "
+            f"suite in-process{leaving_out}: {len(ids)} scenarios, {all_cpu:.2f}s CPU (median) = "
             f"{len(ids) / all_cpu:.0f}/s with start-up; per case {each * 1000:.2f} ms = "
             f"{(1 / each if each else float('inf')):.0f}/s; start-up {startup:.2f}s"
         )
 
+        if excluded:
+            everything = _ids(full_root)
+            whole_suite, _ = interleaved(
+                {
+                    "whole": run_argv("reference", full_root, out / "w"),
+                    "without": run_argv("reference", args.scenarios, out / "x"),
+                },
+                repeat,
+                cwd,
+            )
+            whole_cpu = statistics.median(whole_suite["whole"].cpu)
+            results["whole_suite"] = {
+                "scenarios": len(everything),
+                "in_process": whole_suite["whole"].summary(),
+                "scenarios_per_cpu_second_with_startup": len(everything) / whole_cpu,
+            }
+            lines.append(
+                f"whole suite in-process, with {', '.join(excluded)}: {len(everything)} scenarios, "
+                f"{whole_cpu:.2f}s CPU (median) = {len(everything) / whole_cpu:.0f}/s with start-up"
+            )
+
         per_system: dict[str, object] = {}
+        excluded_systems = {name.split("/", 1)[0] for name in excluded}
         for system in SYSTEMS:
             system_ids = _ids(args.scenarios, system)
             if not system_ids:
@@ -204,7 +269,8 @@ def main(argv: list[str] | None = None) -> int:
                 "stdio_over_in_process_cpu": ratio,
             }
             lines.append(
-                f"{system:5} stdio/in-process, with start-up: {ratio:.2f}x CPU "
+                f"{system:5} stdio/in-process{leaving_out if system in excluded_systems else ''}, with "
+                f"start-up: {ratio:.2f}x CPU "
                 f"({statistics.median(figures['stdio'].cpu):.2f}s vs "
                 f"{statistics.median(figures['in_process'].cpu):.2f}s, {len(system_ids)} scenarios)"
             )
@@ -242,7 +308,8 @@ def main(argv: list[str] | None = None) -> int:
             }
             times = bridge_each / ref_each if ref_each else float("inf")
             lines.append(
-                f"llmz bridge/reference per case: {times:.1f}x "
+                f"llmz bridge/reference per case{leaving_out if 'llmz' in excluded_systems else ''}: "
+                f"{times:.1f}x "
                 f"({bridge_each * 1000:.0f} ms vs {ref_each * 1000:.0f} ms CPU; bridge start-up "
                 f"{bridge_start:.2f}s)"
             )

@@ -165,7 +165,7 @@ def _play_and_report(
         return _usage_error(str(exc))
     finally:
         adapter.close()
-    catalogue = load_catalogue(args.spec)
+    catalogue = load_catalogue(args.spec, schema_check=False)  # the schema's agreement: nox -s spec
     catalogue_ids = [i for i in catalogue.ids() if i.split(".")[0] in systems]
     problems = baseline.apply(cases, entries, known_ids(args.scenarios, catalogue.ids())) if entries else []
     run = run_metadata(clock, args.spec, args.scenarios)

@@ -19,9 +19,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
+from pydantic import ValidationError
 
 from conformance.adapters.base import DEFAULT_TIMEOUT, Adapter, Outcome
 from conformance.judging.judge import Mismatch, judge
@@ -32,6 +32,9 @@ from conformance.record import Record
 from conformance.records.check import problems as vocabulary_problems
 from conformance.scenario.load import LoadedScenario, LoadError, load_all
 from conformance.systems import SYSTEMS
+
+if TYPE_CHECKING:
+    import jsonschema
 
 
 @dataclass
@@ -75,12 +78,31 @@ class Selection:
 
 @lru_cache(maxsize=1)
 def record_validator() -> jsonschema.protocols.Validator:
+    """The envelope schema, compiled once, and only when a record does not conform (``jsonschema`` is not
+    even imported by a run whose records all do)."""
+    import jsonschema
+
     path = PROTOCOL_DIR / "record.schema.json"
     schema = json.loads(path.read_text(encoding="utf-8")) if path.exists() else Record.model_json_schema()
     return jsonschema.Draft202012Validator(schema)
 
 
+def envelope_conforms(record: Any) -> bool:
+    """The fast answer for the envelope: the model the schema is generated from, in strict mode.
+
+    Strict validation accepts no more than the published schema (a test perturbs records to check it) and
+    runs in Rust; only a record that fails it goes through ``jsonschema``, whose messages are reported."""
+    try:
+        Record.model_validate(record, strict=True)
+    except ValidationError:
+        return False
+    return True
+
+
 def record_problems(record: Any) -> list[str]:
+    """The first five ways ``record`` breaks the envelope schema (empty when it follows it)."""
+    if envelope_conforms(record):
+        return []
     return [
         f"record field {'.'.join(map(str, e.absolute_path)) or '(record)'}: {e.message}"
         for e in sorted(
@@ -194,7 +216,8 @@ def select(
     root: Path = SCENARIO_ROOT, selection: Selection | None = None
 ) -> list[LoadedScenario | LoadError]:
     systems = selection.systems if selection is not None else None
-    items = load_all(root, systems) if root.exists() else []
+    keyword = selection.keyword if selection is not None else None
+    items = load_all(root, systems, keyword) if root.exists() else []
     return [item for item in items if selection is None or selection.wants(item)]
 
 

@@ -42,3 +42,45 @@ def test_bench_reports_the_figures_and_writes_json(
     assert re.search(rf"^{system} +stdio/in-process, with start-up: [\d.]+x CPU", text, re.M), text
     written = json.loads(out.read_text())
     assert written["scenarios"] == 2 and system in written["systems"]
+
+
+def test_busy_folders_are_left_out_of_the_throughput_and_timed_in_the_whole_suite(
+    scenario_tree: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = scenario_tree(
+        {"area/one": minimal_scenario(), "area/two": minimal_scenario(), "busy/three": minimal_scenario()}
+    )
+    system = minimal_scenario()["system"]
+    out = tmp_path / "bench.json"
+    argv = [
+        "--repeat",
+        "1",
+        "--scenarios",
+        str(root),
+        "--out",
+        str(out),
+        "--no-bridge",
+        "--exclude",
+        f"{system}/busy",
+    ]
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert re.search(rf"^suite in-process \(without {system}/busy\): 2 scenarios", text, re.M), text
+    assert re.search(rf"^whole suite in-process, with {system}/busy: 3 scenarios", text, re.M), text
+    written = json.loads(out.read_text())
+    assert written["scenarios"] == 2 and written["excluded"] == [f"{system}/busy"]
+    assert written["whole_suite"]["scenarios"] == 3 and (root / system / "busy" / "three.yaml").exists()
+
+
+def test_without_copies_the_tree_minus_the_named_folders_and_leaves_a_tree_without_them_alone(
+    tmp_path: Path,
+) -> None:
+    from conformance.bench import without
+
+    (tmp_path / "root" / "llmz" / "hostile").mkdir(parents=True)
+    (tmp_path / "root" / "llmz" / "hostile" / "a.yaml").write_text("x")
+    (tmp_path / "root" / "llmz" / "basics").mkdir()
+    (tmp_path / "root" / "llmz" / "basics" / "b.yaml").write_text("y")
+    copy, present = without(tmp_path / "root", ["llmz/hostile", "akan/none"], tmp_path / "copy")
+    assert present == ["llmz/hostile"] and sorted(p.name for p in copy.rglob("*.yaml")) == ["b.yaml"]
+    assert without(copy, ["llmz/hostile"], tmp_path / "again") == (copy, [])

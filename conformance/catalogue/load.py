@@ -12,9 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
 from pydantic import ValidationError
 
 from conformance.catalogue.model import Rule, RuleFile
@@ -22,6 +21,9 @@ from conformance.paths import SPEC_ROOT
 from conformance.systems import SYSTEMS
 from conformance.validation import field_problems
 from conformance.yamlio import YamlFileError, read_yaml_file
+
+if TYPE_CHECKING:
+    import jsonschema
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,8 @@ class Catalogue:
 @lru_cache(maxsize=1)
 def _rule_file_validator() -> jsonschema.protocols.Validator:
     """The JSON Schema generated from the model (the committed copy is kept current by its own test)."""
+    import jsonschema  # only where the schema is checked: a suite run does not need it
+
     return jsonschema.Draft202012Validator(RuleFile.model_json_schema())
 
 
@@ -62,13 +66,14 @@ def pydantic_problems(exc: ValidationError, path: Path) -> list[str]:
     return field_problems(exc, path)
 
 
-def load_rule_file(path: Path) -> tuple[RuleFile | None, list[str]]:
-    """One catalogue file: the parsed model (None when invalid) and every problem found."""
+def load_rule_file(path: Path, *, schema_check: bool = True) -> tuple[RuleFile | None, list[str]]:
+    """One catalogue file: the parsed model (None when invalid) and every problem found. Without
+    ``schema_check`` only the model checks it (the published schema's agreement is not re-proved)."""
     try:
         document = read_yaml_file(path)
     except YamlFileError as exc:
         return None, [str(exc)]
-    problems = schema_problems(document, _rule_file_validator(), path)
+    problems = schema_problems(document, _rule_file_validator(), path) if schema_check else []
     try:
         parsed = RuleFile.model_validate(document)
     except ValidationError as exc:
@@ -86,12 +91,16 @@ def catalogue_files(root: Path = SPEC_ROOT) -> list[Path]:
     return sorted(path for system in SYSTEMS for path in (root / system).glob("*.yaml"))
 
 
-def load_catalogue(root: Path = SPEC_ROOT) -> Catalogue:
-    """Every rule of every catalogue file; duplicate ids are errors naming both files."""
+def load_catalogue(root: Path = SPEC_ROOT, *, schema_check: bool = True) -> Catalogue:
+    """Every rule of every catalogue file; duplicate ids are errors naming both files.
+
+    ``schema_check=False`` is for a suite run, which needs the rules but not a proof that the published
+    rule-file schema agrees with the model: ``nox -s spec`` (``python -m conformance.catalogue``) and the
+    tests check that, and a run skips the JSON Schema pass (most of the catalogue's loading time)."""
     catalogue = Catalogue()
     for path in catalogue_files(root):
         catalogue.files.append(path)
-        parsed, problems = load_rule_file(path)
+        parsed, problems = load_rule_file(path, schema_check=schema_check)
         catalogue.errors.extend(problems)
         if parsed is None:
             continue

@@ -41,9 +41,16 @@ def player_module(system: str) -> Any:
 
 
 def hello_info(variant: str | None = None) -> dict[str, Any]:
+    """What the reference says in its hello. The capabilities come from ``capabilities`` without importing
+    a player (a system missing there is asked through its player)."""
+    from conformance.players import capabilities as declared
+
     capabilities: list[str] = []
     for system in SYSTEMS:
-        capabilities.extend(getattr(player_module(system), "CAPABILITIES", ()))
+        if system in declared.BY_SYSTEM:
+            capabilities.extend(declared.BY_SYSTEM[system])
+        else:
+            capabilities.extend(getattr(player_module(system), "CAPABILITIES", ()))
     return {
         "name": NAME if variant is None else f"{NAME}[{variant}]",
         "version": VERSION,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from conformance.players import capabilities
 from conformance.players.common import ProviderFactory, given, scripted_provider
 from conformance.scenario import akan as vocab
 from conformance.scenario.invalid import raw
@@ -24,10 +25,7 @@ from reference.providers.scripted import ScriptExhausted
 from reference.record import Recorder
 
 #: Capability flags this reference declares for akan (scenarios may `require` them).
-CAPABILITIES: tuple[str, ...] = (
-    "akan.compaction", "akan.attachments", "akan.local-notes", "akan.stop", "akan.storage", "akan.commands",
-    "akan.relay", "akan.voice",
-)
+CAPABILITIES: tuple[str, ...] = capabilities.AKAN
 
 PolicyChange = Callable[[AkanPolicies], AkanPolicies]
 

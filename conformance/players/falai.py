@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
+from conformance.players import capabilities
 from conformance.players.common import ProviderFactory, scripted_provider
 from conformance.players.common import given as only_set
 from conformance.scenario import falai as scenario
@@ -26,14 +27,7 @@ if TYPE_CHECKING:
     from variants import PolicyChange
 
 #: Capability flags this reference declares for falai (scenarios may `require` them).
-#: ``falai.business-hours`` means the declarative ``setup.businessHours`` stand-in for the agent's function.
-CAPABILITIES: tuple[str, ...] = (
-    "falai.turn",
-    "falai.wake",
-    "falai.event",
-    "falai.start",
-    "falai.business-hours",
-)
+CAPABILITIES: tuple[str, ...] = capabilities.FALAI
 
 
 # -- setup -> definitions ---------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import json
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from conformance.players import CannotExpress
+from conformance.players import CannotExpress, capabilities
 from conformance.players.common import ProviderFactory, given, scripted_provider
 from conformance.scenario.invalid import raw
 from conformance.scenario.llmz import (
@@ -65,7 +65,7 @@ UNKNOWN_FORMAT_VERSION = 999_999
 """What ``save_and_restore(unknown_version)`` writes: a format version no runtime knows."""
 
 #: Capability flags this reference declares for llmz (scenarios may `require` them).
-CAPABILITIES: tuple[str, ...] = ()
+CAPABILITIES: tuple[str, ...] = capabilities.LLMZ
 
 PolicyChange = Callable[[Policies], Policies]
 

@@ -15,27 +15,30 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from functools import cache
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-import jsonschema
-from jsonschema.exceptions import ValidationError
 from pydantic import ValidationError as PydanticValidationError
 
 from conformance.paths import PROTOCOL_DIR
 from conformance.records import RECORD_MODELS, schema_name
 
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
+
 RECORDS_DIR = PROTOCOL_DIR / "records"
 MAX_PROBLEMS = 5
-_PLAIN_ONE_OF = jsonschema.Draft202012Validator.VALIDATORS["oneOf"]
 
 
 def _one_of(
     validator: Any, branches: list[Any], instance: Any, schema: dict[str, Any]
 ) -> Iterator[ValidationError]:
     """``oneOf`` that follows a ``discriminator`` when the schema has one (and plain ``oneOf`` otherwise)."""
+    import jsonschema
+    from jsonschema.exceptions import ValidationError
+
     discriminator = schema.get("discriminator")
     if not isinstance(discriminator, dict) or not validator.is_type(instance, "object"):
-        yield from _PLAIN_ONE_OF(validator, branches, instance, schema)
+        yield from jsonschema.Draft202012Validator.VALIDATORS["oneOf"](validator, branches, instance, schema)
         return
     name, mapping = discriminator["propertyName"], discriminator["mapping"]
     value = instance.get(name)
@@ -62,6 +65,8 @@ def _required(
     validator: Any, required: list[str], instance: Any, schema: dict[str, Any]
 ) -> Iterator[ValidationError]:
     """``required``, with each missing field as the error's path (so the message names it)."""
+    from jsonschema.exceptions import ValidationError
+
     if not validator.is_type(instance, "object"):
         return
     for field in required:
@@ -69,10 +74,15 @@ def _required(
             yield ValidationError("missing (a required field)", path=[field])
 
 
-#: Draft 2020-12 with the two keywords above replaced (the library's ``extend`` is untyped)
-RecordValidator: Any = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
-    jsonschema.Draft202012Validator, validators={"oneOf": _one_of, "required": _required}
-)
+@cache
+def record_validator_class() -> Any:
+    """Draft 2020-12 with the two keywords above replaced (the library's ``extend`` is untyped). Built on
+    first use: a run whose records all conform (``conforms``) never imports ``jsonschema``."""
+    import jsonschema
+
+    return jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+        jsonschema.Draft202012Validator, validators={"oneOf": _one_of, "required": _required}
+    )
 
 
 def generated_schema(system: str) -> dict[str, Any]:
@@ -85,7 +95,7 @@ def validator(system: str) -> Any:
     """The compiled validator of a system's records: the committed schema file, else the models' schema."""
     path = RECORDS_DIR / schema_name(system)
     schema = json.loads(path.read_text(encoding="utf-8")) if path.exists() else generated_schema(system)
-    return RecordValidator(schema)
+    return record_validator_class()(schema)
 
 
 def _show(value: Any, limit: int = 60) -> str:

@@ -87,8 +87,26 @@ def scenario_files(root: Path = SCENARIO_ROOT, systems: Iterable[str] | None = N
     return sorted(path for system in sorted(set(systems)) for path in (root / system).rglob("*.yaml"))
 
 
+def may_match(path: Path, root: Path, keyword: str) -> bool:
+    """Whether the scenario at ``path`` can be selected by ``-k keyword`` (its id or one of its rule ids
+    contains it), judged without parsing: a rule id is written out in the file, so a file whose bytes
+    do not contain the keyword cannot match unless it uses escapes (a backslash), which are parsed to be
+    sure. A file that cannot be read is loaded, so its error is reported as before."""
+    if keyword in scenario_id(path, root):
+        return True
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return True
+    return keyword.encode("utf-8") in data or b"\\" in data
+
+
 def load_all(
-    root: Path = SCENARIO_ROOT, systems: Iterable[str] | None = None
+    root: Path = SCENARIO_ROOT, systems: Iterable[str] | None = None, keyword: str | None = None
 ) -> list[LoadedScenario | LoadError]:
-    """Every scenario file (of ``systems``, when given), loaded one at a time."""
-    return [load_file(path, root) for path in scenario_files(root, systems)]
+    """Every scenario file (of ``systems``, when given), loaded one at a time. With ``keyword`` (``-k``),
+    files that cannot match it are not parsed at all (``may_match``); the caller still selects exactly."""
+    paths = scenario_files(root, systems)
+    if keyword:
+        paths = [path for path in paths if may_match(path, root, keyword)]
+    return [load_file(path, root) for path in paths]

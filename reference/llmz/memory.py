@@ -24,6 +24,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Final
 
 DEFAULT_MAX_BYTES: Final = 16 * 1024 * 1024
@@ -87,9 +88,45 @@ def to_plain(value: Tagged) -> Any:
     return value
 
 
-def size_of(value: Any) -> int:
-    """Encoded size in bytes: compact UTF-8 JSON of the tagged form (llmz.memory.limit-scope)."""
+def _encoded_size(value: Any) -> int:
     return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+
+
+@lru_cache(maxsize=64)
+def _text_size(text: str) -> int:
+    """The encoded size of one long string, remembered: memory is measured after every write and every
+    record, and a large retained value (the default limit is 16 MiB) would otherwise be re-encoded each
+    time. Keyed by the text itself; the bound keeps at most a few large strings alive."""
+    return _encoded_size(text)
+
+
+LONG_TEXT: Final = 4096
+"""Strings at least this long have their size remembered (shorter ones cost less to encode than to hash)."""
+
+_SPLIT_DEPTH: Final = 3
+_SPLIT_WIDTH: Final = 64
+"""``size_of`` takes apart containers of at most this many entries, this many levels deep, to find long
+strings; anything larger or deeper is encoded whole, where JSON's C encoder is faster than a walk."""
+
+
+def size_of(value: Any, depth: int = 0) -> int:
+    """Encoded size in bytes: compact UTF-8 JSON of the tagged form (llmz.memory.limit-scope).
+
+    Exactly ``len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())``, computed
+    piecewise near the top so that a long string (a variable, a record's result, a field of an object) is
+    encoded once per distinct text (``_text_size``): a container adds its brackets, separators and keys
+    to the sizes of its entries."""
+    if isinstance(value, str):
+        return _text_size(value) if len(value) >= LONG_TEXT else _encoded_size(value)
+    if depth >= _SPLIT_DEPTH or not isinstance(value, dict | list | tuple) or len(value) > _SPLIT_WIDTH:
+        return _encoded_size(value)
+    if isinstance(value, dict):
+        if not all(isinstance(key, str) for key in value):
+            return _encoded_size(value)  # JSON turns other keys into text its own way
+        entries = sum(size_of(key) + 1 + size_of(item, depth + 1) for key, item in value.items())
+    else:
+        entries = sum(size_of(item, depth + 1) for item in value)
+    return 2 + max(len(value) - 1, 0) + entries
 
 
 def current_return(records: list[dict[str, Any]]) -> tuple[bool, Tagged]:

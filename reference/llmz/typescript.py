@@ -11,8 +11,6 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-import jsonschema
-
 from reference.llmz.errors import LlmzError
 from reference.llmz.preview import UNDEFINED
 
@@ -74,6 +72,8 @@ def schema_issues(schema: dict[str, Any] | None, value: Any) -> list[tuple[str, 
     (llmz.tools.input-validated-first)."""
     if schema is None:
         return []
+    import jsonschema  # on first use: runs of the other systems never need it
+
     data = None if value is UNDEFINED else value
     validator = jsonschema.Draft202012Validator(schema)
     return [
