@@ -78,7 +78,42 @@ export class ScriptedModelClient extends _CustomModelClient {
     }
   }
 
-  async #answer(input, purpose, options) {
+  /**
+   * llmz streams a turn when its client has `generateTextStream` (it looks before every turn call). The
+   * property is there only while the next turn entry of the script has `chunks`, so exactly the entries the
+   * scenario streams arrive as a stream (as with the reference, whose previews are those chunks) and every
+   * other call keeps the `generateText` path the rest of the suite was judged on.
+   */
+  get generateTextStream() {
+    const entry = this.#peekEntry('turn')
+    return entry?.chunks ? this.#stream : undefined
+  }
+
+  /**
+   * One streamed turn: each chunk is one `output` piece (llmz turns them into `onDelta` previews), then the
+   * tool calls and metadata with `finished`. Failures before the first chunk fall back over the candidates
+   * exactly as in `generateText`.
+   */
+  #stream = async function* stream(input, options = {}) {
+    const candidates = Array.isArray(input.model) && input.model.length > 1 ? [...input.model] : [input.model]
+    this.#noteCompaction(input)
+    for (let start = 0; ; start += 1) {
+      const remaining = candidates.slice(start)
+      const attempt = remaining.length > 1 ? { ...input, model: remaining } : { ...input, model: remaining[0] }
+      let answer
+      try {
+        answer = await this.#answer(attempt, 'turn', options, true)
+      } catch (error) {
+        if (!(error instanceof ProviderFailure) || remaining.length === 1) throw error
+        continue
+      }
+      for (const chunk of answer.entry.chunks) if (chunk) yield { output: chunk }
+      yield { toolCalls: answer.response.toolCalls, metadata: answer.response.metadata, finished: true }
+      return
+    }
+  }
+
+  async #answer(input, purpose, options, streamed = false) {
     this.calls += 1
     const call = this.calls
     this.recorder.emit('model_request', { call, purpose, ...normalizeRequest(input) })
@@ -92,6 +127,11 @@ export class ScriptedModelClient extends _CustomModelClient {
       this.recorder.emit('model_response', { call, failure: entry.failure })
       throw new ProviderFailure(entry.failure.status, entry.failure.message ?? 'scripted provider failure', entry.failure.retry_after)
     }
+    const response = this.#respond(call, entry, purpose, input)
+    return streamed ? { entry, response } : response
+  }
+
+  #respond(call, entry, purpose, input) {
     const toolCalls = (entry.tool_calls ?? []).map((scripted) => this.#nativeCall(scripted))
     const stopReason = entry.stop_reason ?? (toolCalls.length ? 'tool_calls' : 'stop')
     const usage = { input_tokens: entry.usage?.input_tokens ?? 0, output_tokens: entry.usage?.output_tokens ?? 0 }
@@ -124,10 +164,20 @@ export class ScriptedModelClient extends _CustomModelClient {
 
   /** The first unused script entry for a call of this purpose (an entry without `purpose` answers any). */
   #nextEntry(purpose) {
-    const index = this.script.findIndex((entry, i) => !this.used.has(i) && (entry.purpose == null || entry.purpose === purpose))
+    const index = this.#nextIndex(purpose)
     if (index < 0) return undefined
     this.used.add(index)
     return this.script[index]
+  }
+
+  /** The entry the next call of this purpose would take, without taking it. */
+  #peekEntry(purpose) {
+    const index = this.#nextIndex(purpose)
+    return index < 0 ? undefined : this.script[index]
+  }
+
+  #nextIndex(purpose) {
+    return this.script.findIndex((entry, i) => !this.used.has(i) && (entry.purpose == null || entry.purpose === purpose))
   }
 
   /**

@@ -9,7 +9,7 @@ import { CannotExpress } from './errors.mjs'
 /** Structure name -> the keys (wire spelling) the bridge maps onto llmz. */
 export const VOCABULARY = {
   Scenario: ['id', 'system', 'requires', 'setup', 'script', 'steps'],
-  ScriptEntry: ['purpose', 'text', 'tool_calls', 'json', 'stop_reason', 'usage', 'failure'],
+  ScriptEntry: ['purpose', 'text', 'tool_calls', 'json', 'stop_reason', 'usage', 'failure', 'chunks'],
   ScriptedToolCall: ['name', 'code', 'arguments', 'id'],
   Usage: ['input_tokens', 'output_tokens'],
   ScriptedFailure: ['status', 'message', 'retry_after'],
@@ -26,7 +26,7 @@ export const VOCABULARY = {
   ThinkSignalSpec: ['reason', 'context', 'via'],
   TruncateSpec: ['max_tokens', 'preserve'],
   ExitSpec: ['name', 'description', 'schema'],
-  ChatSpec: ['text_handler', 'components'],
+  ChatSpec: ['text_handler', 'components', 'on_delta'],
   ComponentSpec: ['name', 'description', 'props', 'handler'],
   HooksSpec: [
     'on_exit', 'after_tool', 'before_tool', 'on_inspect', 'before_request', 'before_execution',
@@ -48,13 +48,8 @@ export const VOCABULARY = {
   SummarizeStep: ['op'],
 }
 
-const STREAMING = 'streamed responses (the bridge plays the model through generateText, without a stream)'
-
 /** Fields the suite knows but this bridge cannot express on llmz 1.0.1 (unless set to `unless`), and why. */
-export const INEXPRESSIBLE = {
-  'ScriptEntry.chunks': { reason: STREAMING },
-  'ChatSpec.on_delta': { reason: STREAMING, unless: 'none' },
-}
+export const INEXPRESSIBLE = {}
 
 /**
  * Fields that may hold a value written invalid on purpose, `{invalid: <raw>, why}` (conformance/scenario/
