@@ -205,9 +205,12 @@ class ChatSpec(Strict):
         default="ok", description="`response.handler` for assistant text: acknowledges, throws, or is absent."
     )
     components: list[ComponentSpec] = Field(default_factory=list)
-    on_delta: Literal["none", "observe", "throw"] = Field(
+    on_delta: Literal["none", "observe", "throw", "throw_on_restart"] = Field(
         default="none",
-        description="`response.onDelta`: absent, gets the script's `chunks` as previews, or throws on each.",
+        description=(
+            "`response.onDelta`: absent, gets the script's `chunks` as previews, throws on each event, or "
+            "throws only on a restart (retraction) event."
+        ),
     )
 
 
@@ -322,6 +325,9 @@ class ExecuteOptions(Strict):
     max_tokens: MaxTokens | None = Field(default=None, description="`options.maxTokens`: context window cap.")
     tool_result_max_tokens: ResultBudget | None = Field(
         default=None, description="`options.toolResultMaxTokens`: the result preview budget."
+    )
+    mid_stream_fallback: bool | None = Field(
+        default=None, description="`options.midStreamFallback`: restart a broken stream on the next model."
     )
 
 
