@@ -285,7 +285,7 @@ PERMITTED: list[Permitted] = [
         name="llmz-no-dispatch-while-streaming",
         system="llmz",
         exercises=("llmz.streaming.execute-while-streaming#open_question",),
-        description="a complete call waits for the stream to end before it runs (the guide only allows early runs)",
+        description="a complete call waits for the stream to end before it runs (early runs are allowed, not required)",
         policies=lambda p: replace(p, dispatch_while_streaming=False),
     ),
 ]
