@@ -285,7 +285,7 @@ PERMITTED: list[Permitted] = [
         name="llmz-no-dispatch-while-streaming",
         system="llmz",
         exercises=("llmz.streaming.execute-while-streaming#open_question",),
-        description="a complete call waits for the stream to end before it runs (early runs are allowed, not required)",
+        description="a complete call runs only once the stream has ended (running it early is allowed)",
         policies=lambda p: replace(p, dispatch_while_streaming=False),
     ),
 ]
