@@ -34,3 +34,11 @@ export class NotSettled extends Error {
     this.name = 'NotSettled'
   }
 }
+
+/** A scripted stream whose transport failed partway (`stream_break`). */
+export class StreamBroken extends Error {
+  constructor(message) {
+    super(message)
+    this.name = 'StreamBroken'
+  }
+}

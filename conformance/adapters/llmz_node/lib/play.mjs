@@ -127,7 +127,7 @@ async function run(state, step, index) {
       model: modelIds(state.setup),
       signal: controller.signal,
       options: executeOptions(options),
-      ...observerHooks(hooks, observer),
+      ...observerHooks(hooks, observer, state.client),
       ...exitHook(hooks, observer),
       ...toolHooks(hooks, observer),
       ...requestHook(hooks, observer, state.client),
@@ -276,8 +276,9 @@ function inspectHook(spec) {
  * llmz calls `onTrace` for every trace it records (model calls, code execution, tool calls, ...), so each
  * such `hook` event also names the trace type.
  */
-function observerHooks(spec, observer) {
-  const base = observer.hooks()
+function observerHooks(spec, observer, client) {
+  const own = observer.hooks()
+  const base = { ...own, onTrace: (event) => { client.traced(event?.trace); return own.onTrace(event) } }
   const wrap = (name, key, inner) => (event, ...rest) => {
     const result = inner(event, ...rest)
     const mode = spec[key] ?? 'none'
@@ -443,6 +444,7 @@ function executeOptions(options) {
   if (options.require_chat_response != null) out.requireChatResponse = options.require_chat_response
   if (options.max_tokens != null) out.maxTokens = options.max_tokens
   if (options.tool_result_max_tokens != null) out.toolResultMaxTokens = options.tool_result_max_tokens
+  if (options.mid_stream_fallback != null) out.midStreamFallback = options.mid_stream_fallback
   return out
 }
 

@@ -9,7 +9,8 @@ import { CannotExpress } from './errors.mjs'
 /** Structure name -> the keys (wire spelling) the bridge maps onto llmz. */
 export const VOCABULARY = {
   Scenario: ['id', 'system', 'requires', 'setup', 'script', 'steps'],
-  ScriptEntry: ['purpose', 'text', 'tool_calls', 'json', 'stop_reason', 'usage', 'failure', 'chunks'],
+  ScriptEntry: ['purpose', 'text', 'tool_calls', 'json', 'stop_reason', 'usage', 'failure', 'chunks', 'stream_break'],
+  StreamBreak: ['after', 'calls_after', 'message'],
   ScriptedToolCall: ['name', 'code', 'arguments', 'id'],
   Usage: ['input_tokens', 'output_tokens'],
   ScriptedFailure: ['status', 'message', 'retry_after'],
@@ -39,7 +40,7 @@ export const VOCABULARY = {
   BeforeToolHook: ['tool', 'replace_input'],
   ModelSpec: ['id', 'input_tokens', 'output_tokens'],
   CompactionSpec: ['trigger_ratio', 'target_ratio', 'keep_recent_iterations', 'max_summary_tokens', 'model'],
-  ExecuteOptions: ['loop', 'timeout', 'require_chat_response', 'max_tokens', 'tool_result_max_tokens'],
+  ExecuteOptions: ['loop', 'timeout', 'require_chat_response', 'max_tokens', 'tool_result_max_tokens', 'mid_stream_fallback'],
   AppendStep: ['op', 'messages'],
   AppendMessage: ['role', 'content', 'name', 'payload'],
   ExecuteStep: ['op', 'mode', 'instructions', 'exits', 'options'],
@@ -100,6 +101,7 @@ export function checkScenario(scenario) {
     each(entry.tool_calls, 'ScriptedToolCall', `${where}.tool_calls`)
     check(entry.usage, 'Usage', `${where}.usage`)
     check(entry.failure, 'ScriptedFailure', `${where}.failure`)
+    check(entry.stream_break, 'StreamBreak', `${where}.stream_break`)
   }
   checkSetup(scenario.setup ?? {})
   for (const [index, step] of (scenario.steps ?? []).entries()) {
