@@ -116,7 +116,7 @@ async function run(state, step, index) {
   state.client.onResponse = unhandledText(state, step, observer)
   let result
   try {
-    result = await settleWithin(settleBoundMs(options), controller, execute({
+    result = await settleWithin(settleBoundMs(options, step), controller, execute({
       client: state.client,
       session: state.session,
       instructions: step.instructions ?? '',
@@ -150,7 +150,13 @@ const SETTLE_GRACE_MS = 2000
 /** Below the harness's default 30 s per case, so the case fails with this reason instead of a kill. */
 const MAX_SETTLE_MS = 10000
 
-function settleBoundMs(options) {
+/**
+ * The give-up limit of one execute: the step's own `give_up_after` when the scenario sets one (a scenario
+ * about a timeout lowers it so a runtime that ignores the timeout costs the run only that long), else the
+ * JavaScript timeout plus grace; never above MAX_SETTLE_MS.
+ */
+function settleBoundMs(options, step) {
+  if (step.give_up_after != null) return Math.min(durationMs(step.give_up_after), MAX_SETTLE_MS)
   const timeout = options.timeout != null ? durationMs(options.timeout) : MAX_SETTLE_MS
   return Math.min(timeout + SETTLE_GRACE_MS, MAX_SETTLE_MS)
 }

@@ -43,7 +43,7 @@ export const VOCABULARY = {
   ExecuteOptions: ['loop', 'timeout', 'require_chat_response', 'max_tokens', 'tool_result_max_tokens', 'mid_stream_fallback'],
   AppendStep: ['op', 'messages'],
   AppendMessage: ['role', 'content', 'name', 'payload'],
-  ExecuteStep: ['op', 'mode', 'instructions', 'exits', 'options'],
+  ExecuteStep: ['op', 'mode', 'instructions', 'exits', 'options', 'give_up_after'],
   SaveAndRestoreStep: ['op', 'drop_delivery_tracking', 'unknown_version'],
   CompactStep: ['op', 'keep_recent_iterations'],
   SummarizeStep: ['op'],
