@@ -380,10 +380,11 @@ class ExecuteStep(Strict):
         default=None,
         description=(
             "How long a host that runs the program in real time (the llmz-node bridge) waits for this "
-            "execute to return before it stops waiting and reports a hang, the case's error: milliseconds or "
-            "a duration like '1s'. A scenario about a timeout sets it a little above that timeout so a runtime "
-            "that ignores the timeout costs the run that long, not the host's default. Not an llmz option; "
-            "the reference plays time without waiting and has nothing to give up on. Absent: the host's own limit."
+            "execute to return before it stops waiting and reports a hang, the case's error: milliseconds "
+            "or a duration like '1s'. A scenario about a timeout sets it a little above that timeout, so a "
+            "runtime that ignores the timeout costs the run that long, not the host's default. Not an llmz "
+            "option; the reference plays time without waiting and has nothing to give up on. Absent: the "
+            "host's own limit."
         ),
     )
 
