@@ -171,6 +171,16 @@ def test_a_run_that_never_settles_is_an_error_and_the_bridge_survives(bridge: St
     assert bridge.starts == starts
 
 
+def test_a_step_can_lower_the_give_up_limit(bridge: StdioAdapter) -> None:
+    """give_up_after replaces the timeout-plus-grace bound, so a scenario about a timeout waits less."""
+    payload = worker_scenario(COMPLETES, [])
+    payload["setup"]["tools"][0]["behaviour"] = {"hangs": True}
+    payload["steps"][1]["options"] = {"timeout": "200ms"}
+    payload["steps"][1]["give_up_after"] = "300ms"
+    outcome = bridge.run(wire(payload), TIMEOUT)
+    assert outcome.error is not None and "did not settle within 300 ms" in outcome.error
+
+
 def test_an_unknown_setup_field_is_a_skip_naming_it(bridge: StdioAdapter) -> None:
     payload = worker_scenario(COMPLETES, [])
     payload["setup"]["tools"][0]["behaviour"]["sparkles"] = True
@@ -194,6 +204,60 @@ def test_tokenizer_truncation_honours_the_mode() -> None:
     assert count == 10
     assert (head, tail, middle) == ("one two three", " eight nine ten", "one two nine ten")
     assert whole == "one two three four five six seven eight nine ten"
+
+
+#: Texts that stress the piece split: runs of spaces before words and line ends, contractions, digits,
+#: non-Latin scripts, emoji, special-token spellings, JSON.
+TOKENIZER_CHECK = r"""
+import { Tiktoken } from 'js-tiktoken/lite';
+import ranks from 'js-tiktoken/ranks/cl100k_base';
+import { count, truncate } from './lib/tokenizer.mjs';
+const plain = new Tiktoken(ranks);
+const parts = ['a', 'Bc', ' ', '  ', '\n', '\r\n', '\t', '7', '123456', '.', ',', "'s", "'LL", '"', '{', '}',
+  'é', '日本', '😀', '<|endoftext|>', '\u00a0', ' x', '\n\n  '];
+let seed = 7;
+const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+const texts = [JSON.stringify({ a: [1, { b: 'x  y' }], c: 'one\r\ntwo\n\n   ' }), 'z'.repeat(3000)];
+for (let i = 0; i < 1500; i++) {
+  let text = '';
+  for (let n = Math.floor(next() * 40); n > 0; n--) text += parts[Math.floor(next() * parts.length)];
+  texts.push(text, text);  // twice: the second answer comes from the caches
+}
+const cut = (tokens, k, mode) => {
+  if (tokens.length <= k) return null;
+  if (k === 0) return '';
+  if (mode === 'tail') return plain.decode(tokens.slice(tokens.length - k));
+  if (mode === 'middle') {
+    const head = Math.ceil(k / 2);
+    const tail = k - head;
+    const end = tail ? plain.decode(tokens.slice(tokens.length - tail)) : '';
+    return plain.decode(tokens.slice(0, head)) + end;
+  }
+  return plain.decode(tokens.slice(0, k));
+};
+const wrong = [];
+for (const text of texts) {
+  const tokens = plain.encode(text, [], []);
+  if (count(text) !== tokens.length) wrong.push(['count', text]);
+  for (const mode of ['head', 'tail', 'middle']) for (const k of [0, 1, 2, 5]) {
+    const want = cut(tokens, k, mode) ?? text;
+    if (truncate(text, k, mode) !== want) wrong.push([mode, k, text]);
+  }
+}
+console.log(JSON.stringify({ texts: texts.length, wrong: wrong.slice(0, 5) }));
+"""
+
+
+def test_tokenizer_caches_give_js_tiktokens_answers() -> None:
+    """The caches change nothing: counts and cuts equal plain js-tiktoken's, the first time and again."""
+    ensure_installed()
+    done = subprocess.run(
+        [bridge_command()[0], "--input-type=module", "-e", TOKENIZER_CHECK],
+        cwd=BRIDGE_SCRIPT.parent, capture_output=True, text=True, timeout=120, check=True,
+    )
+    result = json.loads(done.stdout)
+    assert result["texts"] == 3002
+    assert result["wrong"] == []
 
 
 def _document(payload: dict[str, Any]) -> dict[str, Any]:

@@ -87,6 +87,8 @@ def test_the_record_over_http_equals_the_scripted_record(
     loaded: LoadedScenario, client: httpx.Client
 ) -> None:
     payload = with_call_ids(loaded.payload)
+    if any(entry.get("stream_break") for entry in payload.get("script") or []):
+        pytest.skip("the fake server cannot break a stream partway (stream_break) yet")
     try:
         expected = play(payload)
     except CannotExpress as exc:

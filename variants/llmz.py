@@ -281,4 +281,11 @@ PERMITTED: list[Permitted] = [
         description="two exits under one name are refused as conflicting bindings (INVALID_CONFIG)",
         transform=_duplicate_exit_as_config,
     ),
+    Permitted(
+        name="llmz-no-dispatch-while-streaming",
+        system="llmz",
+        exercises=("llmz.streaming.execute-while-streaming#open_question",),
+        description="a complete call runs only once the stream has ended (running it early is allowed)",
+        policies=lambda p: replace(p, dispatch_while_streaming=False),
+    ),
 ]

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from conformance.scenario.common import ScriptEntry
-from reference.providers.model import ModelResponse, ProviderError, ToolCall, Usage
+from reference.providers.model import ModelResponse, ProviderError, StreamBreak, ToolCall, Usage
 from reference.providers.protocol import ModelProvider
 from reference.providers.scripted import ScriptedProvider
 from reference.record import Recorder
@@ -27,6 +27,11 @@ def model_response(entry: ScriptEntry) -> ModelResponse:
         failure=(
             ProviderError(entry.failure.status, entry.failure.message, entry.failure.retry_after)
             if entry.failure is not None
+            else None
+        ),
+        stream_break=(
+            StreamBreak(entry.stream_break.after, entry.stream_break.calls_after, entry.stream_break.message)
+            if entry.stream_break is not None
             else None
         ),
     )

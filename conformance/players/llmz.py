@@ -78,6 +78,16 @@ def _raise(message: str) -> NoReturn:
     raise HandlerError(message)
 
 
+#: ``setup.chat.on_delta`` -> how llmz's one ``onDelta`` treats (previews, restart events); the reference
+#: takes them as two callbacks, ``on_delta`` and ``on_restart``.
+_PREVIEWS: dict[str, tuple[ObserverBehaviour, ObserverBehaviour]] = {
+    "none": ("none", "none"),
+    "observe": ("observe", "observe"),
+    "throw": ("throw", "throw"),
+    "throw_on_restart": ("observe", "throw"),
+}
+
+
 def _observer(behaviour: ObserverBehaviour) -> Callable[..., Any] | None:
     """An observer hook that is absent, does nothing, or throws every time."""
     if behaviour == "none":
@@ -245,7 +255,10 @@ class Player:
             for c in spec.components
         ]
         return Chat(
-            handler=_handler(spec.text_handler), components=components, on_delta=_observer(spec.on_delta)
+            handler=_handler(spec.text_handler),
+            components=components,
+            on_delta=_observer(_PREVIEWS[spec.on_delta][0]),
+            on_restart=_observer(_PREVIEWS[spec.on_delta][1]),
         )
 
     def _exits(self, step: ExecuteStep) -> list[Exit] | None:

@@ -95,10 +95,17 @@ class Delivery(Open):
 
 
 class Delta(Open):
+    """A preview (``delta``, ``content``) or a restart telling the consumer to retract (``restart: true``,
+    ``attempt``, ``models``, ``reason``)."""
+
     type: Literal["delta"]
     iteration: int
-    delta: str
-    content: str
+    delta: str = optional()
+    content: str = optional()
+    restart: bool = optional()
+    attempt: int = optional()
+    models: list[Any] = optional()
+    reason: str = optional()
     threw: bool = optional()
 
 

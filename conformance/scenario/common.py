@@ -42,6 +42,20 @@ class ScriptedFailure(Strict):
     retry_after: float | None = Field(default=None, ge=0)
 
 
+class StreamBreak(Strict):
+    """A streamed answer whose transport fails partway: ``after`` of the entry's chunks arrive, then it
+    breaks and the answer never completes. The entry's tool calls arrive complete once ``calls_after``
+    chunks have arrived (unset: only at the end, which a broken stream never reaches)."""
+
+    after: int = Field(ge=0, description="How many of the entry's chunks arrive before the stream breaks.")
+    calls_after: int | None = Field(
+        default=None,
+        ge=0,
+        description="Chunks that arrive before the tool calls are complete; unset: at the end.",
+    )
+    message: str = Field(default="the stream broke", description="What the transport failure says.")
+
+
 class ScriptEntry(Strict):
     """The model's answer to one call, in the order the calls are made.
 
@@ -67,6 +81,23 @@ class ScriptEntry(Strict):
     usage: Usage = Field(default_factory=Usage)
     chunks: list[str] | None = Field(default=None, description="Stream deltas, when the call streams.")
     failure: ScriptedFailure | None = None
+    stream_break: StreamBreak | None = Field(
+        default=None, description="The stream breaks partway (needs `chunks`); the answer never completes."
+    )
+
+    @model_validator(mode="after")
+    def _break_inside_chunks(self) -> ScriptEntry:
+        brk = self.stream_break
+        if brk is None:
+            return self
+        if self.chunks is None:
+            raise ValueError("stream_break needs chunks: only a streamed answer can break partway")
+        for name, value in (("after", brk.after), ("calls_after", brk.calls_after)):
+            if value is not None and value > len(self.chunks):
+                raise ValueError(
+                    f"stream_break.{name} is {value}, but the entry has {len(self.chunks)} chunks"
+                )
+        return self
 
     def effective_stop_reason(self) -> str:
         if self.stop_reason is not None:

@@ -211,9 +211,12 @@ class ChatSpec(Strict):
         default="ok", description="`response.handler` for assistant text: acknowledges, throws, or is absent."
     )
     components: list[ComponentSpec] = Field(default_factory=list)
-    on_delta: Literal["none", "observe", "throw"] = Field(
+    on_delta: Literal["none", "observe", "throw", "throw_on_restart"] = Field(
         default="none",
-        description="`response.onDelta`: absent, gets the script's `chunks` as previews, or throws on each.",
+        description=(
+            "`response.onDelta`: absent, gets the script's `chunks` as previews, throws on each event, or "
+            "throws only on a restart (retraction) event."
+        ),
     )
 
 
@@ -337,6 +340,9 @@ class ExecuteOptions(Strict):
     tool_result_max_tokens: ResultBudget | None = Field(
         default=None, description="`options.toolResultMaxTokens`: the result preview budget."
     )
+    mid_stream_fallback: bool | None = Field(
+        default=None, description="`options.midStreamFallback`: restart a broken stream on the next model."
+    )
 
 
 class MemorySpec(Strict):
@@ -384,6 +390,17 @@ class ExecuteStep(Strict):
         "DefaultExit). An explicit empty list passes no exits.",
     )
     options: ExecuteOptions = Field(default_factory=ExecuteOptions)
+    give_up_after: str | int | None = Field(
+        default=None,
+        description=(
+            "How long a host that runs the program in real time (the llmz-node bridge) waits for this "
+            "execute to return before it stops waiting and reports a hang, the case's error: milliseconds "
+            "or a duration like '1s'. A scenario about a timeout sets it a little above that timeout, so a "
+            "runtime that ignores the timeout costs the run that long, not the host's default. Not an llmz "
+            "option; the reference plays time without waiting and has nothing to give up on. Absent: the "
+            "host's own limit."
+        ),
+    )
 
 
 class SaveAndRestoreStep(Strict):

@@ -141,11 +141,14 @@ class HostObject:
 @dataclass(frozen=True)
 class Chat:
     """What makes an execute a chat turn: the text handler, components and the streaming preview hook.
-    ``handler`` None leaves assistant text unhandled; ``on_delta`` gets (chunk, text so far)."""
+    ``handler`` None leaves assistant text unhandled; ``on_delta`` gets (chunk, text so far).
+    ``on_restart`` gets the restart (retraction) events that llmz hands to the same ``onDelta``: kept apart
+    here so ``on_delta`` keeps its two-argument form; it gets the event's fields as a dict."""
 
     handler: Callable[[str], Any] | None = acknowledge
     components: Sequence[Component] = ()
     on_delta: Callable[[str, str], Any] | None = None
+    on_restart: Callable[[dict[str, Any]], Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -219,6 +222,8 @@ class Options:
     require_chat_response: bool = True
     max_tokens: object = None
     tool_result_max_tokens: object = DEFAULT_RESULT_BUDGET
+    mid_stream_fallback: bool = False
+    """``options.midStreamFallback``: a stream that breaks before dispatch restarts on the next model."""
 
 
 NO_HOOKS: Final = Hooks()

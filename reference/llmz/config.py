@@ -45,6 +45,7 @@ class RunConfig:
     components: dict[str, Component]
     text_handler: Callable[[str], Any] | None
     on_delta: Callable[[str, str], Any] | None
+    on_restart: Callable[[dict[str, Any]], Any] | None
     hooks: Hooks
     duplicates: dict[str, list[str]]
     """Names registered more than once, per kind (tool, exit, component)."""
@@ -55,6 +56,8 @@ class RunConfig:
     """As the host gave it; checked (llmz.budget.max-tokens.positive-safe-integer) as requests are fitted."""
     result_budget: object
     """As the host gave it: checked (llmz.inspection.tool-result-range) before the first iteration."""
+    mid_stream_fallback: bool = False
+    """``options.midStreamFallback`` (llmz.streaming.mid-stream-fallback-before-dispatch)."""
 
     @property
     def result_budget_tokens(self) -> int:
@@ -122,6 +125,7 @@ def resolve(
         components={c.name: c for c in chat.components} if chat else {},
         text_handler=chat.handler if chat else None,
         on_delta=chat.on_delta if chat else None,
+        on_restart=chat.on_restart if chat else None,
         hooks=hooks,
         duplicates=_duplicates(tools, exits or (), chat),
         loop=options.loop if options.loop is not None else DEFAULT_LOOP,
@@ -129,4 +133,5 @@ def resolve(
         require_chat_response=options.require_chat_response,
         max_tokens=options.max_tokens,
         result_budget=options.tool_result_max_tokens,
+        mid_stream_fallback=options.mid_stream_fallback,
     )

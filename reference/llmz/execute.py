@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from reference.llmz import config as config_module
-from reference.llmz import fit, prompt, request_hook
+from reference.llmz import fit, prompt, request_hook, streaming
 from reference.llmz.api import (
     DEFAULT_MODELS,
     DEFAULT_OPTIONS,
@@ -36,8 +36,9 @@ from reference.llmz.conversation import wire
 from reference.llmz.errors import CATALOGUE, LlmzError
 from reference.llmz.events import Events
 from reference.llmz.host import observe
-from reference.llmz.iteration import IterationContext, IterationEnd, run_iteration
+from reference.llmz.iteration import IterationContext, IterationEnd, interrupted_iteration, run_iteration
 from reference.llmz.session import Session
+from reference.providers.model import ModelResponse
 from reference.providers.protocol import ModelProvider
 from reference.providers.scripted import ProviderFailure, ScriptExhausted
 
@@ -170,18 +171,59 @@ def _one_call(ctx: IterationContext, runtime: Runtime, index: int) -> IterationE
     except LlmzError as error:
         return _failed_before_dispatch(ctx, index, error)
     failure: ProviderFailure | None = None
-    for candidates in ctx.policies.fallback_sequence(runtime.models):
+    sequence = ctx.policies.fallback_sequence(runtime.models)
+    attempt, late_restart = 1, None
+    for position, candidates in enumerate(sequence):
         request["model"] = _model_field(candidates)
         try:
             entry = runtime.provider.complete(request)
         except ProviderFailure as exc:
             failure = exc
             continue
-        return run_iteration(entry, ctx, index)
-    assert failure is not None
+        if entry.stream_break is None:
+            end = run_iteration(entry, ctx, index)
+            if late_restart is not None:  # only a policy that retracts late gets here
+                streaming.announce_restart(ctx.config, ctx.events, late_restart, True)
+            return end
+        following = sequence[position + 1][0].id if position + 1 < len(sequence) else None
+        outcome = _broken_stream(ctx, index, entry, attempt, candidates[0].id, following)
+        if isinstance(outcome, IterationEnd):
+            return outcome
+        attempt += 1
+        late_restart = outcome or None
+    assert failure is not None  # a restart always has a next candidate to ask
     return _failed_before_dispatch(
         ctx, index, LlmzError("GENERATION_FAILED", str(failure), status=failure.status)
     )
+
+
+def _broken_stream(
+    ctx: IterationContext, index: int, entry: ModelResponse, attempt: int, current: Any, following: Any
+) -> IterationEnd | dict[str, Any]:
+    """A stream that broke partway (reference/llmz/streaming.py): its iteration's end, or the restart
+    onto ``following`` (an empty dict when the consumer was already told, else the event still to tell)."""
+    policies, config = ctx.policies, ctx.config
+    dispatched = streaming.dispatched(entry, policies.dispatch_while_streaming)
+    restart = policies.may_restart(config.mid_stream_fallback, dispatched, following is not None)
+    if dispatched:
+        if not policies.report_interruption:
+            return run_iteration(entry, ctx, index)  # as if the answer had completed
+        end = interrupted_iteration(entry, ctx, index, streaming.broken_error(entry, True))
+        if not restart:
+            return end
+    elif entry.stream_break is not None:
+        arrived = tuple(entry.chunks or ())[: entry.stream_break.after]
+        streaming.emit_previews(arrived, config, ctx.events, index, policies.stream_contents)
+    if not restart:
+        return _failed_before_dispatch(ctx, index, streaming.broken_error(entry, False))
+    reason = entry.stream_break.message if entry.stream_break is not None else "the stream broke"
+    fields = policies.restart_event(index, attempt + 1, current, following, reason)
+    if not policies.retract_before_replacement:
+        return fields
+    told = streaming.announce_restart(config, ctx.events, fields, policies.tell_consumer_of_restart)
+    if not told and policies.failed_retraction_stops:
+        return _failed_before_dispatch(ctx, index, streaming.failed_retraction())
+    return {}
 
 
 def _failed_before_dispatch(ctx: IterationContext, index: int, error: LlmzError) -> IterationEnd:

@@ -8,10 +8,10 @@ exit, and append the feedback the next request will carry.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from reference.llmz import feedback, program, settle
+from reference.llmz import feedback, program, settle, streaming
 from reference.llmz.config import LISTEN, RunConfig
 from reference.llmz.errors import LlmzError
 from reference.llmz.events import Events
@@ -87,20 +87,11 @@ def _store_call(entry: ModelResponse, session: Session, iteration_id: str) -> li
 
 
 def stream_previews(entry: ModelResponse, host: IterationHost) -> None:
-    """Hand each streamed chunk to ``onDelta`` with the text accumulated so far
-    (llmz.streaming.content-accumulates). A preview callback that throws is ignored
-    (llmz.streaming.preview-callback-errors-ignored); previews are not deliveries."""
-    hook = host.config.on_delta
-    if not host.config.chat or hook is None or not entry.chunks:
-        return
-    chunks = list(entry.chunks)
-    for chunk, content in zip(chunks, host.policies.stream_contents(chunks), strict=True):
-        event: dict[str, Any] = {"iteration": host.iteration, "delta": chunk, "content": content}
-        try:
-            hook(chunk, content)
-        except Exception:
-            event["threw"] = True
-        host.events.emit("delta", **event)
+    """Hand each streamed chunk to ``onDelta`` (``streaming.emit_previews``); previews are not deliveries."""
+    if entry.chunks:
+        streaming.emit_previews(
+            entry.chunks, host.config, host.events, host.iteration, host.policies.stream_contents
+        )
 
 
 def _deliver_text(entry: ModelResponse, host: IterationHost) -> LlmzError | None:
@@ -190,6 +181,26 @@ def run_iteration(entry: ModelResponse, ctx: IterationContext, index: int) -> It
     else:
         end = IterationEnd(STATUS[decision], error if decision == "recover" else None)
     _close(entry, host, ctx, end, call_ids, returned, iteration_id)
+    return end
+
+
+def interrupted_iteration(
+    entry: ModelResponse, ctx: IterationContext, index: int, error: LlmzError
+) -> IterationEnd:
+    """A stream that broke after its program was dispatched (llmz.streaming.post-dispatch-failure-reported):
+    the previews that arrived were shown, the program ran and what it did stays, its text is never
+    accepted or delivered, no exit is applied, and the iteration fails with the interruption."""
+    brk = entry.stream_break
+    arrived = tuple(entry.chunks or ())[: brk.after if brk is not None else None]
+    session = ctx.session
+    previous = previous_program(session)
+    iteration_id = session.mint_iteration_id()
+    host = IterationHost(ctx.config, session, ctx.events, index)
+    call_ids = _store_call(replace(entry, text=""), session, iteration_id)
+    streaming.emit_previews(arrived, ctx.config, ctx.events, index, ctx.policies.stream_contents)
+    ran = program.run(_code_to_run(entry, ctx, index, previous), host, ctx, iteration_id)
+    end = IterationEnd("critical_error", error)
+    _close(entry, host, ctx, end, call_ids, ran.returned, iteration_id)
     return end
 
 

@@ -38,6 +38,7 @@ from reference.llmz import (
     prompt,
     request_hook,
     signals,
+    streaming,
     tokens,
     typescript,
 )
@@ -108,6 +109,14 @@ class Policies:
     output_overflow: Callable[[Any], LlmzError] = failures.output_overflow
     iteration_errors: Callable[[list[LlmzError], LlmzError | None], list[str]] = failures.iteration_errors
     stream_contents: Callable[[list[str]], list[str]] = failures.stream_contents
+    # Broken streams (llmz.streaming.*; reference/llmz/streaming.py, read in execute._one_call)
+    dispatch_while_streaming: bool = streaming.DISPATCH_WHILE_STREAMING
+    may_restart: Callable[[bool, bool, bool], bool] = streaming.may_restart
+    restart_event: Callable[[int, int, Any, Any, str], dict[str, Any]] = streaming.restart_event
+    tell_consumer_of_restart: bool = True
+    retract_before_replacement: bool = True
+    failed_retraction_stops: bool = True
+    report_interruption: bool = True
     schema_shape: Callable[[Any], str] = typescript.ts_type
     schema_issues: Callable[[dict[str, Any] | None, Any], list[tuple[str, str]]] = typescript.schema_issues
 

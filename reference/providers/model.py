@@ -51,6 +51,20 @@ class ProviderError:
 
 
 @dataclass(frozen=True)
+class StreamBreak:
+    """A stream that fails after ``after`` chunks; its tool calls were complete after ``calls_after``
+    chunks (None: only at the end, which a broken stream never reaches)."""
+
+    after: int
+    calls_after: int | None = None
+    message: str = "the stream broke"
+
+    def calls_arrived(self) -> bool:
+        """Whether the tool calls were complete before the transport failed."""
+        return self.calls_after is not None and self.calls_after <= self.after
+
+
+@dataclass(frozen=True)
 class ModelResponse:
     """One answer of the model: text, tool calls, structured output, stream chunks, or a failure."""
 
@@ -64,6 +78,8 @@ class ModelResponse:
     chunks: Sequence[str] | None = None
     """Stream deltas, when the answer arrives as a stream."""
     failure: ProviderError | None = None
+    stream_break: StreamBreak | None = None
+    """The stream fails partway (only with ``chunks``): the answer never completes."""
 
     def effective_stop_reason(self) -> StopReason:
         if self.stop_reason is not None:

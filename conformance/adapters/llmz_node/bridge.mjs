@@ -10,6 +10,7 @@
 //   {"cmd": "stop"}                             -> the process exits
 // Commands are handled one at a time, in order. A failing case is answered as that case's error and the
 // process carries on, so one bad scenario never costs the rest of the run a restart.
+import { appendFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 
 import { configureTokenizer } from 'llmz'
@@ -57,7 +58,24 @@ function hello(message) {
   return { protocol: Math.max(...offered), implementation: IMPLEMENTATION }
 }
 
+/**
+ * With LLMZ_NODE_CPU_LOG set to a file, one JSON line per case: its id and the CPU and wall milliseconds the
+ * bridge process spent on it (from just before the case to its answer), for measuring where a run goes.
+ */
+const CPU_LOG = process.env.LLMZ_NODE_CPU_LOG || null
+
 async function run(message) {
+  if (!CPU_LOG) return play(message)
+  const cpu = process.cpuUsage()
+  const started = performance.now()
+  const reply = await play(message)
+  const used = process.cpuUsage(cpu)
+  const line = { id: message.case?.id ?? null, cpu_ms: (used.user + used.system) / 1000, wall_ms: performance.now() - started }
+  appendFileSync(CPU_LOG, JSON.stringify(line) + '\n')
+  return reply
+}
+
+async function play(message) {
   const seq = message.seq
   // Keeps the event loop alive while llmz awaits something that holds no handle of its own (a tool promise
   // that never settles): otherwise Node would drain and exit in the middle of a case.

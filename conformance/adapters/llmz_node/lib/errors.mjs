@@ -27,10 +27,18 @@ export class ProviderFailure extends Error {
   }
 }
 
-/** An execute that neither completed nor failed within its bound (its timeout plus grace). */
+/** An execute that neither completed nor failed within its bound (give_up_after, or its timeout plus grace). */
 export class NotSettled extends Error {
   constructor(boundMs) {
-    super(`llmz's execute() did not settle within ${boundMs} ms (options.timeout plus grace): the run hangs`)
+    super(`llmz's execute() did not settle within ${boundMs} ms (the step's give_up_after, else options.timeout plus grace): the run hangs`)
     this.name = 'NotSettled'
+  }
+}
+
+/** A scripted stream whose transport failed partway (`stream_break`). */
+export class StreamBroken extends Error {
+  constructor(message) {
+    super(message)
+    this.name = 'StreamBroken'
   }
 }

@@ -7,6 +7,7 @@
 import { Chat, Component, Exit, ObjectInstance, ThinkSignal, Tool, truncate } from 'llmz'
 
 import { CannotExpress } from './errors.mjs'
+import { scenarioModelId } from './models.mjs'
 import { toZui } from './schema.mjs'
 
 const BEHAVIOURS = ['returns', 'returns_input', 'throws', 'think_signal', 'hangs', 'cancels', 'session_probe']
@@ -104,7 +105,29 @@ export function buildChat(spec, host) {
   const components = (spec.components ?? []).map((component) => buildComponent(component, host))
   const textMode = spec.text_handler ?? 'ok'
   const response = textMode === 'none' ? {} : { handler: deliveryHandler(textMode, host, 'text', null) }
-  return new Chat({ components, response })
+  const onDelta = previewHandler(spec.on_delta ?? 'none', host)
+  return new Chat({ components, response: onDelta ? { ...response, onDelta } : response })
+}
+
+/**
+ * `response.onDelta` as the scenario describes it (`observe` / `throw`), recording each preview as a
+ * `delta` event. A restart (retraction) is recorded as a `delta` with `restart: true`, the attempt, the
+ * models (llmz 1.0.1 names them `fromModel` and `toModel`) and the reason. Random ids are left out.
+ */
+function previewHandler(mode, host) {
+  if (mode === 'none') return undefined
+  return (event) => {
+    const fields = event.restart
+      ? {
+          iteration: host.iteration(), restart: true, attempt: event.attempt,
+          models: [scenarioModelId(event.fromModel), scenarioModelId(event.toModel)], reason: event.reason,
+        }
+      : { iteration: host.iteration(), delta: event.delta, content: event.content }
+    const throws = mode === 'throw' || (mode === 'throw_on_restart' && event.restart)
+    if (throws) fields.threw = true
+    host.recorder.emit('delta', fields)
+    if (throws) throw new Error('the onDelta consumer failed (scripted)')
+  }
 }
 
 function buildComponent(spec, host) {

@@ -11,7 +11,7 @@
 // scenario and therefore survives a session's toJSON/fromJSON.
 import { _CustomModelClient } from 'llmz'
 
-import { ProviderFailure, ScriptExhausted } from './errors.mjs'
+import { ProviderFailure, ScriptExhausted, StreamBroken } from './errors.mjs'
 import { SCRIPTED_PROVIDER, llmzModelRef, scenarioModelId } from './models.mjs'
 import { normalizeRequest } from './wire.mjs'
 
@@ -20,6 +20,9 @@ const SUMMARY_LABEL = 'Conversation summary:\n'
 
 /** Model limits used when a scenario does not configure them (a large context, a generous output). */
 export const DEFAULT_MODEL = { id: 'scripted', inputTokens: 128000, outputTokens: 16384 }
+
+/** How long a stream waits for a program started from it that does not end (a hanging tool). */
+const PROGRAM_WAIT_MS = 1000
 
 export class ScriptedModelClient extends _CustomModelClient {
   /**
@@ -41,6 +44,8 @@ export class ScriptedModelClient extends _CustomModelClient {
     /** Called with each answered script entry (the player uses it for text no handler will receive). */
     this.onResponse = null
     this.lastSummary = null
+    /** Resolves the wait of a stream whose early-started program has ended (see #programTime). */
+    this.programEnded = null
   }
 
   async getModelDetails(model) {
@@ -78,7 +83,83 @@ export class ScriptedModelClient extends _CustomModelClient {
     }
   }
 
-  async #answer(input, purpose, options) {
+  /**
+   * llmz streams a turn when its client has `generateTextStream` (it looks before every turn call). The
+   * property is there only while the next turn entry of the script has `chunks`, so exactly the entries the
+   * scenario streams arrive as a stream (as with the reference, whose previews are those chunks) and every
+   * other call keeps the `generateText` path the rest of the suite was judged on.
+   */
+  get generateTextStream() {
+    const entry = this.#peekEntry('turn')
+    return entry?.chunks ? this.#stream : undefined
+  }
+
+  /**
+   * One streamed turn: each chunk is one `output` piece (llmz turns them into `onDelta` previews), then the
+   * tool calls and metadata with `finished`. Failures before the first chunk fall back over the candidates
+   * exactly as in `generateText`. A `stream_break` ends the stream after `after` chunks: the tool calls are
+   * sent once `calls_after` chunks have arrived (llmz may start the program then), and the transport then
+   * fails. Like Cognitive, the client restarts on the next candidate only when the request asks for
+   * `midStreamFallback`, announcing it with a restart chunk; otherwise the failure reaches llmz.
+   */
+  #stream = async function* stream(input, options = {}) {
+    const candidates = Array.isArray(input.model) && input.model.length > 1 ? [...input.model] : [input.model]
+    const restarts = Boolean(input.options?.midStreamFallback)
+    this.#noteCompaction(input)
+    let attempt = 1
+    for (let start = 0; ; start += 1) {
+      const remaining = candidates.slice(start)
+      const asked = remaining.length > 1 ? { ...input, model: remaining } : { ...input, model: remaining[0] }
+      let answer
+      try {
+        answer = await this.#answer(asked, 'turn', options, true)
+      } catch (error) {
+        if (!(error instanceof ProviderFailure) || remaining.length === 1) throw error
+        continue
+      }
+      const { entry, response } = answer
+      const broken = entry.stream_break ?? null
+      const arrived = broken ? broken.after : entry.chunks.length
+      const callsAt = broken?.calls_after ?? null
+      for (let index = 0; index <= arrived; index += 1) {
+        if (index === callsAt && response.toolCalls.length) {
+          yield { toolCalls: response.toolCalls }
+          await this.#programTime()
+        }
+        if (index < arrived && entry.chunks[index]) yield { output: entry.chunks[index] }
+      }
+      if (!broken) {
+        yield { toolCalls: response.toolCalls, metadata: response.metadata, finished: true }
+        return
+      }
+      if (!restarts || remaining.length === 1) throw new StreamBroken(broken.message ?? 'the stream broke')
+      attempt += 1
+      yield { restart: { attempt, fromModel: remaining[0], toModel: remaining[1], reason: broken.message ?? 'the stream broke' } }
+    }
+  }
+
+  /**
+   * The gap after a stream's tool calls arrived: the rest of the stream comes once the program llmz started
+   * early has ended (its `code_execution` trace, passed on through `traced`), as from a provider whose tail
+   * is slow; a program that never ends gets PROGRAM_WAIT_MS. Deterministic, unlike a fixed number of ticks:
+   * the first program of a process waits for QuickJS to load.
+   */
+  async #programTime() {
+    let timer
+    await Promise.race([
+      new Promise((resolve) => { this.programEnded = resolve }),
+      new Promise((resolve) => { timer = setTimeout(resolve, PROGRAM_WAIT_MS) }),
+    ])
+    clearTimeout(timer)
+    this.programEnded = null
+  }
+
+  /** Every trace llmz records in a turn (the player forwards them): a program's end releases the stream. */
+  traced(trace) {
+    if (trace?.type === 'code_execution') this.programEnded?.()
+  }
+
+  async #answer(input, purpose, options, streamed = false) {
     this.calls += 1
     const call = this.calls
     this.recorder.emit('model_request', { call, purpose, ...normalizeRequest(input) })
@@ -92,6 +173,11 @@ export class ScriptedModelClient extends _CustomModelClient {
       this.recorder.emit('model_response', { call, failure: entry.failure })
       throw new ProviderFailure(entry.failure.status, entry.failure.message ?? 'scripted provider failure', entry.failure.retry_after)
     }
+    const response = this.#respond(call, entry, purpose, input)
+    return streamed ? { entry, response } : response
+  }
+
+  #respond(call, entry, purpose, input) {
     const toolCalls = (entry.tool_calls ?? []).map((scripted) => this.#nativeCall(scripted))
     const stopReason = entry.stop_reason ?? (toolCalls.length ? 'tool_calls' : 'stop')
     const usage = { input_tokens: entry.usage?.input_tokens ?? 0, output_tokens: entry.usage?.output_tokens ?? 0 }
@@ -124,10 +210,20 @@ export class ScriptedModelClient extends _CustomModelClient {
 
   /** The first unused script entry for a call of this purpose (an entry without `purpose` answers any). */
   #nextEntry(purpose) {
-    const index = this.script.findIndex((entry, i) => !this.used.has(i) && (entry.purpose == null || entry.purpose === purpose))
+    const index = this.#nextIndex(purpose)
     if (index < 0) return undefined
     this.used.add(index)
     return this.script[index]
+  }
+
+  /** The entry the next call of this purpose would take, without taking it. */
+  #peekEntry(purpose) {
+    const index = this.#nextIndex(purpose)
+    return index < 0 ? undefined : this.script[index]
+  }
+
+  #nextIndex(purpose) {
+    return this.script.findIndex((entry, i) => !this.used.has(i) && (entry.purpose == null || entry.purpose === purpose))
   }
 
   /**
@@ -165,3 +261,4 @@ function scriptedCall(call) {
 function purposeOf(input) {
   return Array.isArray(input.tools) && input.tools.length ? 'turn' : 'summary'
 }
+

@@ -116,7 +116,7 @@ async function run(state, step, index) {
   state.client.onResponse = unhandledText(state, step, observer)
   let result
   try {
-    result = await settleWithin(settleBoundMs(options), controller, execute({
+    result = await settleWithin(settleBoundMs(options, step), controller, execute({
       client: state.client,
       session: state.session,
       instructions: step.instructions ?? '',
@@ -127,7 +127,7 @@ async function run(state, step, index) {
       model: modelIds(state.setup),
       signal: controller.signal,
       options: executeOptions(options),
-      ...observerHooks(hooks, observer),
+      ...observerHooks(hooks, observer, state.client),
       ...exitHook(hooks, observer),
       ...toolHooks(hooks, observer),
       ...requestHook(hooks, observer, state.client),
@@ -150,7 +150,13 @@ const SETTLE_GRACE_MS = 2000
 /** Below the harness's default 30 s per case, so the case fails with this reason instead of a kill. */
 const MAX_SETTLE_MS = 10000
 
-function settleBoundMs(options) {
+/**
+ * The give-up limit of one execute: the step's own `give_up_after` when the scenario sets one (a scenario
+ * about a timeout lowers it so a runtime that ignores the timeout costs the run only that long), else the
+ * JavaScript timeout plus grace; never above MAX_SETTLE_MS.
+ */
+function settleBoundMs(options, step) {
+  if (step.give_up_after != null) return Math.min(durationMs(step.give_up_after), MAX_SETTLE_MS)
   const timeout = options.timeout != null ? durationMs(options.timeout) : MAX_SETTLE_MS
   return Math.min(timeout + SETTLE_GRACE_MS, MAX_SETTLE_MS)
 }
@@ -276,8 +282,9 @@ function inspectHook(spec) {
  * llmz calls `onTrace` for every trace it records (model calls, code execution, tool calls, ...), so each
  * such `hook` event also names the trace type.
  */
-function observerHooks(spec, observer) {
-  const base = observer.hooks()
+function observerHooks(spec, observer, client) {
+  const own = observer.hooks()
+  const base = { ...own, onTrace: (event) => { client.traced(event?.trace); return own.onTrace(event) } }
   const wrap = (name, key, inner) => (event, ...rest) => {
     const result = inner(event, ...rest)
     const mode = spec[key] ?? 'none'
@@ -443,6 +450,7 @@ function executeOptions(options) {
   if (options.require_chat_response != null) out.requireChatResponse = options.require_chat_response
   if (options.max_tokens != null) out.maxTokens = options.max_tokens
   if (options.tool_result_max_tokens != null) out.toolResultMaxTokens = options.tool_result_max_tokens
+  if (options.mid_stream_fallback != null) out.midStreamFallback = options.mid_stream_fallback
   return out
 }
 

@@ -4,40 +4,90 @@
 // tail- and middle-preserving previews would come out as head previews and disagree with the reference
 // (which truncates with tiktoken cl100k_base). js-tiktoken ships the cl100k_base ranks inside the
 // package, so nothing is fetched at run time.
+//
+// Why the caches: llmz measures whole requests as JSON (`countNativeRequestTokens`), again for every set
+// of iterations compaction considers and for every summary segment, so the same long texts, and texts
+// that share most of their words, are counted over and over; js-tiktoken is pure JavaScript and does not
+// remember anything. BPE works on each piece the cl100k pattern splits a text into, independently of the
+// rest of the text, so the tokens of a text are the tokens of its pieces in order: pieces are encoded once
+// and remembered, and whole texts keep their token counts. The results are exactly js-tiktoken's.
 import { Tiktoken } from 'js-tiktoken/lite'
 import cl100kBase from 'js-tiktoken/ranks/cl100k_base'
 
 const encoder = new Tiktoken(cl100kBase)
+const PIECES = new RegExp(cl100kBase.pat_str, 'gu') // only ever used through matchAll (which copies it)
+const FIRST_PIECE = new RegExp(cl100kBase.pat_str, 'uy') // sticky: the piece at lastIndex 0
+
+/** Above this many characters of keys, a cache is dropped whole and starts again (memory stays bounded). */
+const CACHE_CHARS = 8_000_000
+
+class BoundedCache {
+  constructor() {
+    this.map = new Map()
+    this.chars = 0
+  }
+
+  get(key) {
+    return this.map.get(key)
+  }
+
+  set(key, value) {
+    if (this.chars + key.length > CACHE_CHARS) {
+      this.map = new Map()
+      this.chars = 0
+    }
+    this.map.set(key, value)
+    this.chars += key.length
+  }
+}
+
+const pieceTokens = new BoundedCache() // piece -> its tokens, or null when it does not stand alone
+const textCounts = new BoundedCache() // whole text -> token count
+
+/**
+ * The tokens of one piece of a text, encoded on its own. A piece the pattern would split differently when
+ * it stands alone (its split depended on what followed it) gets null: its text is then encoded whole.
+ */
+function piece(text) {
+  let tokens = pieceTokens.get(text)
+  if (tokens === undefined) {
+    FIRST_PIECE.lastIndex = 0
+    const first = FIRST_PIECE.exec(text)
+    const alone = first !== null && first[0] === text
+    tokens = alone ? encoder.encode(text, [], []) : null
+    pieceTokens.set(text, tokens)
+  }
+  return tokens
+}
+
+/** Special-token spellings (`<|endoftext|>`) are ordinary text here, as in the reference's counts. */
+function encode(text) {
+  const tokens = []
+  for (const match of text.matchAll(PIECES)) {
+    const own = piece(match[0])
+    if (own === null) return encoder.encode(text, [], [])
+    for (const token of own) tokens.push(token)
+  }
+  return tokens
+}
 
 /** Token count of `text` (llmz passes an options object as the second argument; it changes nothing here). */
 export function count(text) {
   if (typeof text !== 'string' || text.length === 0) return 0
-  return encode(text).length
-}
-
-/**
- * Special-token spellings (`<|endoftext|>`) are ordinary text here, as in the reference's counts.
- *
- * llmz measures the same long texts (its system prompt, the tool declaration, retained history) several
- * times per request, and js-tiktoken is pure JavaScript, so encodings are memoised: a bounded map from text
- * to tokens, dropped whole when it grows past CACHE_CHARS characters of keys.
- */
-const CACHE_CHARS = 8_000_000
-let cache = new Map()
-let cachedChars = 0
-
-function encode(text) {
-  let tokens = cache.get(text)
-  if (tokens === undefined) {
-    tokens = encoder.encode(text, [], [])
-    if (cachedChars + text.length > CACHE_CHARS) {
-      cache = new Map()
-      cachedChars = 0
+  let total = textCounts.get(text)
+  if (total === undefined) {
+    total = 0
+    for (const match of text.matchAll(PIECES)) {
+      const own = piece(match[0])
+      if (own === null) {
+        total = encoder.encode(text, [], []).length
+        break
+      }
+      total += own.length
     }
-    cache.set(text, tokens)
-    cachedChars += text.length
+    textCounts.set(text, total)
   }
-  return tokens
+  return total
 }
 
 /**
@@ -47,9 +97,9 @@ function encode(text) {
 export function truncate(text, maxTokens, mode = 'head') {
   if (typeof text !== 'string') return ''
   const limit = Math.max(0, Math.floor(maxTokens))
-  const tokens = encode(text)
-  if (tokens.length <= limit) return text
+  if (count(text) <= limit) return text
   if (limit === 0) return ''
+  const tokens = encode(text)
   if (mode === 'tail') return encoder.decode(tokens.slice(tokens.length - limit))
   if (mode === 'middle') {
     const head = Math.ceil(limit / 2)

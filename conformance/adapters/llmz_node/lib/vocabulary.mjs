@@ -9,7 +9,8 @@ import { CannotExpress } from './errors.mjs'
 /** Structure name -> the keys (wire spelling) the bridge maps onto llmz. */
 export const VOCABULARY = {
   Scenario: ['id', 'system', 'requires', 'setup', 'script', 'steps'],
-  ScriptEntry: ['purpose', 'text', 'tool_calls', 'json', 'stop_reason', 'usage', 'failure'],
+  ScriptEntry: ['purpose', 'text', 'tool_calls', 'json', 'stop_reason', 'usage', 'failure', 'chunks', 'stream_break'],
+  StreamBreak: ['after', 'calls_after', 'message'],
   ScriptedToolCall: ['name', 'code', 'arguments', 'id'],
   Usage: ['input_tokens', 'output_tokens'],
   ScriptedFailure: ['status', 'message', 'retry_after'],
@@ -26,7 +27,7 @@ export const VOCABULARY = {
   ThinkSignalSpec: ['reason', 'context', 'via'],
   TruncateSpec: ['max_tokens', 'preserve'],
   ExitSpec: ['name', 'description', 'schema'],
-  ChatSpec: ['text_handler', 'components'],
+  ChatSpec: ['text_handler', 'components', 'on_delta'],
   ComponentSpec: ['name', 'description', 'props', 'handler'],
   HooksSpec: [
     'on_exit', 'after_tool', 'before_tool', 'on_inspect', 'before_request', 'before_execution',
@@ -39,22 +40,17 @@ export const VOCABULARY = {
   BeforeToolHook: ['tool', 'replace_input'],
   ModelSpec: ['id', 'input_tokens', 'output_tokens'],
   CompactionSpec: ['trigger_ratio', 'target_ratio', 'keep_recent_iterations', 'max_summary_tokens', 'model'],
-  ExecuteOptions: ['loop', 'timeout', 'require_chat_response', 'max_tokens', 'tool_result_max_tokens'],
+  ExecuteOptions: ['loop', 'timeout', 'require_chat_response', 'max_tokens', 'tool_result_max_tokens', 'mid_stream_fallback'],
   AppendStep: ['op', 'messages'],
   AppendMessage: ['role', 'content', 'name', 'payload'],
-  ExecuteStep: ['op', 'mode', 'instructions', 'exits', 'options'],
+  ExecuteStep: ['op', 'mode', 'instructions', 'exits', 'options', 'give_up_after'],
   SaveAndRestoreStep: ['op', 'drop_delivery_tracking', 'unknown_version'],
   CompactStep: ['op', 'keep_recent_iterations'],
   SummarizeStep: ['op'],
 }
 
-const STREAMING = 'streamed responses (the bridge plays the model through generateText, without a stream)'
-
 /** Fields the suite knows but this bridge cannot express on llmz 1.0.1 (unless set to `unless`), and why. */
-export const INEXPRESSIBLE = {
-  'ScriptEntry.chunks': { reason: STREAMING },
-  'ChatSpec.on_delta': { reason: STREAMING, unless: 'none' },
-}
+export const INEXPRESSIBLE = {}
 
 /**
  * Fields that may hold a value written invalid on purpose, `{invalid: <raw>, why}` (conformance/scenario/
@@ -105,6 +101,7 @@ export function checkScenario(scenario) {
     each(entry.tool_calls, 'ScriptedToolCall', `${where}.tool_calls`)
     check(entry.usage, 'Usage', `${where}.usage`)
     check(entry.failure, 'ScriptedFailure', `${where}.failure`)
+    check(entry.stream_break, 'StreamBreak', `${where}.stream_break`)
   }
   checkSetup(scenario.setup ?? {})
   for (const [index, step] of (scenario.steps ?? []).entries()) {
