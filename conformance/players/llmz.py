@@ -27,6 +27,7 @@ from conformance.scenario.llmz import (
     ObserverBehaviour,
     OnInspectHook,
     SaveAndRestoreStep,
+    SchemaEffect,
     SessionProbe,
     Setup,
     SummarizeStep,
@@ -41,6 +42,7 @@ from reference.llmz import (
     Chat,
     Compaction,
     Component,
+    Effect,
     Exit,
     Hooks,
     HostObject,
@@ -49,6 +51,7 @@ from reference.llmz import (
     Options,
     Policies,
     Property,
+    SchemaIssue,
     Session,
     ThinkSignal,
     Tool,
@@ -123,6 +126,36 @@ def _constant(value: Any) -> Callable[[Any], Any]:
     return lambda _input: value
 
 
+def _effect(spec: SchemaEffect, counter: list[int]) -> Effect:
+    """A declarative schema effect as the callback a host would write (``counter`` is its run count)."""
+
+    def apply(value: Any) -> Any:
+        if spec.throws is not None:
+            _raise(spec.throws)
+        if spec.refine is not None:
+            refine = spec.refine
+            if isinstance(value, dict) and refine.field in value and value[refine.field] == refine.forbid:
+                raise SchemaIssue(refine.field, refine.message)
+            return value
+        if "replace" in spec.model_fields_set:
+            return json.loads(json.dumps(spec.replace))
+        if not isinstance(value, dict):
+            return value
+        if spec.trim is not None:
+            field = value.get(spec.trim)
+            return {**value, spec.trim: field.strip()} if isinstance(field, str) else value
+        if spec.counts is not None:
+            counter[0] += 1
+            return {**value, spec.counts: counter[0]}
+        return {**value, **json.loads(json.dumps(spec.assign))}
+
+    return Effect(apply, asynchronous=spec.async_)
+
+
+def _effects(specs: list[SchemaEffect]) -> list[Effect]:
+    return [_effect(spec, [0]) for spec in specs]
+
+
 class Player:
     def __init__(self, scenario: LlmzCase, provider: ProviderFactory, policies: Policies) -> None:
         self.setup: Setup = scenario.setup
@@ -155,6 +188,8 @@ class Player:
             input=spec.input,
             output=spec.output,
             retries=spec.retries,
+            input_effects=_effects(spec.input_effects),
+            output_effects=_effects(spec.output_effects),
         )
 
     def _behaviour(self, name: str, behaviour: ToolBehaviour) -> Callable[[Any], Any]:
@@ -234,7 +269,13 @@ class Player:
     def _chat(self) -> Chat:
         spec = self.setup.chat
         components = [
-            Component(raw(c.name), _handler(c.handler), description=c.description, props=c.props)
+            Component(
+                raw(c.name),
+                _handler(c.handler),
+                description=c.description,
+                props=c.props,
+                effects=_effects(c.effects),
+            )
             for c in spec.components
         ]
         return Chat(
@@ -242,7 +283,7 @@ class Player:
         )
 
     def _exits(self, step: ExecuteStep) -> list[Exit] | None:
-        defined = [Exit(e.name, e.description, e.schema_) for e in self.setup.exits]
+        defined = [Exit(e.name, e.description, e.schema_, _effects(e.effects)) for e in self.setup.exits]
         if step.exits is None:
             return defined or None
         by_name = {e.name: e for e in defined}
@@ -283,7 +324,13 @@ class Player:
             tools=self.tools,
             exits=self._exits(step),
             objects=[
-                HostObject(o.name, [Property(p.name, p.value, p.schema_, p.writable) for p in o.properties])
+                HostObject(
+                    o.name,
+                    [
+                        Property(p.name, p.value, p.schema_, p.writable, _effects(p.effects))
+                        for p in o.properties
+                    ],
+                )
                 for o in self.setup.objects
             ],
             chat=self._chat() if step.mode == "chat" else None,

@@ -149,6 +149,47 @@ class ToolBehaviour(Strict):
         return self
 
 
+class RefineSpec(Strict):
+    """A refinement: the value is refused (an issue at ``[field]`` with ``message``) when its property
+    ``field`` equals ``forbid``."""
+
+    field: str = Field(min_length=1)
+    forbid: Any
+    message: str = Field(min_length=1)
+
+
+_EFFECTS = ("trim", "refine", "assign", "replace", "throws", "counts")
+
+
+class SchemaEffect(Strict):
+    """One JavaScript effect of a schema (zod's ``.trim()``, ``.refine()``/``.superRefine()``,
+    ``.transform()``), run in order after the JSON Schema accepted the value. Exactly one kind:
+    ``trim`` trims that string property of the root object; ``refine`` (see RefineSpec); ``assign`` returns
+    a copy of the object with these properties set; ``replace`` returns this value instead; ``throws`` is a
+    callback that throws an Error with this message (not an issue); ``counts`` sets that property to how
+    many times this effect has run. ``async`` makes the callback asynchronous."""
+
+    trim: str | None = Field(default=None, min_length=1)
+    refine: RefineSpec | None = None
+    assign: dict[str, Any] | None = None
+    replace: Any = None
+    throws: str | None = Field(default=None, min_length=1)
+    counts: str | None = Field(default=None, min_length=1)
+    async_: bool = Field(default=False, alias="async")
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> SchemaEffect:
+        given = [name for name in _EFFECTS if name in self.model_fields_set]
+        if len(given) != 1:
+            raise ValueError(
+                f"a schema effect needs exactly one of {', '.join(_EFFECTS)}; got {given or 'none'}"
+            )
+        return self
+
+
+Effects = list[SchemaEffect]
+
+
 class ToolSpec(Strict):
     """A host ``Tool``: name, JSON Schemas and a declarative handler."""
 
@@ -156,6 +197,8 @@ class ToolSpec(Strict):
     description: str = ""
     input: JsonSchema = Field(default_factory=lambda: {"type": "object"}, description="Input JSON Schema.")
     output: JsonSchema | None = Field(default=None, description="Output JSON Schema (documentation only).")
+    input_effects: Effects = Field(default_factory=list, description="Effects of the input schema.")
+    output_effects: Effects = Field(default_factory=list, description="Effects of the output schema.")
     behaviour: ToolBehaviour
     retries: int = Field(
         default=0, ge=0, description="Extra handler attempts after a failure (retry policy)."
@@ -168,6 +211,7 @@ class ExitSpec(Strict):
     name: str = Field(pattern=r"^[A-Za-z_$][A-Za-z0-9_$]*$")
     description: str = ""
     schema_: JsonSchema | None = Field(default=None, alias="schema")
+    effects: Effects = Field(default_factory=list, description="Effects of the payload schema.")
 
 
 class ComponentSpec(Strict):
@@ -176,6 +220,7 @@ class ComponentSpec(Strict):
     name: ComponentName
     description: str = ""
     props: JsonSchema = Field(default_factory=lambda: {"type": "object"})
+    effects: Effects = Field(default_factory=list, description="Root effects of the props schema.")
     handler: Literal["ok", "fail", "none"] = Field(
         default="ok", description="ok acknowledges delivery; fail throws; none means no handler is bound."
     )
@@ -187,6 +232,7 @@ class ObjectProperty(Strict):
     name: str = Field(pattern=r"^[A-Za-z_$][A-Za-z0-9_$]*$")
     value: Any = Field(default=None, description="Initial value, taken as already normalised.")
     schema_: JsonSchema | None = Field(default=None, alias="schema", description="Schema for assignments.")
+    effects: Effects = Field(default_factory=list, description="Effects of the assignment schema.")
     writable: bool = False
 
 

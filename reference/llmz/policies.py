@@ -28,6 +28,7 @@ from reference.llmz import (
     containment,
     conversation,
     definitions,
+    effects,
     failures,
     feedback,
     guard,
@@ -110,6 +111,10 @@ class Policies:
     stream_contents: Callable[[list[str]], list[str]] = failures.stream_contents
     schema_shape: Callable[[Any], str] = typescript.ts_type
     schema_issues: Callable[[dict[str, Any] | None, Any], list[tuple[str, str]]] = typescript.schema_issues
+    effect_rules: effects.EffectRules = effects.DEFAULT_RULES
+    """How schema effects run on the four input surfaces (reference.llmz.effects)."""
+    run_output_effects: bool = False
+    """llmz.tools.output-effects-never-run: a handler's result is passed on without its schema's effects."""
 
     # -- hooks (reference.llmz.request_hook, .inspector) -----------------------------------------------------
     before_tool_replaces_input: bool = True
