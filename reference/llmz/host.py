@@ -159,6 +159,8 @@ class IterationHost:
         ran = effects.parse(
             spec.output_effects, outcome.value, effects.TOOL_INPUT, spec.name, effects.DEFAULT_RULES
         )
+        if ran.failure is not None or ran.issues:
+            return HandlerOutcome("error", message=ran.failure.message if ran.failure else ran.issues[0][1])
         return HandlerOutcome("value", ran.value, display=outcome.display)
 
     def _run_handler(self, spec: Tool, value: Any) -> HandlerOutcome:

@@ -12,11 +12,18 @@ from __future__ import annotations
 from variants import Mutant
 from variants.mutants.llmz.budget import MUTANTS as BUDGET_MUTANTS
 from variants.mutants.llmz.contract import MUTANTS as CONTRACT_MUTANTS
+from variants.mutants.llmz.effects import MUTANTS as EFFECT_MUTANTS
 from variants.mutants.llmz.inputs import MUTANTS as INPUT_MUTANTS
 from variants.mutants.llmz.model_view import MUTANTS as MODEL_VIEW_MUTANTS
 from variants.mutants.llmz.runtime import MUTANTS as CORE_MUTANTS
 
-RUNTIME_MUTANTS: list[Mutant] = [*CORE_MUTANTS, *CONTRACT_MUTANTS, *MODEL_VIEW_MUTANTS, *INPUT_MUTANTS]
+RUNTIME_MUTANTS: list[Mutant] = [
+    *CORE_MUTANTS,
+    *CONTRACT_MUTANTS,
+    *MODEL_VIEW_MUTANTS,
+    *INPUT_MUTANTS,
+    *EFFECT_MUTANTS,
+]
 """Everything but the token budget's own mutants."""
 
 MUTANTS: list[Mutant] = [*RUNTIME_MUTANTS, *BUDGET_MUTANTS]
