@@ -1,8 +1,9 @@
-"""Each scenario pinning schema effects fails against the mutant that breaks its rule, naming the rule.
+"""Each scenario of issue 10, part A (schema effects, exit fields, literal feedback) fails against the
+mutant that breaks its rule, naming the rule.
 
-The table says which mutant (``variants/mutants/llmz/effects.py``) each scenario must catch; the
-unmutated reference passes every one of them (``test_llmz_mutants``), so a failure here means the
-scenario could no longer tell a broken runtime from a correct one.
+The table says which mutant (``variants/mutants/llmz/effects.py``, ``definitions.py``) each scenario
+must catch; the unmutated reference passes every one of them, so a failure here means the scenario could
+no longer tell a broken runtime from a correct one.
 """
 
 from __future__ import annotations
@@ -12,7 +13,10 @@ import pytest
 from conformance.judging.judge import judge
 from conformance.players import play
 from conformance.scenario.load import LoadedScenario, load_all
-from variants.mutants.llmz.effects import MUTANTS
+from variants.mutants.llmz.definitions import MUTANTS as DEFINITION_MUTANTS
+from variants.mutants.llmz.effects import MUTANTS as EFFECT_MUTANTS
+
+MUTANTS = [*EFFECT_MUTANTS, *DEFINITION_MUTANTS]
 
 CATCHES: dict[str, str] = {
     "llmz/tools/input-effects-reach-handler": "llmz-tool-input-effects-ignored",
@@ -31,6 +35,8 @@ CATCHES: dict[str, str] = {
     "llmz/components/transformed-props-not-structured": "llmz-transformed-props-unchecked",
     "llmz/components/transformed-props-array": "llmz-component-effects-ignored",
     "llmz/tools/model-schema-shows-input-side": "llmz-model-sees-parsed-shape",
+    "llmz/exits/name-only-exit": "llmz-exit-needs-description",
+    "llmz/error-recovery/xml-characters-kept-literal": "llmz-feedback-escapes-xml",
 }
 """Scenario id -> the mutant it must catch."""
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from variants import Mutant
 from variants.mutants.llmz.budget import MUTANTS as BUDGET_MUTANTS
 from variants.mutants.llmz.contract import MUTANTS as CONTRACT_MUTANTS
+from variants.mutants.llmz.definitions import MUTANTS as DEFINITION_MUTANTS
 from variants.mutants.llmz.effects import MUTANTS as EFFECT_MUTANTS
 from variants.mutants.llmz.inputs import MUTANTS as INPUT_MUTANTS
 from variants.mutants.llmz.model_view import MUTANTS as MODEL_VIEW_MUTANTS
@@ -23,6 +24,7 @@ RUNTIME_MUTANTS: list[Mutant] = [
     *MODEL_VIEW_MUTANTS,
     *INPUT_MUTANTS,
     *EFFECT_MUTANTS,
+    *DEFINITION_MUTANTS,
 ]
 """Everything but the token budget's own mutants."""
 
