@@ -37,6 +37,7 @@ CATCHES: dict[str, str] = {
     "llmz/tools/model-schema-shows-input-side": "llmz-model-sees-parsed-shape",
     "llmz/exits/name-only-exit": "llmz-exit-needs-description",
     "llmz/error-recovery/xml-characters-kept-literal": "llmz-feedback-escapes-xml",
+    "llmz/errors/rethrown-typed-error-stays-typed": "llmz-rethrown-error-untyped",
 }
 """Scenario id -> the mutant it must catch."""
 

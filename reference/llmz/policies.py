@@ -97,6 +97,9 @@ class Policies:
     kernel_definition: str = kernel.DEFINITION
 
     # -- naming failures (reference.llmz.failures, .typescript) ---------------------------------------------
+    classify_failure: Callable[..., LlmzError] = failures.classify_failure
+    """The typed error of a program that threw; a typed host error the program rethrew keeps its code
+    (llmz.errors.vm-restores-typed)."""
     reserved_declaration: Callable[[str], LlmzError | None] = failures.reserved_declaration
     missing_callable: Callable[[dict[str, Any], str], str | None] = failures.missing_callable
     unawaited_problem: Callable[[list[str]], LlmzError | None] = failures.unawaited_problem

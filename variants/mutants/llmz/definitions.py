@@ -1,5 +1,6 @@
-"""Mutants of definition details and of recovery feedback text: an exit that needs a description, and
-feedback that entity-escapes XML characters. Each replaces one decision of ``Policies``."""
+"""Mutants of definition details, of recovery feedback text and of errors crossing the sandbox: an exit
+that needs a description, feedback that entity-escapes XML characters, a rethrown typed error that comes
+back untyped. Each replaces one decision of ``Policies``."""
 
 from __future__ import annotations
 
@@ -35,6 +36,16 @@ def _escaped_sections(p: Policies) -> Policies:
     return replace(p, section=section)
 
 
+def _rethrown_errors_untyped(p: Policies) -> Policies:
+    """A typed host error the program rethrows is read as an ordinary program failure."""
+    base = p.classify_failure
+
+    def classify_failure(error: dict[str, Any], *args: Any, **kwargs: Any) -> LlmzError:
+        return base({**error, "host": False}, *args, **kwargs)
+
+    return replace(p, classify_failure=classify_failure)
+
+
 MUTANTS: list[Mutant] = [
     Mutant(
         "llmz-exit-needs-description",
@@ -47,5 +58,12 @@ MUTANTS: list[Mutant] = [
         ("llmz.error-recovery.cdata",),
         "Recovery feedback entity-escapes XML characters instead of keeping them literal.",
         policies=_escaped_sections,
+    ),
+    Mutant(
+        "llmz-rethrown-error-untyped",
+        ("llmz.errors.vm-restores-typed",),
+        "A typed error that crossed the sandbox boundary is not restored: it ends the iteration as "
+        "EXECUTION_FAILED.",
+        policies=_rethrown_errors_untyped,
     ),
 ]
