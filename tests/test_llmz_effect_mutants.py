@@ -38,6 +38,8 @@ CATCHES: dict[str, str] = {
     "llmz/exits/name-only-exit": "llmz-exit-needs-description",
     "llmz/error-recovery/xml-characters-kept-literal": "llmz-feedback-escapes-xml",
     "llmz/errors/rethrown-typed-error-stays-typed": "llmz-rethrown-error-untyped",
+    "llmz/hooks/request-messages-are-copies": "llmz-request-hook-gets-originals",
+    "llmz/think-signal/after-tool-hook-cannot-signal": "llmz-after-tool-hook-signals",
 }
 """Scenario id -> the mutant it must catch."""
 

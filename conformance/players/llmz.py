@@ -116,9 +116,28 @@ def _after_tool(hook: AfterToolHook) -> Callable[[Any, Any], Any]:
             _raise(hook.reject)
         if hook.abort is not None:
             raise Abort(hook.abort)
+        if hook.think_signal is not None:
+            raise ThinkSignal(hook.think_signal)
         return hook.replace_output
 
     return after_tool
+
+
+MUTATED_TEXT = "changed by onBeforeRequest"
+
+
+def _mutate_in_place(value: Any) -> None:
+    """What a careless onBeforeRequest does to the messages it was handed: rewrite every ``content`` and
+    ``code`` string, at any depth, in place."""
+    if isinstance(value, list):
+        for item in value:
+            _mutate_in_place(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if key in ("content", "code") and isinstance(item, str):
+                value[key] = MUTATED_TEXT
+            else:
+                _mutate_in_place(item)
 
 
 def _constant(value: Any) -> Callable[[Any], Any]:
@@ -262,6 +281,10 @@ class Player:
         def before_request(messages: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
             if self.provider.calls + 1 < hook.from_call:
                 return None  # undefined: the request goes as it is
+            if hook.mutate:
+                _mutate_in_place(messages)
+                if not hook.append:
+                    return None
             return messages + [{"role": m.role, "content": m.content} for m in hook.append]
 
         return before_request

@@ -266,13 +266,19 @@ class AfterToolHook(Strict):
     abort: str | None = Field(
         default=None, description="Abort the run through the hook's abort controller, with this reason."
     )
+    think_signal: str | None = Field(
+        default=None,
+        min_length=1,
+        description="Throw `new ThinkSignal(reason)` from the hook, which only a tool handler may produce.",
+    )
 
     @model_validator(mode="after")
     def _one_action(self) -> AfterToolHook:
-        given = [name for name in ("replace_output", "reject", "abort") if name in self.model_fields_set]
+        actions = ("replace_output", "reject", "abort", "think_signal")
+        given = [name for name in actions if name in self.model_fields_set]
         if len(given) != 1:
             raise ValueError(
-                "an after_tool hook needs exactly one of replace_output, reject, abort; "
+                "an after_tool hook needs exactly one of replace_output, reject, abort, think_signal; "
                 f"got {given or 'none'}"
             )
         return self
@@ -291,12 +297,22 @@ class RequestMessage(Strict):
 
 
 class BeforeRequestHook(Strict):
-    """``onBeforeRequest`` returns the request's messages with ``append`` added at the end."""
+    """``onBeforeRequest`` returns the request's messages with ``append`` added at the end. With
+    ``mutate`` it first changes, in place, the messages it was handed: every string under a ``content`` or
+    ``code`` key, at any depth, becomes ``changed by onBeforeRequest``; without ``append`` it then returns
+    undefined."""
 
-    append: list[RequestMessage] = Field(min_length=1)
+    append: list[RequestMessage] = Field(default_factory=list)
+    mutate: bool = False
     from_call: int = Field(
         default=1, ge=1, description="Only requests whose `call` number is at least this get the messages."
     )
+
+    @model_validator(mode="after")
+    def _does_something(self) -> BeforeRequestHook:
+        if not self.append and not self.mutate:
+            raise ValueError("a before_request hook needs messages to append, or mutate: true")
+        return self
 
 
 class OnInspectHook(Strict):

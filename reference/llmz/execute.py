@@ -129,7 +129,10 @@ def build_request(ctx: IterationContext, runtime: Runtime, index: int = 1) -> di
     if policies.commit_compaction_before_hooks:
         _commit_compaction(ctx, result)
     hook = config.hooks.before_request
-    replaced = request_hook.replaced_messages(hook, messages) if hook is not None else None
+    copies = policies.request_messages_copied
+    # Without copies the hook would hold the session's own message objects.
+    handed = messages if copies else session.history
+    replaced = request_hook.replaced_messages(hook, handed, copies) if hook is not None else None
     if replaced is not None:
         ctx.events.emit("hook", name="onBeforeRequest", iteration=index)
         messages = replaced

@@ -216,6 +216,10 @@ class IterationHost:
             replaced = hook(handler_input, outcome.value)
         except Abort as abort:
             return HandlerOutcome("cancel", message=abort.reason)
+        except ThinkSignal as signal:
+            if self.policies.hook_signals_honoured:
+                return HandlerOutcome("signal", outcome.value, signal.reason, "throw", outcome.display)
+            return HandlerOutcome("rejected", message=f"onAfterTool may not produce a ThinkSignal: {signal}")
         except Exception as exc:
             return HandlerOutcome("rejected", message=str(exc))
         return HandlerOutcome(outcome.kind, replaced, outcome.message, outcome.via, outcome.display)

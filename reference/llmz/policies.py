@@ -122,6 +122,10 @@ class Policies:
     # -- hooks (reference.llmz.request_hook, .inspector) -----------------------------------------------------
     before_tool_replaces_input: bool = True
     """llmz.hooks.before-tool-replaces-input: the handler gets what onBeforeTool returned."""
+    hook_signals_honoured: bool = False
+    """llmz.think-signal.handler-only: a ThinkSignal thrown by onAfterTool is not a signal; the hook failed
+    (HOOK_FAILED, the reference's reading of the open question)."""
+    request_messages_copied: bool = request_hook.COPY_MESSAGES
     measure_hook_replacements: bool = request_hook.MEASURE_REPLACEMENTS
     snapshot: Callable[[Any], Any] = inspector.snapshot
     custom_preview: Callable[[Any, int, preview.Preserve, inspector.Preview], str] = inspector.bounded_custom

@@ -1,6 +1,7 @@
 """Mutants of definition details, of recovery feedback text and of errors crossing the sandbox: an exit
 that needs a description, feedback that entity-escapes XML characters, a rethrown typed error that comes
-back untyped. Each replaces one decision of ``Policies``."""
+back untyped; and of hooks: onBeforeRequest handed the live messages, onAfterTool allowed to signal. Each
+replaces one decision of ``Policies``."""
 
 from __future__ import annotations
 
@@ -65,5 +66,18 @@ MUTANTS: list[Mutant] = [
         "A typed error that crossed the sandbox boundary is not restored: it ends the iteration as "
         "EXECUTION_FAILED.",
         policies=_rethrown_errors_untyped,
+    ),
+    Mutant(
+        "llmz-request-hook-gets-originals",
+        ("llmz.hooks.request-messages-are-copies",),
+        "onBeforeRequest is handed the request's messages themselves, so changing them in place changes "
+        "history.",
+        policies=lambda p: replace(p, request_messages_copied=False),
+    ),
+    Mutant(
+        "llmz-after-tool-hook-signals",
+        ("llmz.think-signal.handler-only",),
+        "A ThinkSignal thrown by onAfterTool forces an inspection turn like one from the handler.",
+        policies=lambda p: replace(p, hook_signals_honoured=True),
     ),
 ]
