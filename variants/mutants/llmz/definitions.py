@@ -1,7 +1,7 @@
 """Mutants of definition details, of recovery feedback text and of errors crossing the sandbox: an exit
-that needs a description, feedback that entity-escapes XML characters, a rethrown typed error that comes
-back untyped; and of hooks: onBeforeRequest handed the live messages, onAfterTool allowed to signal. Each
-replaces one decision of ``Policies``."""
+or tool that needs a description, feedback that entity-escapes XML characters, a rethrown typed error
+that comes back untyped; and of hooks: onBeforeRequest handed the live messages, onAfterTool allowed to
+signal. Each replaces one decision of ``Policies``."""
 
 from __future__ import annotations
 
@@ -22,6 +22,19 @@ def _exit_needs_description(p: Policies) -> Policies:
         for definition in config.exits.values():
             if not definition.description:
                 return LlmzError("INVALID_CONFIG", f"exit {definition.name!r} needs a description")
+        return base(config, *args, **kwargs)
+
+    return replace(p, configuration_problem=configuration_problem)
+
+
+def _tool_needs_description(p: Policies) -> Policies:
+    """A tool without a description is refused as a configuration error."""
+    base = p.configuration_problem
+
+    def configuration_problem(config: Any, *args: Any, **kwargs: Any) -> LlmzError | None:
+        for tool in config.tools.values():
+            if not tool.description:
+                return LlmzError("INVALID_TOOL", f"tool {tool.name!r} needs a description")
         return base(config, *args, **kwargs)
 
     return replace(p, configuration_problem=configuration_problem)
@@ -53,6 +66,12 @@ MUTANTS: list[Mutant] = [
         ("llmz.exits.definition-fields",),
         "An exit defined without a description is refused before the first iteration.",
         policies=_exit_needs_description,
+    ),
+    Mutant(
+        "llmz-tool-needs-description",
+        ("llmz.tools.definition-fields",),
+        "A tool defined without a description is refused before the first iteration.",
+        policies=_tool_needs_description,
     ),
     Mutant(
         "llmz-feedback-escapes-xml",
