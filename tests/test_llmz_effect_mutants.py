@@ -37,6 +37,7 @@ CATCHES: dict[str, str] = {
     "llmz/tools/model-schema-shows-input-side": "llmz-model-sees-parsed-shape",
     "llmz/exits/name-only-exit": "llmz-exit-needs-description",
     "llmz/tools/name-and-handler-only": "llmz-tool-needs-description",
+    "llmz/tools/tools-getter-each-iteration": "llmz-tools-getter-once",
     "llmz/error-recovery/xml-characters-kept-literal": "llmz-feedback-escapes-xml",
     "llmz/errors/rethrown-typed-error-stays-typed": "llmz-rethrown-error-untyped",
     "llmz/hooks/request-messages-are-copies": "llmz-request-hook-gets-originals",

@@ -12,7 +12,7 @@ recorded as ``error`` events and the scenario continues, so scenarios can check 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from conformance.players import CannotExpress
@@ -339,12 +339,26 @@ class Player:
         except LlmzError as error:
             self.recorder.emit("error", step="append", **error.as_record())
 
+    def _tools_for(self) -> Sequence[Tool] | Callable[[], Sequence[Tool]]:
+        """The tools, or a getter when some join later: it counts this execute's model calls so far to
+        know the iteration it is evaluated for (llmz.tools.dynamic-getters)."""
+        specs = self.setup.tools
+        if all(spec.from_iteration == 1 for spec in specs):
+            return self.tools
+        first_call = self.provider.calls
+
+        def getter() -> list[Tool]:
+            iteration = self.provider.calls - first_call + 1
+            return [t for t, spec in zip(self.tools, specs, strict=True) if spec.from_iteration <= iteration]
+
+        return getter
+
     def execute(self, step: ExecuteStep) -> None:
         execute(
             self.session,
             self.provider,
             instructions=step.instructions,
-            tools=self.tools,
+            tools=self._tools_for(),
             exits=self._exits(step),
             objects=[
                 HostObject(

@@ -203,6 +203,13 @@ class ToolSpec(Strict):
     retries: int = Field(
         default=0, ge=0, description="Extra handler attempts after a failure (retry policy)."
     )
+    from_iteration: int = Field(
+        default=1,
+        ge=1,
+        description="When any tool sets this above 1, the tools are given as a getter: evaluated for "
+        "iteration N of an execute (N = model calls made in that execute so far, plus one), it returns the "
+        "tools whose from_iteration is at most N.",
+    )
 
 
 class ExitSpec(Strict):

@@ -212,6 +212,8 @@ def run_execution(ctx: IterationContext, runtime: Runtime) -> IterationEnd | Non
     end: IterationEnd | None = None
     try:
         for index in range(1, ctx.config.loop + 1):
+            if index > 1 and policies.getters_each_iteration:
+                ctx.config = config_module.with_tools(ctx.config)
             end = _one_call(ctx, runtime, index)
             finish = ctx.config.hooks.on_iteration_end
             if finish is not None:
@@ -251,7 +253,7 @@ def execute(
     provider: ModelProvider,
     *,
     instructions: str = "",
-    tools: Sequence[Tool] = (),
+    tools: Sequence[Tool] | Callable[[], Sequence[Tool]] = (),
     exits: Sequence[Exit] | None = None,
     objects: Sequence[HostObject] = (),
     chat: Chat | None = None,

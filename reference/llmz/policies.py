@@ -89,6 +89,8 @@ class Policies:
 
     # -- configuration (reference.llmz.config, .definitions, .containment, .kernel) ------------------------
     listen_exit: Exit = config.LISTEN_EXIT
+    getters_each_iteration: bool = True
+    """llmz.tools.dynamic-getters: a tools getter is evaluated again for every iteration."""
     fallback_sequence: Callable[[list[Any]], list[list[Any]]] = config.fallback_sequence
     configuration_problem: Callable[..., LlmzError | None] = definitions.configuration_problem
     result_budget_problem: Callable[[object], LlmzError | None] = definitions.result_budget_problem

@@ -1,7 +1,7 @@
 """Mutants of definition details, of recovery feedback text and of errors crossing the sandbox: an exit
 or tool that needs a description, feedback that entity-escapes XML characters, a rethrown typed error
 that comes back untyped; and of hooks: onBeforeRequest handed the live messages, onAfterTool allowed to
-signal. Each replaces one decision of ``Policies``."""
+signal; and a tools getter read only once. Each replaces one decision of ``Policies``."""
 
 from __future__ import annotations
 
@@ -98,5 +98,11 @@ MUTANTS: list[Mutant] = [
         ("llmz.think-signal.handler-only",),
         "A ThinkSignal thrown by onAfterTool forces an inspection turn like one from the handler.",
         policies=lambda p: replace(p, hook_signals_honoured=True),
+    ),
+    Mutant(
+        "llmz-tools-getter-once",
+        ("llmz.tools.dynamic-getters",),
+        "A tools getter is evaluated once per execute, so tools it adds later never appear.",
+        policies=lambda p: replace(p, getters_each_iteration=False),
     ),
 ]

@@ -103,6 +103,20 @@ function append(state, step) {
   }
 }
 
+/**
+ * `setup.tools`, or a getter when some tool has `from_iteration` above 1: llmz evaluates it for every
+ * iteration, and it counts this execute's model calls so far to know which iteration that is.
+ */
+function toolsFor(state) {
+  const specs = state.setup.tools ?? []
+  if (specs.every((spec) => (spec.from_iteration ?? 1) === 1)) return state.tools
+  const firstCall = state.client.calls
+  return () => {
+    const iteration = state.client.calls - firstCall + 1
+    return state.tools.filter((_, at) => (specs[at].from_iteration ?? 1) <= iteration)
+  }
+}
+
 async function run(state, step, index) {
   const options = { ...(state.setup.options ?? {}), ...(step.options ?? {}) }
   const exits = selectExits(state, step, index)
@@ -120,7 +134,7 @@ async function run(state, step, index) {
       client: state.client,
       session: state.session,
       instructions: step.instructions ?? '',
-      tools: state.tools,
+      tools: toolsFor(state),
       ...(state.objects.length ? { objects: state.objects } : {}),
       ...(exits === undefined ? {} : { exits }),
       ...(step.mode === 'chat' ? { chat: state.chat } : {}),

@@ -17,7 +17,8 @@ export const VOCABULARY = {
   ObjectSpec: ['name', 'description', 'properties'],
   ObjectProperty: ['name', 'value', 'schema', 'writable', 'effects'],
   MemorySpec: ['variables', 'max_bytes'],
-  ToolSpec: ['name', 'description', 'input', 'output', 'input_effects', 'output_effects', 'behaviour', 'retries'],
+  ToolSpec: ['name', 'description', 'input', 'output', 'input_effects', 'output_effects', 'behaviour', 'retries',
+    'from_iteration'],
   SchemaEffect: ['trim', 'refine', 'assign', 'replace', 'throws', 'counts', 'async'],
   RefineSpec: ['field', 'forbid', 'message'],
   ToolBehaviour: [
