@@ -16,7 +16,6 @@ from variants import Mutant
 
 EFFECT_RULES = (
     "llmz.tools.schema-effects-preserved",
-    "llmz.tools.original-schema-kept",
     "llmz.tools.refinement-failure-typed",
     "llmz.errors.refinements-enforced",
     "llmz.tools.parsed-value-delivered",
@@ -83,7 +82,6 @@ MUTANTS: list[Mutant] = [
             "llmz.tools.async-effects-elsewhere-rejected",
             "llmz.components.render-parses-once",
             "llmz.components.transformed-props-shape",
-            "llmz.components.object-or-array-props",
         ),
         "Component props are validated by their JSON description only.",
         _without(effects.COMPONENT_PROPS),
