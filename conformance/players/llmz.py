@@ -12,7 +12,7 @@ recorded as ``error`` events and the scenario continues, so scenarios can check 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from conformance.players import CannotExpress, capabilities
@@ -28,6 +28,7 @@ from conformance.scenario.llmz import (
     ObserverBehaviour,
     OnInspectHook,
     SaveAndRestoreStep,
+    SchemaEffect,
     SessionProbe,
     Setup,
     SummarizeStep,
@@ -42,6 +43,7 @@ from reference.llmz import (
     Chat,
     Compaction,
     Component,
+    Effect,
     Exit,
     Hooks,
     HostObject,
@@ -50,6 +52,7 @@ from reference.llmz import (
     Options,
     Policies,
     Property,
+    SchemaIssue,
     Session,
     ThinkSignal,
     Tool,
@@ -124,14 +127,63 @@ def _after_tool(hook: AfterToolHook) -> Callable[[Any, Any], Any]:
             _raise(hook.reject)
         if hook.abort is not None:
             raise Abort(hook.abort)
+        if hook.think_signal is not None:
+            raise ThinkSignal(hook.think_signal)
         return hook.replace_output
 
     return after_tool
 
 
+MUTATED_TEXT = "changed by onBeforeRequest"
+
+
+def _mutate_in_place(value: Any) -> None:
+    """What a careless onBeforeRequest does to the messages it was handed: rewrite every ``content`` and
+    ``code`` string, at any depth, in place."""
+    if isinstance(value, list):
+        for item in value:
+            _mutate_in_place(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if key in ("content", "code") and isinstance(item, str):
+                value[key] = MUTATED_TEXT
+            else:
+                _mutate_in_place(item)
+
+
 def _constant(value: Any) -> Callable[[Any], Any]:
     """onBeforeTool answering the same input whatever the model's was."""
     return lambda _input: value
+
+
+def _effect(spec: SchemaEffect, counter: list[int]) -> Effect:
+    """A declarative schema effect as the callback a host would write (``counter`` is its run count)."""
+
+    def apply(value: Any) -> Any:
+        if spec.throws is not None:
+            _raise(spec.throws)
+        if spec.refine is not None:
+            refine = spec.refine
+            if isinstance(value, dict) and refine.field in value and value[refine.field] == refine.forbid:
+                raise SchemaIssue(refine.field, refine.message)
+            return value
+        if "replace" in spec.model_fields_set:
+            return json.loads(json.dumps(spec.replace))
+        if not isinstance(value, dict):
+            return value
+        if spec.trim is not None:
+            field = value.get(spec.trim)
+            return {**value, spec.trim: field.strip()} if isinstance(field, str) else value
+        if spec.counts is not None:
+            counter[0] += 1
+            return {**value, spec.counts: counter[0]}
+        return {**value, **json.loads(json.dumps(spec.assign))}
+
+    return Effect(apply, asynchronous=spec.async_)
+
+
+def _effects(specs: list[SchemaEffect]) -> list[Effect]:
+    return [_effect(spec, [0]) for spec in specs]
 
 
 class Player:
@@ -152,7 +204,8 @@ class Player:
         """Calls per tool over the whole scenario, so "fails twice" spans iterations and executions."""
         models = self.setup.models
         self.models = (
-            [Model(m.id, m.input_tokens, m.output_tokens) for m in models] if models is not None
+            [Model(m.id, m.input_tokens, m.output_tokens) for m in models]
+            if models is not None
             else list(DEFAULT_MODELS)
         )
         self.tools = [self._tool(spec) for spec in self.setup.tools]
@@ -169,6 +222,8 @@ class Player:
             description=spec.description,
             input=spec.input,
             output=spec.output,
+            input_effects=_effects(spec.input_effects),
+            output_effects=_effects(spec.output_effects),
             **given(retries=spec.retries),
         )
 
@@ -244,6 +299,10 @@ class Player:
         def before_request(messages: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
             if self.provider.calls + 1 < hook.from_call:
                 return None  # undefined: the request goes as it is
+            if hook.mutate:
+                _mutate_in_place(messages)
+                if not hook.append:
+                    return None
             return messages + [{"role": m.role, "content": m.content} for m in hook.append]
 
         return before_request
@@ -251,7 +310,13 @@ class Player:
     def _chat(self) -> Chat:
         spec = self.setup.chat
         components = [
-            Component(raw(c.name), _handler(c.handler), description=c.description, props=c.props)
+            Component(
+                raw(c.name),
+                _handler(c.handler),
+                description=c.description,
+                props=c.props,
+                effects=_effects(c.effects),
+            )
             for c in spec.components
         ]
         return Chat(
@@ -262,7 +327,7 @@ class Player:
         )
 
     def _exits(self, step: ExecuteStep) -> list[Exit] | None:
-        defined = [Exit(e.name, e.description, e.schema_) for e in self.setup.exits]
+        defined = [Exit(e.name, e.description, e.schema_, _effects(e.effects)) for e in self.setup.exits]
         if step.exits is None:
             return defined or None
         by_name = {e.name: e for e in defined}
@@ -290,18 +355,40 @@ class Player:
         except LlmzError as error:
             self.recorder.emit("error", step="append", **error.as_record())
 
+    def _tools_for(self) -> Sequence[Tool] | Callable[[], Sequence[Tool]]:
+        """The tools, or a getter when some join later: it counts this execute's model calls so far to
+        know the iteration it is evaluated for (llmz.tools.dynamic-getters)."""
+        specs = self.setup.tools
+        if all(spec.from_iteration == 1 for spec in specs):
+            return self.tools
+        first_call = self.provider.calls
+
+        def getter() -> list[Tool]:
+            iteration = self.provider.calls - first_call + 1
+            return [t for t, spec in zip(self.tools, specs, strict=True) if spec.from_iteration <= iteration]
+
+        return getter
+
     def execute(self, step: ExecuteStep) -> None:
         execute(
             self.session,
             self.provider,
             instructions=step.instructions,
-            tools=self.tools,
+            tools=self._tools_for(),
             exits=self._exits(step),
             objects=[
                 HostObject(
                     o.name,
-                    [Property(p.name, p.value, p.schema_, **given(writable=p.writable))
-                     for p in o.properties],
+                    [
+                        Property(
+                            p.name,
+                            p.value,
+                            p.schema_,
+                            effects=_effects(p.effects),
+                            **given(writable=p.writable),
+                        )
+                        for p in o.properties
+                    ],
                 )
                 for o in self.setup.objects
             ],

@@ -155,6 +155,47 @@ class ToolBehaviour(Strict):
         return self
 
 
+class RefineSpec(Strict):
+    """A refinement: the value is refused (an issue at ``[field]`` with ``message``) when its property
+    ``field`` equals ``forbid``."""
+
+    field: str = Field(min_length=1)
+    forbid: Any
+    message: str = Field(min_length=1)
+
+
+_EFFECTS = ("trim", "refine", "assign", "replace", "throws", "counts")
+
+
+class SchemaEffect(Strict):
+    """One JavaScript effect of a schema (zod's ``.trim()``, ``.refine()``/``.superRefine()``,
+    ``.transform()``), run in order after the JSON Schema accepted the value. Exactly one kind:
+    ``trim`` trims that string property of the root object; ``refine`` (see RefineSpec); ``assign`` returns
+    a copy of the object with these properties set; ``replace`` returns this value instead; ``throws`` is a
+    callback that throws an Error with this message (not an issue); ``counts`` sets that property to how
+    many times this effect has run. ``async`` makes the callback asynchronous."""
+
+    trim: str | None = Field(default=None, min_length=1)
+    refine: RefineSpec | None = None
+    assign: dict[str, Any] | None = None
+    replace: Any = None
+    throws: str | None = Field(default=None, min_length=1)
+    counts: str | None = Field(default=None, min_length=1)
+    async_: bool = Field(default=False, alias="async")
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> SchemaEffect:
+        given = [name for name in _EFFECTS if name in self.model_fields_set]
+        if len(given) != 1:
+            raise ValueError(
+                f"a schema effect needs exactly one of {', '.join(_EFFECTS)}; got {given or 'none'}"
+            )
+        return self
+
+
+Effects = list[SchemaEffect]
+
+
 class ToolSpec(Strict):
     """A host ``Tool``: name, JSON Schemas and a declarative handler."""
 
@@ -162,9 +203,18 @@ class ToolSpec(Strict):
     description: str = ""
     input: JsonSchema = Field(default_factory=lambda: {"type": "object"}, description="Input JSON Schema.")
     output: JsonSchema | None = Field(default=None, description="Output JSON Schema (documentation only).")
+    input_effects: Effects = Field(default_factory=list, description="Effects of the input schema.")
+    output_effects: Effects = Field(default_factory=list, description="Effects of the output schema.")
     behaviour: ToolBehaviour
     retries: int | None = Field(
         default=None, ge=0, description="Extra handler attempts after a failure; omitted: the runtime's."
+    )
+    from_iteration: int = Field(
+        default=1,
+        ge=1,
+        description="When any tool sets this above 1, the tools are given as a getter: evaluated for "
+        "iteration N of an execute (N = model calls made in that execute so far, plus one), it returns the "
+        "tools whose from_iteration is at most N.",
     )
 
 
@@ -174,6 +224,7 @@ class ExitSpec(Strict):
     name: str = Field(pattern=r"^[A-Za-z_$][A-Za-z0-9_$]*$")
     description: str = ""
     schema_: JsonSchema | None = Field(default=None, alias="schema")
+    effects: Effects = Field(default_factory=list, description="Effects of the payload schema.")
 
 
 class ComponentSpec(Strict):
@@ -182,6 +233,7 @@ class ComponentSpec(Strict):
     name: ComponentName
     description: str = ""
     props: JsonSchema = Field(default_factory=lambda: {"type": "object"})
+    effects: Effects = Field(default_factory=list, description="Root effects of the props schema.")
     handler: Literal["ok", "fail", "none"] = Field(
         default="ok", description="ok acknowledges delivery; fail throws; none means no handler is bound."
     )
@@ -193,6 +245,7 @@ class ObjectProperty(Strict):
     name: str = Field(pattern=r"^[A-Za-z_$][A-Za-z0-9_$]*$")
     value: Any = Field(default=None, description="Initial value, taken as already normalised.")
     schema_: JsonSchema | None = Field(default=None, alias="schema", description="Schema for assignments.")
+    effects: Effects = Field(default_factory=list, description="Effects of the assignment schema.")
     writable: bool | None = Field(default=None, description="Omitted: the runtime's default (read-only).")
 
 
@@ -229,13 +282,19 @@ class AfterToolHook(Strict):
     abort: str | None = Field(
         default=None, description="Abort the run through the hook's abort controller, with this reason."
     )
+    think_signal: str | None = Field(
+        default=None,
+        min_length=1,
+        description="Throw `new ThinkSignal(reason)` from the hook, which only a tool handler may produce.",
+    )
 
     @model_validator(mode="after")
     def _one_action(self) -> AfterToolHook:
-        given = [name for name in ("replace_output", "reject", "abort") if name in self.model_fields_set]
+        actions = ("replace_output", "reject", "abort", "think_signal")
+        given = [name for name in actions if name in self.model_fields_set]
         if len(given) != 1:
             raise ValueError(
-                "an after_tool hook needs exactly one of replace_output, reject, abort; "
+                "an after_tool hook needs exactly one of replace_output, reject, abort, think_signal; "
                 f"got {given or 'none'}"
             )
         return self
@@ -254,12 +313,22 @@ class RequestMessage(Strict):
 
 
 class BeforeRequestHook(Strict):
-    """``onBeforeRequest`` returns the request's messages with ``append`` added at the end."""
+    """``onBeforeRequest`` returns the request's messages with ``append`` added at the end. With
+    ``mutate`` it first changes, in place, the messages it was handed: every string under a ``content`` or
+    ``code`` key, at any depth, becomes ``changed by onBeforeRequest``; without ``append`` it then returns
+    undefined."""
 
-    append: list[RequestMessage] = Field(min_length=1)
+    append: list[RequestMessage] = Field(default_factory=list)
+    mutate: bool = False
     from_call: int = Field(
         default=1, ge=1, description="Only requests whose `call` number is at least this get the messages."
     )
+
+    @model_validator(mode="after")
+    def _does_something(self) -> BeforeRequestHook:
+        if not self.append and not self.mutate:
+            raise ValueError("a before_request hook needs messages to append, or mutate: true")
+        return self
 
 
 class OnInspectHook(Strict):

@@ -83,6 +83,27 @@ def acknowledge(_content: Any) -> None:
     """The default chat handler: takes any delivery and acknowledges it."""
 
 
+class SchemaIssue(Exception):
+    """Raised by an effect's callback to refuse the value, as zod's ``ctx.addIssue`` does: a correctable
+    input error of the surface (llmz.tools.refinement-failure-typed). Any other exception an effect raises
+    is a configuration failure (llmz.tools.throwing-schema-callback)."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(message)
+        self.path = path
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One JavaScript effect of a schema (a trim, refinement or transform): ``apply`` gets the value the
+    schema accepted so far and returns the next one, or raises ``SchemaIssue``. ``asynchronous`` marks a
+    callback that returns a promise, which only tool inputs may await (llmz.tools.async-input-effects)."""
+
+    apply: Callable[[Any], Any]
+    asynchronous: bool = False
+
+
 ToolHandler = Callable[[Any], Any]
 
 
@@ -98,6 +119,10 @@ class Tool:
     """Documentation only: shown to the model in the tool's declaration."""
     retries: int = 0
     """Extra handler attempts after a failed one."""
+    input_effects: Sequence[Effect] = ()
+    """Effects of the input schema, run after it accepted the model's input."""
+    output_effects: Sequence[Effect] = ()
+    """Effects of the output schema: never run (llmz.tools.output-effects-never-run)."""
 
 
 @dataclass(frozen=True)
@@ -107,6 +132,7 @@ class Exit:
     name: str
     description: str = ""
     schema: JsonSchema | None = None
+    effects: Sequence[Effect] = ()
 
 
 @dataclass(frozen=True)
@@ -117,6 +143,7 @@ class Component:
     handler: Callable[[Any], Any] | None = acknowledge
     description: str = ""
     props: JsonSchema = field(default_factory=lambda: {"type": "object"})
+    effects: Sequence[Effect] = ()
 
 
 @dataclass(frozen=True)
@@ -127,6 +154,7 @@ class Property:
     value: Any = None
     schema: JsonSchema | None = None
     writable: bool = False
+    effects: Sequence[Effect] = ()
 
 
 @dataclass(frozen=True)

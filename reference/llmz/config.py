@@ -7,7 +7,7 @@ chat always adds the listen exit. Options left unset take the runtime's defaults
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from reference.clock import parse_duration_ms
@@ -58,6 +58,8 @@ class RunConfig:
     """As the host gave it: checked (llmz.inspection.tool-result-range) before the first iteration."""
     mid_stream_fallback: bool = False
     """``options.midStreamFallback`` (llmz.streaming.mid-stream-fallback-before-dispatch)."""
+    tools_getter: Callable[[], Sequence[Tool]] | None = None
+    """The host's tools getter, when it gave one instead of a list (llmz.tools.dynamic-getters)."""
 
     @property
     def result_budget_tokens(self) -> int:
@@ -102,10 +104,18 @@ def fallback_sequence(models: list[Any]) -> list[list[Any]]:
     return [models[start:] for start in range(len(models))]
 
 
+def with_tools(config: RunConfig) -> RunConfig:
+    """The configuration with its tools getter evaluated again (llmz.tools.dynamic-getters)."""
+    if config.tools_getter is None:
+        return config
+    tools = config.tools_getter()
+    return replace(config, tools={t.name: t for t in tools})
+
+
 def resolve(
     *,
     instructions: str,
-    tools: Sequence[Tool],
+    tools: Sequence[Tool] | Callable[[], Sequence[Tool]],
     exits: Sequence[Exit] | None,
     objects: Sequence[HostObject],
     chat: Chat | None,
@@ -116,6 +126,10 @@ def resolve(
     """The configuration of one execute call. ``chat`` None makes it a worker; ``exits`` None gives the
     default exits (DefaultExit for a worker, none for chat), beside which chat adds ``listen_exit``."""
     timeout = options.timeout
+    getter = tools if callable(tools) else None
+    if getter is not None:
+        tools = getter()
+    assert not callable(tools)
     return RunConfig(
         mode="worker" if chat is None else "chat",
         instructions=instructions,
@@ -134,4 +148,5 @@ def resolve(
         max_tokens=options.max_tokens,
         result_budget=options.tool_result_max_tokens,
         mid_stream_fallback=options.mid_stream_fallback,
+        tools_getter=getter,
     )

@@ -130,7 +130,10 @@ def build_request(ctx: IterationContext, runtime: Runtime, index: int = 1) -> di
     if policies.commit_compaction_before_hooks:
         _commit_compaction(ctx, result)
     hook = config.hooks.before_request
-    replaced = request_hook.replaced_messages(hook, messages) if hook is not None else None
+    copies = policies.request_messages_copied
+    # Without copies the hook would hold the session's own message objects.
+    handed = messages if copies else session.history
+    replaced = request_hook.replaced_messages(hook, handed, copies) if hook is not None else None
     if replaced is not None:
         ctx.events.emit("hook", name="onBeforeRequest", iteration=index)
         messages = replaced
@@ -251,6 +254,8 @@ def run_execution(ctx: IterationContext, runtime: Runtime) -> IterationEnd | Non
     end: IterationEnd | None = None
     try:
         for index in range(1, ctx.config.loop + 1):
+            if index > 1 and policies.getters_each_iteration:
+                ctx.config = config_module.with_tools(ctx.config)
             end = _one_call(ctx, runtime, index)
             finish = ctx.config.hooks.on_iteration_end
             if finish is not None:
@@ -290,7 +295,7 @@ def execute(
     provider: ModelProvider,
     *,
     instructions: str = "",
-    tools: Sequence[Tool] = (),
+    tools: Sequence[Tool] | Callable[[], Sequence[Tool]] = (),
     exits: Sequence[Exit] | None = None,
     objects: Sequence[HostObject] = (),
     chat: Chat | None = None,

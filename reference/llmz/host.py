@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from reference.llmz import memory
+from reference.llmz import effects, memory
 from reference.llmz.api import NEVER_SETTLES, Abort, ThinkSignal, Tool, Truncated
 from reference.llmz.config import RunConfig
 from reference.llmz.errors import LlmzError
@@ -112,12 +112,20 @@ class IterationHost:
             error.details["tool"] = name
             return self._finish_call(ToolCallReport(name, None, error=error))
         issues = self.policies.schema_issues(spec.input, value)
+        parsed = effects.Parsed(value)
+        if not issues:
+            parsed = self._parse(spec.input_effects, value, effects.TOOL_INPUT, f"tool {name} input")
+            issues = parsed.issues
+        if parsed.failure is not None:
+            self.critical = parsed.failure
+            return self._finish_call(ToolCallReport(name, _plain(value), error=parsed.failure))
         if issues:
             error = self._invalid("INVALID_TOOL_INPUT", name, spec.input, issues)
             error.details["tool"] = name
             return self._finish_call(ToolCallReport(name, _plain(value), error=error))
-        handler_input = _plain(self._before_tool(name, value))
-        outcome = self._after_tool(name, handler_input, self._run_handler(spec, handler_input))
+        handler_input = _plain(self._before_tool(name, parsed.value))
+        handled = self._output(spec, self._run_handler(spec, handler_input))
+        outcome = self._after_tool(name, handler_input, handled)
         report = ToolCallReport(name, _plain(value), display=outcome.display)
         if outcome.kind == "value":
             report.output = outcome.value
@@ -138,6 +146,22 @@ class IterationHost:
         else:
             return self._signal(report, outcome, line)
         return self._finish_call(report)
+
+    def _parse(self, defined: Any, value: Any, surface: str, subject: str) -> effects.Parsed:
+        """The schema's effects on a value its JSON Schema accepted (reference.llmz.effects)."""
+        return effects.parse(defined, _plain(value), surface, subject, self.policies.effect_rules)
+
+    def _output(self, spec: Tool, outcome: HandlerOutcome) -> HandlerOutcome:
+        """A handler's result goes on as it is: output schema effects never run
+        (llmz.tools.output-effects-never-run)."""
+        if not self.policies.run_output_effects or outcome.kind != "value" or not spec.output_effects:
+            return outcome
+        ran = effects.parse(
+            spec.output_effects, outcome.value, effects.TOOL_INPUT, spec.name, effects.DEFAULT_RULES
+        )
+        if ran.failure is not None or ran.issues:
+            return HandlerOutcome("error", message=ran.failure.message if ran.failure else ran.issues[0][1])
+        return HandlerOutcome("value", ran.value, display=outcome.display)
 
     def _run_handler(self, spec: Tool, value: Any) -> HandlerOutcome:
         """The handler, tried again after a failure as often as the tool's ``retries`` allow."""
@@ -192,6 +216,10 @@ class IterationHost:
             replaced = hook(handler_input, outcome.value)
         except Abort as abort:
             return HandlerOutcome("cancel", message=abort.reason)
+        except ThinkSignal as signal:
+            if self.policies.hook_signals_honoured:
+                return HandlerOutcome("signal", outcome.value, signal.reason, "throw", outcome.display)
+            return HandlerOutcome("rejected", message=f"onAfterTool may not produce a ThinkSignal: {signal}")
         except Exception as exc:
             return HandlerOutcome("rejected", message=str(exc))
         return HandlerOutcome(outcome.kind, replaced, outcome.message, outcome.via, outcome.display)
@@ -255,7 +283,16 @@ class IterationHost:
             tagged = load_bounded(tagged_json, 2 * MAX_DEPTH + 1)
         except PayloadError as exc:
             return self._refuse_payload("INVALID_OBJECT_PROPERTY", f"{obj}.{prop}", schema, exc)
-        issues = self.policies.schema_issues(schema, memory.to_plain(tagged))
+        plain = memory.to_plain(tagged)
+        issues = self.policies.schema_issues(schema, plain)
+        if not issues:
+            parsed = self._parse(definition.effects, plain, effects.OBJECT_PROPERTY, f"{obj}.{prop}")
+            if parsed.failure is not None:
+                self.critical = parsed.failure
+                return self._refuse(parsed.failure)
+            issues = parsed.issues
+            if parsed.value != plain:
+                tagged = memory.encode_plain(parsed.value)
         if issues:
             return self._refuse(self._invalid("INVALID_OBJECT_PROPERTY", f"{obj}.{prop}", schema, issues))
         self.session.memory.objects.setdefault(obj, {})[prop] = tagged
@@ -275,6 +312,12 @@ class IterationHost:
         except PayloadError as exc:
             return self._refuse_payload("INVALID_EXIT_INPUT", f"exit {name!r}", definition.schema, exc)
         issues = self.policies.schema_issues(definition.schema, payload)
+        if not issues:
+            parsed = self._parse(definition.effects, payload, effects.EXIT_PAYLOAD, f"exit {name!r}")
+            if parsed.failure is not None:
+                self.critical = parsed.failure
+                return self._refuse(parsed.failure)
+            issues, payload = parsed.issues, parsed.value
         if issues:
             return self._refuse(
                 self._invalid("INVALID_EXIT_INPUT", f"exit {name!r}", definition.schema, issues)
@@ -297,6 +340,12 @@ class IterationHost:
         except PayloadError as exc:
             return self._refuse_payload("INVALID_COMPONENT_INPUT", f"chat.{name}", spec.props, exc)
         issues = self.policies.schema_issues(spec.props, props)
+        if not issues:
+            parsed = self._parse(spec.effects, props, effects.COMPONENT_PROPS, f"chat.{name}")
+            if parsed.failure is not None:
+                self.critical = parsed.failure
+                return self._refuse(parsed.failure)
+            issues, props = parsed.issues, parsed.value
         if issues:
             return self._refuse(self._invalid("INVALID_COMPONENT_INPUT", f"chat.{name}", spec.props, issues))
         if self.delivery_error is not None and self.policies.skip_sends_after_failed_delivery:

@@ -28,6 +28,7 @@ from reference.llmz import (
     containment,
     conversation,
     definitions,
+    effects,
     failures,
     feedback,
     guard,
@@ -89,6 +90,8 @@ class Policies:
 
     # -- configuration (reference.llmz.config, .definitions, .containment, .kernel) ------------------------
     listen_exit: Exit = config.LISTEN_EXIT
+    getters_each_iteration: bool = True
+    """llmz.tools.dynamic-getters: a tools getter is evaluated again for every iteration."""
     fallback_sequence: Callable[[list[Any]], list[list[Any]]] = config.fallback_sequence
     configuration_problem: Callable[..., LlmzError | None] = definitions.configuration_problem
     result_budget_problem: Callable[[object], LlmzError | None] = definitions.result_budget_problem
@@ -97,6 +100,9 @@ class Policies:
     kernel_definition: str = kernel.DEFINITION
 
     # -- naming failures (reference.llmz.failures, .typescript) ---------------------------------------------
+    classify_failure: Callable[..., LlmzError] = failures.classify_failure
+    """The typed error of a program that threw; a typed host error the program rethrew keeps its code
+    (llmz.errors.vm-restores-typed)."""
     reserved_declaration: Callable[[str], LlmzError | None] = failures.reserved_declaration
     missing_callable: Callable[[dict[str, Any], str], str | None] = failures.missing_callable
     unawaited_problem: Callable[[list[str]], LlmzError | None] = failures.unawaited_problem
@@ -119,10 +125,18 @@ class Policies:
     report_interruption: bool = True
     schema_shape: Callable[[Any], str] = typescript.ts_type
     schema_issues: Callable[[dict[str, Any] | None, Any], list[tuple[str, str]]] = typescript.schema_issues
+    effect_rules: effects.EffectRules = effects.DEFAULT_RULES
+    """How schema effects run on the four input surfaces (reference.llmz.effects)."""
+    run_output_effects: bool = False
+    """llmz.tools.output-effects-never-run: a handler's result is passed on without its schema's effects."""
 
     # -- hooks (reference.llmz.request_hook, .inspector) -----------------------------------------------------
     before_tool_replaces_input: bool = True
     """llmz.hooks.before-tool-replaces-input: the handler gets what onBeforeTool returned."""
+    hook_signals_honoured: bool = False
+    """llmz.think-signal.handler-only: a ThinkSignal thrown by onAfterTool is not a signal; the hook failed
+    (HOOK_FAILED, the reference's reading of the open question)."""
+    request_messages_copied: bool = request_hook.COPY_MESSAGES
     measure_hook_replacements: bool = request_hook.MEASURE_REPLACEMENTS
     snapshot: Callable[[Any], Any] = inspector.snapshot
     custom_preview: Callable[[Any, int, preview.Preserve, inspector.Preview], str] = inspector.bounded_custom

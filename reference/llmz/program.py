@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from reference.llmz import containment, failures, objects
+from reference.llmz import containment, objects
 from reference.llmz.errors import LlmzError
 from reference.llmz.host import IterationHost
 from reference.llmz.preview import UNDEFINED
@@ -102,7 +102,7 @@ def _run(code: str, host: IterationHost, ctx: IterationContext, iteration_id: st
     if outcome.error is not None:
         if outcome.error["name"] == "ThinkSignal" and outcome.error.get("host"):  # a signal made to interrupt
             return ProgramResult(UNDEFINED, memory_error)
-        failure = failures.classify_failure(outcome.error, code, tools, policies.missing_callable)
+        failure = policies.classify_failure(outcome.error, code, tools, policies.missing_callable)
         return ProgramResult(UNDEFINED, failure)
     return ProgramResult(outcome.value, policies.unawaited_problem(outcome.unawaited) or memory_error)
 

@@ -30,9 +30,16 @@ MEASURE_REPLACEMENTS: Final = True
 (llmz.hooks.before-request-must-fit)."""
 
 
-def replaced_messages(hook: RequestHook, messages: list[Message]) -> list[Message] | None:
+COPY_MESSAGES: Final = True
+"""The hook is handed copies, so changing them in place leaves history alone
+(llmz.hooks.request-messages-are-copies)."""
+
+
+def replaced_messages(
+    hook: RequestHook, messages: list[Message], copies: bool = COPY_MESSAGES
+) -> list[Message] | None:
     """The hook's answer for copies of the request messages, or None when it leaves them as they are."""
-    return hook([copy.deepcopy(m) for m in messages])
+    return hook([copy.deepcopy(m) for m in messages] if copies else messages)
 
 
 def check_fits(

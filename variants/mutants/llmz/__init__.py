@@ -12,6 +12,8 @@ from __future__ import annotations
 from variants import Mutant
 from variants.mutants.llmz.budget import MUTANTS as BUDGET_MUTANTS
 from variants.mutants.llmz.contract import MUTANTS as CONTRACT_MUTANTS
+from variants.mutants.llmz.definitions import MUTANTS as DEFINITION_MUTANTS
+from variants.mutants.llmz.effects import MUTANTS as EFFECT_MUTANTS
 from variants.mutants.llmz.inputs import MUTANTS as INPUT_MUTANTS
 from variants.mutants.llmz.model_view import MUTANTS as MODEL_VIEW_MUTANTS
 from variants.mutants.llmz.runtime import MUTANTS as CORE_MUTANTS
@@ -23,6 +25,8 @@ RUNTIME_MUTANTS: list[Mutant] = [
     *MODEL_VIEW_MUTANTS,
     *INPUT_MUTANTS,
     *STREAMING_MUTANTS,
+    *EFFECT_MUTANTS,
+    *DEFINITION_MUTANTS,
 ]
 """Everything but the token budget's own mutants."""
 

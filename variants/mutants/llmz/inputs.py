@@ -67,7 +67,7 @@ def _result_budget_coerced(value: object) -> LlmzError | None:
 
 def _display_budget_below_max_safe(value: object) -> str | None:
     """An exclusive upper bound: the largest safe integer itself is refused."""
-    if value == preview.MAX_SAFE_INTEGER:
+    if value == budget.MAX_SAFE_INTEGER:
         return "truncate: maxTokens too large"
     return preview.display_budget_problem(value)
 

@@ -8,7 +8,7 @@ import { Chat, Component, Exit, ObjectInstance, ThinkSignal, Tool, truncate } fr
 
 import { CannotExpress } from './errors.mjs'
 import { scenarioModelId } from './models.mjs'
-import { toZui } from './schema.mjs'
+import { toZui, withEffects } from './schema.mjs'
 
 const BEHAVIOURS = ['returns', 'returns_input', 'throws', 'think_signal', 'hangs', 'cancels', 'session_probe']
 
@@ -37,8 +37,10 @@ export function buildTools(specs, host) {
     return new Tool({
       name: spec.name,
       description: spec.description || undefined,
-      input: toZui(spec.input ?? { type: 'object' }, `tool ${spec.name} input`),
-      ...(spec.output ? { output: toZui(spec.output, `tool ${spec.name} output`) } : {}),
+      input: withEffects(toZui(spec.input ?? { type: 'object' }, `tool ${spec.name} input`), spec.input_effects),
+      ...(spec.output || spec.output_effects?.length
+        ? { output: withEffects(toZui(spec.output ?? {}, `tool ${spec.name} output`), spec.output_effects) }
+        : {}),
       handler,
       retry: ({ attempt }) => attempt <= retries,
     })
@@ -92,7 +94,9 @@ export function buildExits(specs) {
       new Exit({
         name: spec.name,
         description: spec.description || spec.name,
-        ...(spec.schema ? { schema: toZui(spec.schema, `exit ${spec.name} schema`) } : {}),
+        ...(spec.schema || spec.effects?.length
+          ? { schema: withEffects(toZui(spec.schema ?? {}, `exit ${spec.name} schema`), spec.effects) }
+          : {}),
       }),
   )
 }
@@ -135,7 +139,7 @@ function buildComponent(spec, host) {
   const component = new Component({
     name: spec.name,
     description: spec.description || spec.name,
-    props: toZui(spec.props ?? { type: 'object' }, `component ${spec.name} props`),
+    props: withEffects(toZui(spec.props ?? { type: 'object' }, `component ${spec.name} props`), spec.effects),
     ...(mode === 'none' ? {} : { handler: deliveryHandler(mode, host, 'component', spec.name) }),
   })
   // llmz renders a send when the program makes it and queues its delivery (lib/deliveries.mjs): the
@@ -174,7 +178,9 @@ export function buildObjects(specs) {
           name: property.name,
           value: structuredClone(property.value ?? null),
           writable: Boolean(property.writable),
-          ...(property.schema ? { type: toZui(property.schema, `object ${spec.name}.${property.name}`) } : {}),
+          ...(property.schema || property.effects?.length
+            ? { type: withEffects(toZui(property.schema ?? {}, `object ${spec.name}.${property.name}`), property.effects) }
+            : {}),
         })),
       }),
   )

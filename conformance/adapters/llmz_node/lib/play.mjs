@@ -6,7 +6,7 @@
 // toJSON/fromJSON), compact, summarize. Each step's observable outcome is recorded in the vocabulary of
 // spec/protocol/records/llmz.md, which the Python reference produces too. Anything in the scenario this
 // bridge has no mapping for raises CannotExpress (answered as a skip that names it), never a silent pass.
-import { Session, execute } from 'llmz'
+import { Session, ThinkSignal, execute } from 'llmz'
 
 import { CannotExpress, NotSettled } from './errors.mjs'
 import { checkScenario } from './vocabulary.mjs'
@@ -103,6 +103,20 @@ function append(state, step) {
   }
 }
 
+/**
+ * `setup.tools`, or a getter when some tool has `from_iteration` above 1: llmz evaluates it for every
+ * iteration, and it counts this execute's model calls so far to know which iteration that is.
+ */
+function toolsFor(state) {
+  const specs = state.setup.tools ?? []
+  if (specs.every((spec) => (spec.from_iteration ?? 1) === 1)) return state.tools
+  const firstCall = state.client.calls
+  return () => {
+    const iteration = state.client.calls - firstCall + 1
+    return state.tools.filter((_, at) => (specs[at].from_iteration ?? 1) <= iteration)
+  }
+}
+
 async function run(state, step, index) {
   const options = { ...(state.setup.options ?? {}), ...(step.options ?? {}) }
   const exits = selectExits(state, step, index)
@@ -120,7 +134,7 @@ async function run(state, step, index) {
       client: state.client,
       session: state.session,
       instructions: step.instructions ?? '',
-      tools: state.tools,
+      tools: toolsFor(state),
       ...(state.objects.length ? { objects: state.objects } : {}),
       ...(exits === undefined ? {} : { exits }),
       ...(step.mode === 'chat' ? { chat: state.chat } : {}),
@@ -216,6 +230,7 @@ function toolHooks(spec, observer) {
       if (!hook) return undefined
       ran('onAfterTool', tool.name)
       if (Object.hasOwn(hook, 'reject')) throw new Error(hook.reject)
+      if (Object.hasOwn(hook, 'think_signal')) throw new ThinkSignal(hook.think_signal)
       if (Object.hasOwn(hook, 'abort')) {
         controller.abort(new Error(hook.abort)) // the hook's own abort controller stops the run
         return undefined
@@ -237,15 +252,30 @@ function toolHooks(spec, observer) {
  * from model call `from_call` on (calls are numbered over the whole scenario, summaries included).
  */
 function requestHook(spec, observer, client) {
-  const extra = spec.before_request?.append
-  if (!extra?.length) return {}
+  const extra = spec.before_request?.append ?? []
+  const mutate = Boolean(spec.before_request?.mutate)
+  if (!extra.length && !mutate) return {}
   const fromCall = spec.before_request.from_call ?? 1
   return {
     onBeforeRequest: ({ messages }) => {
       if (client.calls + 1 < fromCall) return undefined
+      if (mutate) mutateInPlace(messages)
+      if (!extra.length) return undefined
       observer.recorder.emit('hook', { iteration: observer.index, name: 'onBeforeRequest' })
       return { messages: [...messages, ...extra.map((message) => ({ role: message.role, content: message.content }))] }
     },
+  }
+}
+
+/** `before_request.mutate`: rewrite every `content` and `code` string the hook was handed, in place. */
+function mutateInPlace(value) {
+  if (Array.isArray(value)) {
+    for (const item of value) mutateInPlace(item)
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if ((key === 'content' || key === 'code') && typeof item === 'string') value[key] = 'changed by onBeforeRequest'
+      else mutateInPlace(item)
+    }
   }
 }
 

@@ -48,3 +48,50 @@ export function openObjects(schema) {
   if (isObject && out.additionalProperties === undefined) out.additionalProperties = true
   return out
 }
+
+/**
+ * `schema` with the scenario's declarative effects (conformance/scenario/llmz.py, SchemaEffect) chained on
+ * in order, as a host would write them in zod: `trim` and `assign`/`replace`/`counts` are transforms,
+ * `refine` a superRefine adding an issue at `[field]`, `throws` a transform whose callback throws. With
+ * `async` the callback returns a promise.
+ */
+export function withEffects(schema, effects) {
+  let out = schema
+  for (const effect of effects ?? []) {
+    const wrap = (fn) => (effect.async ? async (...args) => fn(...args) : fn)
+    if (effect.refine) {
+      const { field, forbid, message } = effect.refine
+      out = out.superRefine(
+        wrap((value, ctx) => {
+          if (isPlainObject(value) && Object.hasOwn(value, field) && sameJson(value[field], forbid)) {
+            ctx.addIssue({ code: 'custom', path: [field], message })
+          }
+        }),
+      )
+      continue
+    }
+    let runs = 0
+    out = out.transform(
+      wrap((value) => {
+        if (effect.throws !== undefined) throw new Error(effect.throws)
+        if (Object.hasOwn(effect, 'replace')) return structuredClone(effect.replace)
+        if (!isPlainObject(value)) return value
+        if (effect.trim !== undefined) {
+          const field = value[effect.trim]
+          return typeof field === 'string' ? { ...value, [effect.trim]: field.trim() } : value
+        }
+        if (effect.counts !== undefined) return { ...value, [effect.counts]: (runs += 1) }
+        return { ...value, ...structuredClone(effect.assign) }
+      }),
+    )
+  }
+  return out
+}
+
+function isPlainObject(value) {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+function sameJson(left, right) {
+  return JSON.stringify(left) === JSON.stringify(right)
+}

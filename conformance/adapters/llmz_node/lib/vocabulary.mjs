@@ -16,9 +16,12 @@ export const VOCABULARY = {
   ScriptedFailure: ['status', 'message', 'retry_after'],
   Setup: ['tools', 'exits', 'chat', 'hooks', 'models', 'compaction', 'options', 'memory', 'objects'],
   ObjectSpec: ['name', 'description', 'properties'],
-  ObjectProperty: ['name', 'value', 'schema', 'writable'],
+  ObjectProperty: ['name', 'value', 'schema', 'writable', 'effects'],
   MemorySpec: ['variables', 'max_bytes'],
-  ToolSpec: ['name', 'description', 'input', 'output', 'behaviour', 'retries'],
+  ToolSpec: ['name', 'description', 'input', 'output', 'input_effects', 'output_effects', 'behaviour', 'retries',
+    'from_iteration'],
+  SchemaEffect: ['trim', 'refine', 'assign', 'replace', 'throws', 'counts', 'async'],
+  RefineSpec: ['field', 'forbid', 'message'],
   ToolBehaviour: [
     'returns', 'returns_input', 'throws', 'think_signal', 'hangs', 'cancels', 'session_probe', 'truncate',
     'fail_first', 'fail_message',
@@ -26,17 +29,17 @@ export const VOCABULARY = {
   SessionProbe: ['op', 'messages'],
   ThinkSignalSpec: ['reason', 'context', 'via'],
   TruncateSpec: ['max_tokens', 'preserve'],
-  ExitSpec: ['name', 'description', 'schema'],
+  ExitSpec: ['name', 'description', 'schema', 'effects'],
   ChatSpec: ['text_handler', 'components', 'on_delta'],
-  ComponentSpec: ['name', 'description', 'props', 'handler'],
+  ComponentSpec: ['name', 'description', 'props', 'effects', 'handler'],
   HooksSpec: [
     'on_exit', 'after_tool', 'before_tool', 'on_inspect', 'before_request', 'before_execution',
     'on_iteration_start', 'on_iteration_end', 'on_trace',
   ],
   OnInspectHook: ['action', 'text'],
-  BeforeRequestHook: ['append', 'from_call'],
+  BeforeRequestHook: ['append', 'mutate', 'from_call'],
   RequestMessage: ['role', 'content'],
-  AfterToolHook: ['tool', 'replace_output', 'reject', 'abort'],
+  AfterToolHook: ['tool', 'replace_output', 'reject', 'abort', 'think_signal'],
   BeforeToolHook: ['tool', 'replace_input'],
   ModelSpec: ['id', 'input_tokens', 'output_tokens'],
   CompactionSpec: ['trigger_ratio', 'target_ratio', 'keep_recent_iterations', 'max_summary_tokens', 'model'],
@@ -113,6 +116,11 @@ export function checkScenario(scenario) {
   }
 }
 
+function checkEffects(effects, where) {
+  each(effects, 'SchemaEffect', where)
+  for (const [index, effect] of (effects ?? []).entries()) check(effect?.refine, 'RefineSpec', `${where}[${index}].refine`)
+}
+
 function checkSetup(setup) {
   check(setup, 'Setup', 'setup')
   for (const [index, tool] of (setup.tools ?? []).entries()) {
@@ -127,10 +135,16 @@ function checkSetup(setup) {
       throw new CannotExpress(`${where}.behaviour.session_probe.op ${JSON.stringify(probe)}`)
     }
     each(tool.behaviour?.session_probe?.messages, 'AppendMessage', `${where}.behaviour.session_probe.messages`)
+    checkEffects(tool.input_effects, `${where}.input_effects`)
+    checkEffects(tool.output_effects, `${where}.output_effects`)
   }
   each(setup.exits, 'ExitSpec', 'setup.exits')
+  for (const [index, exit] of (setup.exits ?? []).entries()) checkEffects(exit.effects, `setup.exits[${index}].effects`)
   check(setup.chat, 'ChatSpec', 'setup.chat')
   each(setup.chat?.components, 'ComponentSpec', 'setup.chat.components')
+  for (const [index, component] of (setup.chat?.components ?? []).entries()) {
+    checkEffects(component.effects, `setup.chat.components[${index}].effects`)
+  }
   check(setup.hooks, 'HooksSpec', 'setup.hooks')
   each(setup.hooks?.after_tool, 'AfterToolHook', 'setup.hooks.after_tool')
   each(setup.hooks?.before_tool, 'BeforeToolHook', 'setup.hooks.before_tool')
@@ -144,5 +158,8 @@ function checkSetup(setup) {
   for (const [index, object] of (setup.objects ?? []).entries()) {
     check(object, 'ObjectSpec', `setup.objects[${index}]`)
     each(object.properties, 'ObjectProperty', `setup.objects[${index}].properties`)
+    for (const [at, property] of (object.properties ?? []).entries()) {
+      checkEffects(property.effects, `setup.objects[${index}].properties[${at}].effects`)
+    }
   }
 }
