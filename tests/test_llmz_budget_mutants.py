@@ -40,6 +40,8 @@ KILLERS: dict[str, tuple[str, ...]] = {
     "llmz-budget-output-overflow-hidden": ("llmz/budget/output-max-tokens-is-overflow",),
     "llmz-budget-tools-not-measured": ("llmz/budget/measure-counts-tool-declarations",),
     "llmz-budget-instructions-not-measured": ("llmz/budget/measure-counts-instructions",),
+    "llmz-budget-media-transport-measured": ("llmz/budget/media-url-not-measured",),
+    "llmz-budget-media-shaped-text-free": ("llmz/budget/media-shaped-text-measured",),
     "llmz-compaction-trigger-late": ("llmz/compaction/at-trigger-summarizes",),
     "llmz-compaction-trigger-early": ("llmz/compaction/below-trigger-no-summary",),
     "llmz-compaction-recent-not-preferred": ("llmz/compaction/keeps-two-newest-iterations",),
