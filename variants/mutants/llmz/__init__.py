@@ -14,9 +14,16 @@ from variants.mutants.llmz.budget import MUTANTS as BUDGET_MUTANTS
 from variants.mutants.llmz.contract import MUTANTS as CONTRACT_MUTANTS
 from variants.mutants.llmz.inputs import MUTANTS as INPUT_MUTANTS
 from variants.mutants.llmz.model_view import MUTANTS as MODEL_VIEW_MUTANTS
+from variants.mutants.llmz.pinned import MUTANTS as PINNED_MUTANTS
 from variants.mutants.llmz.runtime import MUTANTS as CORE_MUTANTS
 
-RUNTIME_MUTANTS: list[Mutant] = [*CORE_MUTANTS, *CONTRACT_MUTANTS, *MODEL_VIEW_MUTANTS, *INPUT_MUTANTS]
+RUNTIME_MUTANTS: list[Mutant] = [
+    *CORE_MUTANTS,
+    *CONTRACT_MUTANTS,
+    *MODEL_VIEW_MUTANTS,
+    *INPUT_MUTANTS,
+    *PINNED_MUTANTS,
+]
 """Everything but the token budget's own mutants."""
 
 MUTANTS: list[Mutant] = [*RUNTIME_MUTANTS, *BUDGET_MUTANTS]

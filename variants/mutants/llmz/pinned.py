@@ -1,0 +1,56 @@
+"""Mutants for the llmz rules pinned in issue 10 (memory, objects, sessions, inspection): one decision each.
+
+Each replaces one decision of ``reference.llmz.policies.Policies``; ``tests/test_llmz_mutants.py`` proves
+the scenarios pinning its rules fail against it, naming those rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from reference.llmz import memory
+from reference.llmz.policies import Policies
+from variants import Mutant
+
+
+def _store_without_object_memory(
+    mem: memory.Memory, captured: dict[str, dict[str, Any]], fits: memory.Limit
+) -> memory.Capture:
+    """Variables are weighed against maxBytes as if object memory took no room."""
+    objects, mem.objects = mem.objects, {}
+    try:
+        return memory.Memory.store(mem, captured, fits)
+    finally:
+        mem.objects = objects
+
+
+def _objects_saved_flat(p: Policies) -> Policies:
+    """Object memory is saved as plain JSON, so structured property values lose their encoding."""
+    base = p.memory_snapshot
+
+    def snapshot(state: memory.Memory) -> dict[str, Any]:
+        saved = base(state)
+        saved["objects"] = {
+            name: {prop: memory.to_plain(value) for prop, value in props.items()}
+            for name, props in state.objects.items()
+        }
+        return saved
+
+    return replace(p, memory_snapshot=snapshot)
+
+
+MUTANTS: list[Mutant] = [
+    Mutant(
+        "llmz-memory-objects-not-counted",
+        rules=("llmz.memory.limit-scope",),
+        description="object memory is left out when variables are weighed against maxBytes",
+        policies=lambda p: replace(p, store_variables=_store_without_object_memory),
+    ),
+    Mutant(
+        "llmz-objects-structured-values-flattened",
+        rules=("llmz.memory.object-property-access",),
+        description="an object or array assigned to a property does not survive save and restore intact",
+        policies=_objects_saved_flat,
+    ),
+]
