@@ -42,6 +42,7 @@ KILLERS: dict[str, tuple[str, ...]] = {
     "llmz-budget-instructions-not-measured": ("llmz/budget/measure-counts-instructions",),
     "llmz-budget-media-transport-measured": ("llmz/budget/media-url-not-measured",),
     "llmz-budget-media-shaped-text-free": ("llmz/budget/media-shaped-text-measured",),
+    "llmz-budget-result-tokens-last-call": ("llmz/budget/result-tokens-sum-provider-usage",),
     "llmz-compaction-trigger-late": ("llmz/compaction/at-trigger-summarizes",),
     "llmz-compaction-trigger-early": ("llmz/compaction/below-trigger-no-summary",),
     "llmz-compaction-recent-not-preferred": ("llmz/compaction/keeps-two-newest-iterations",),

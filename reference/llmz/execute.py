@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from reference.llmz import config as config_module
@@ -38,6 +38,7 @@ from reference.llmz.events import Events
 from reference.llmz.host import observe
 from reference.llmz.iteration import IterationContext, IterationEnd, run_iteration
 from reference.llmz.session import Session
+from reference.providers.model import ModelResponse, Usage
 from reference.providers.protocol import ModelProvider
 from reference.providers.scripted import ProviderFailure, ScriptExhausted
 
@@ -48,11 +49,35 @@ SUMMARY_PROMPT = (
 
 
 @dataclass
+class Metered:
+    """A provider that remembers the usage of every answer it gives, for ``result.tokens``."""
+
+    provider: ModelProvider
+    usages: list[Usage] = field(default_factory=list)
+
+    def complete(self, request: dict[str, Any], *, purpose: str = "turn") -> ModelResponse:
+        entry = self.provider.complete(request, purpose=purpose)
+        self.usages.append(entry.usage)
+        return entry
+
+    @property
+    def calls(self) -> int:
+        """The wrapped provider's count (the protocol's per-turn call numbering stays its own)."""
+        return self.provider.calls
+
+    @calls.setter
+    def calls(self, value: int) -> None:
+        self.provider.calls = value
+
+
+@dataclass
 class Runtime:
     """What execute needs besides the session and its configuration."""
 
     provider: ModelProvider
     models: list[Model]
+    usages: list[Usage] = field(default_factory=list)
+    """The provider usage of this run's answers (filled when ``provider`` is ``Metered``)."""
 
 
 def _model_field(models: list[Model]) -> str | list[str]:
@@ -225,8 +250,17 @@ def run_execution(ctx: IterationContext, runtime: Runtime) -> IterationEnd | Non
             end = IterationEnd("critical_error", limit)
     finally:
         session.end_execution(completed=end is not None and end.status == "exit_success")
-    _record_result(ctx, end)
+    _record_result(ctx, end, _reported_tokens(ctx, runtime.usages))
     return end
+
+
+def _reported_tokens(ctx: IterationContext, usages: list[Usage]) -> dict[str, Any]:
+    """``tokens`` for the ``result`` event: ``result.tokens`` when some answer of the run reported usage.
+    Scripts that give no usage leave it out, so records (and golden transcripts) of runs whose usage is
+    all zero stay as they were before the field existed; the record protocol marks it optional."""
+    if not any(usage.input_tokens or usage.output_tokens for usage in usages):
+        return {}
+    return {"tokens": ctx.policies.run_tokens(usages)}
 
 
 def _refused(ctx: IterationContext, error: LlmzError) -> IterationEnd:
@@ -235,12 +269,12 @@ def _refused(ctx: IterationContext, error: LlmzError) -> IterationEnd:
     return IterationEnd("critical_error", error)
 
 
-def _record_result(ctx: IterationContext, end: IterationEnd | None) -> None:
+def _record_result(ctx: IterationContext, end: IterationEnd | None, tokens: dict[str, Any]) -> None:
     if end is not None and end.exit is not None:
-        ctx.events.emit("result", execution=ctx.execution, status="success", exit=end.exit[0])
+        ctx.events.emit("result", execution=ctx.execution, status="success", exit=end.exit[0], **tokens)
         return
     code = end.error.code if end is not None and end.error is not None else "INTERNAL_ERROR"
-    ctx.events.emit("result", execution=ctx.execution, status="error", error_code=code)
+    ctx.events.emit("result", execution=ctx.execution, status="error", error_code=code, **tokens)
 
 
 def execute(
@@ -278,7 +312,8 @@ def execute(
         listen_exit=session.policies.listen_exit,
     )
     ctx = IterationContext(config, session, Events([*observers, collect]), session.count_execution())
-    end = run_execution(ctx, Runtime(provider, list(models)))
+    metered = Metered(provider)
+    end = run_execution(ctx, Runtime(metered, list(models), metered.usages))
     exited = end.exit if end is not None else None
     return ExecutionResult(
         status="success" if exited is not None else "error",

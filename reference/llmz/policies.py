@@ -45,6 +45,7 @@ from reference.llmz import settle as settlement
 from reference.llmz.api import Exit, Truncated
 from reference.llmz.errors import LlmzError
 from reference.llmz.reports import Display
+from reference.providers.model import Usage
 
 
 def unwrap_truncated(result: Truncated) -> tuple[Any, Display]:
@@ -147,6 +148,8 @@ class Policies:
     planned_reserve: budget.Reserve = budget.planned_reserve
     input_fits: Callable[[budget.Window, int], bool] = budget.fits
     measure: tokens.Measure = tokens.DEFAULT_MEASURE
+    run_tokens: Callable[[Sequence[Usage]], dict[str, int]] = budget.run_tokens
+    """llmz.budget.result-tokens.provider-usage: how a run's provider usage adds up to ``result.tokens``."""
 
     # -- compaction (reference.llmz.compaction) --------------------------------------------------------------
     compaction_controls: Callable[[dict[str, Any] | None], compaction.Controls | None] = (

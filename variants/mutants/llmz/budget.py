@@ -108,6 +108,11 @@ def _media_shaped_text_free(p: Policies) -> Policies:
     )
 
 
+def _tokens_of_last_call(usages: Sequence[Any]) -> dict[str, int]:
+    """result.tokens reports the run's last answer instead of adding up all of them."""
+    return budget.run_tokens(list(usages)[-1:])
+
+
 def _output_overflow_as_generation_failure(entry: Any) -> LlmzError:
     return LlmzError("GENERATION_FAILED", "the response was incomplete")
 
@@ -244,5 +249,11 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.budget.measure.media-shaped-text-counted",),
         description="a data URL pasted as ordinary text is left out of the measurement",
         policies=_media_shaped_text_free,
+    ),
+    Mutant(
+        "llmz-budget-result-tokens-last-call",
+        rules=("llmz.budget.result-tokens.provider-usage",),
+        description="result.tokens is the usage of the run's last model call only",
+        policies=lambda p: replace(p, run_tokens=_tokens_of_last_call),
     ),
 ]
