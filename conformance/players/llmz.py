@@ -19,6 +19,7 @@ from conformance.players import CannotExpress
 from conformance.players.common import ProviderFactory, scripted_provider
 from conformance.scenario.invalid import raw
 from conformance.scenario.llmz import (
+    CHANGED_TEXT,
     AfterToolHook,
     AppendStep,
     CompactStep,
@@ -30,6 +31,7 @@ from conformance.scenario.llmz import (
     SessionProbe,
     Setup,
     SummarizeStep,
+    TamperAccessorsStep,
     ToolBehaviour,
     ToolSpec,
 )
@@ -270,10 +272,21 @@ class Player:
 
     # -- the steps -----------------------------------------------------------------------------------
     def append(self, step: AppendStep) -> None:
+        batch = [m.model_dump(exclude_none=True) for m in step.messages]
         try:
-            self.session.append([m.model_dump(exclude_none=True) for m in step.messages])
+            self.session.append(batch)
         except LlmzError as error:
             self.recorder.emit("error", step="append", **error.as_record())
+        if step.mutate_after:
+            for message in batch:
+                _change(message)
+
+    def tamper_accessors(self) -> None:
+        """Change what the three read accessors returned; a session that handed out its own state shows it."""
+        for view in (self.session.transcript, self.session.messages, self.session.pending_messages):
+            for message in view:
+                _change(message)
+            view.append({"role": "user", "content": CHANGED_TEXT})
 
     def execute(self, step: ExecuteStep) -> None:
         execute(
@@ -330,6 +343,21 @@ class Player:
         }
 
 
+
+def _change(message: dict[str, Any]) -> None:
+    """What ``append.mutate_after`` and ``tamper_accessors`` do to one message the caller holds."""
+    content = message.get("content")
+    if isinstance(content, str):
+        message["content"] = CHANGED_TEXT
+    elif isinstance(content, list):
+        for part in content:
+            if isinstance(part, dict) and part.get("type") == "text":
+                part["text"] = CHANGED_TEXT
+    payload = message.get("payload")
+    if isinstance(payload, dict):
+        payload["changed"] = True
+
+
 def play(
     scenario: LlmzCase,
     provider: ProviderFactory = scripted_provider,
@@ -346,6 +374,8 @@ def play(
             player.save_and_restore(step)
         elif isinstance(step, SummarizeStep | CompactStep):
             player.summarize_or_compact(step)
+        elif isinstance(step, TamperAccessorsStep):
+            player.tamper_accessors()
         else:
             raise CannotExpress(f"the llmz reference does not implement the {step.op!r} step")
     player.recorder.final = player.final()

@@ -351,11 +351,29 @@ class Setup(Strict):
     memory: MemorySpec = Field(default_factory=MemorySpec, description="Session memory options.")
 
 
+CHANGED_TEXT = "changed after append"
+"""What ``mutate_after`` and ``tamper_accessors`` write into the caller's objects."""
+
+
 class AppendStep(Strict):
     """``session.append(messages)``: the whole batch is validated before any of it is queued."""
 
     op: Literal["append"]
     messages: list[AppendMessage] = Field(min_length=1)
+    mutate_after: bool = Field(
+        default=False,
+        description="After append returns, change the objects that were passed (llmz.sessions.input-copied): "
+        f"a string content becomes {CHANGED_TEXT!r}, so does the text of every text part, and an object "
+        "payload gains `changed: true`.",
+    )
+
+
+class TamperAccessorsStep(Strict):
+    """Read ``session.transcript``, ``session.messages`` and ``session.pendingMessages`` and change what they
+    returned, the same way ``append.mutate_after`` changes input, plus one extra element pushed onto each list
+    (llmz.sessions.accessors-return-copies). Records nothing itself."""
+
+    op: Literal["tamper_accessors"]
 
 
 class ExecuteStep(Strict):
@@ -398,6 +416,6 @@ class SummarizeStep(Strict):
 
 
 Step = Annotated[
-    AppendStep | ExecuteStep | SaveAndRestoreStep | CompactStep | SummarizeStep,
+    AppendStep | ExecuteStep | SaveAndRestoreStep | CompactStep | SummarizeStep | TamperAccessorsStep,
     Field(discriminator="op"),
 ]

@@ -66,6 +66,8 @@ def to_native(
     event_role: str = EVENT_ROLE,
 ) -> Message:
     """Validate one ``append`` input and return its stored form; raises INVALID_MESSAGE / INVALID_EVENT.
+    ``item`` must already be the session's own copy (``Session.append`` copies the batch first), so the
+    stored form shares its parts and payloads with nothing the caller holds.
     ``event_text(name, payload)`` and ``summary_text(content)`` say how events and summaries read."""
     role = item.get("role")
     if role == "event":
@@ -74,13 +76,13 @@ def to_native(
             raise LlmzError("INVALID_EVENT", f"an event needs a non-empty string name, got {name!r}")
         if not _persistable(payload):
             raise LlmzError("INVALID_EVENT", f"event {name!r}: the payload must be JSON data")
-        source = {"role": "event", "name": name, "payload": copy.deepcopy(payload)}
+        source = {"role": "event", "name": name, "payload": payload}
         return {"role": event_role, "content": event_text(name, payload), "source": source}
     if role not in ("user", "assistant", "summary"):
         raise LlmzError("INVALID_MESSAGE", f"role must be user, assistant, event or summary, got {role!r}")
     content = item.get("content")
     if role != "summary" and is_native_parts(content):
-        return {"role": role, "content": copy.deepcopy(content), "source": {"role": role, "content": content}}
+        return {"role": role, "content": content, "source": {"role": role, "content": content}}
     if not isinstance(content, str):
         raise LlmzError(
             "INVALID_MESSAGE", f"a {role} message needs string content, got {type(content).__name__}"
@@ -107,10 +109,16 @@ def wire(message: Message) -> Message:
     return {key: copy.deepcopy(value) for key, value in message.items() if key not in PRIVATE_KEYS}
 
 
+def visible(message: Message) -> Message:
+    """The message without private bookkeeping, sharing its values (``wire`` is the detached form)."""
+    return {key: value for key, value in message.items() if key not in PRIVATE_KEYS}
+
+
 def transcript_entry(message: Message) -> dict[str, Any] | None:
-    """Conversation view: convenience input as appended, assistant text; tool traffic is left out."""
+    """Conversation view: convenience input as appended, assistant text; tool traffic is left out. Shares
+    its values with the stored message: ``Session.transcript`` detaches the whole view."""
     if "source" in message:
-        return copy.deepcopy(message["source"])  # type: ignore[no-any-return]
+        return message["source"]  # type: ignore[no-any-return]
     content = message.get("content")
     if message.get("role") == "assistant" and isinstance(content, str) and content.strip():
         return {"role": "assistant", "content": content}

@@ -17,6 +17,7 @@ changes it everywhere it is used.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -133,6 +134,10 @@ class Policies:
     event_role: str = conversation.EVENT_ROLE
     render_event: Callable[[str, str], str] = conversation.render_event
     render_summary: Callable[[str], str] = conversation.render_summary
+    copy_input: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] = copy.deepcopy
+    """llmz.sessions.input-copied: append keeps its own copy of the batch, taken before anything is stored."""
+    detach: Callable[[Any], Any] = copy.deepcopy
+    """llmz.sessions.accessors-return-copies: what transcript, messages and pendingMessages hand out."""
     running_turn_takes_input: bool = False
     """Input appended while a run holds the session waits for the next turn
     (llmz.sessions.input-during-turn-queued, llmz.sessions.events-during-run-wait)."""

@@ -24,7 +24,7 @@ from reference.llmz.conversation import (
     check_pairing,
     summary_message,
     transcript_entry,
-    wire,
+    visible,
 )
 from reference.llmz.conversation import to_native as convert
 from reference.llmz.errors import LlmzError
@@ -79,7 +79,7 @@ class Session:
     def append(self, items: list[dict[str, Any]]) -> None:
         """All or nothing: one invalid message rejects the batch (INVALID_MESSAGE / INVALID_EVENT). Input
         appended while a run holds the session waits for the next turn."""
-        converted = [self.to_native(item) for item in items]
+        converted = [self.to_native(item) for item in self.policies.copy_input(items)]
         joins_turn = self.active and self.policies.running_turn_takes_input
         (self.history if joins_turn else self.pending).extend(converted)
 
@@ -89,14 +89,20 @@ class Session:
             return "active"
         return "pending" if self.pending else "idle"
 
+    # The three read accessors hand out detached copies (llmz.sessions.accessors-return-copies).
     @property
     def transcript(self) -> list[dict[str, Any]]:
         entries = (transcript_entry(m) for m in [*self.history, *self.pending])
-        return [entry for entry in entries if entry is not None]
+        return self.policies.detach([entry for entry in entries if entry is not None])  # type: ignore[no-any-return]
 
     @property
     def messages(self) -> list[Message]:
-        return [wire(m) for m in self.history]
+        return self.policies.detach([visible(m) for m in self.history])  # type: ignore[no-any-return]
+
+    @property
+    def pending_messages(self) -> list[Message]:
+        """``session.pendingMessages``: queued native input."""
+        return self.policies.detach([visible(m) for m in self.pending])  # type: ignore[no-any-return]
 
     @property
     def variables(self) -> dict[str, Any]:

@@ -53,4 +53,16 @@ MUTANTS: list[Mutant] = [
         description="an object or array assigned to a property does not survive save and restore intact",
         policies=_objects_saved_flat,
     ),
+    Mutant(
+        "llmz-sessions-input-not-copied",
+        rules=("llmz.sessions.input-copied",),
+        description="append stores the caller's objects, so changing them later changes the session",
+        policies=lambda p: replace(p, copy_input=lambda items: items),
+    ),
+    Mutant(
+        "llmz-sessions-accessors-share-state",
+        rules=("llmz.sessions.accessors-return-copies",),
+        description="transcript, messages and pendingMessages hand out the session's own objects",
+        policies=lambda p: replace(p, detach=lambda view: view),
+    ),
 ]

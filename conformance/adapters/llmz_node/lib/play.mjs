@@ -81,6 +81,8 @@ async function playStep(state, step, index) {
     case 'compact':
     case 'summarize':
       return summarizeOrCompact(state, step)
+    case 'tamper_accessors':
+      return tamperAccessors(state)
     default:
       throw new CannotExpress(`step ${index} op ${JSON.stringify(step.op)}`)
   }
@@ -96,10 +98,35 @@ function appendable(messages) {
 }
 
 function append(state, step) {
+  const batch = appendable(step.messages)
   try {
-    state.session.append(appendable(step.messages))
+    state.session.append(batch)
   } catch (error) {
     state.recorder.emit('error', { step: 'append', ...errorFields(error) })
+  }
+  if (step.mutate_after) for (const message of batch) change(message)
+}
+
+const CHANGED_TEXT = 'changed after append'
+
+/** What `append.mutate_after` and `tamper_accessors` do to one message object the caller holds. */
+function change(message) {
+  if (!message || typeof message !== 'object') return
+  if (typeof message.content === 'string') message.content = CHANGED_TEXT
+  else if (Array.isArray(message.content)) {
+    for (const part of message.content) if (part && part.type === 'text') part.text = CHANGED_TEXT
+  }
+  if (message.payload && typeof message.payload === 'object' && !Array.isArray(message.payload)) {
+    message.payload.changed = true
+  }
+}
+
+/** Read the three accessors and change what they returned (llmz.sessions.accessors-return-copies). */
+function tamperAccessors(state) {
+  const session = state.session
+  for (const view of [session.transcript, session.messages, session.pendingMessages]) {
+    for (const message of view) change(message)
+    view.push({ role: 'user', content: CHANGED_TEXT })
   }
 }
 

@@ -40,12 +40,13 @@ export const VOCABULARY = {
   ModelSpec: ['id', 'input_tokens', 'output_tokens'],
   CompactionSpec: ['trigger_ratio', 'target_ratio', 'keep_recent_iterations', 'max_summary_tokens', 'model'],
   ExecuteOptions: ['loop', 'timeout', 'require_chat_response', 'max_tokens', 'tool_result_max_tokens'],
-  AppendStep: ['op', 'messages'],
+  AppendStep: ['op', 'messages', 'mutate_after'],
   AppendMessage: ['role', 'content', 'name', 'payload'],
   ExecuteStep: ['op', 'mode', 'instructions', 'exits', 'options'],
   SaveAndRestoreStep: ['op', 'drop_delivery_tracking', 'unknown_version'],
   CompactStep: ['op', 'keep_recent_iterations'],
   SummarizeStep: ['op'],
+  TamperAccessorsStep: ['op'],
 }
 
 const STREAMING = 'streamed responses (the bridge plays the model through generateText, without a stream)'
@@ -80,6 +81,7 @@ const STEPS = {
   save_and_restore: 'SaveAndRestoreStep',
   compact: 'CompactStep',
   summarize: 'SummarizeStep',
+  tamper_accessors: 'TamperAccessorsStep',
 }
 
 function check(value, structure, where) {
