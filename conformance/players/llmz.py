@@ -312,6 +312,8 @@ class Player:
             state.pop("delivery", None)
         if step.unknown_version:
             state["version"] = UNKNOWN_FORMAT_VERSION
+        if step.tamper is not None:
+            _tamper(state, step.tamper)
         try:
             self.session = Session.from_json(state, self.policies)
         except LlmzError as error:
@@ -342,6 +344,34 @@ class Player:
             "variables": sorted(self.session.memory.variables),
         }
 
+
+
+
+def _tamper(state: dict[str, Any], how: str) -> None:
+    """Break a reference snapshot the way ``save_and_restore.tamper`` asks (the player knows the format)."""
+    history, records = state["history"], state["memory"]["iterations"]
+    calls = [m for m in history if m.get("toolCalls")]
+    if how == "drop_tool_result":
+        newest = calls[-1]["toolCalls"][0]["id"]
+        state["history"] = [m for m in history if m.get("toolResultCallId") != newest]
+    elif how == "duplicate_call_id":
+        oldest, newest = calls[0]["toolCalls"][0]["id"], calls[-1]["toolCalls"][0]["id"]
+        calls[-1]["toolCalls"][0]["id"] = oldest
+        for message in history:
+            if message.get("toolResultCallId") == newest:
+                message["toolResultCallId"] = oldest
+    elif how == "reverse_iterations":
+        first, second = records[0]["id"], records[1]["id"]
+        block = [m for m in history if m.get("iteration") in (first, second)]
+        start = history.index(block[0])
+        swapped = [m for m in block if m["iteration"] == second] + [m for m in block if m["iteration"] == first]
+        state["history"] = history[:start] + swapped + history[start + len(block) :]
+        records[0], records[1] = records[1], records[0]
+    elif how == "malformed_result":
+        kept = next(r for r in records if r["hasResult"] and r.get("retained", True))
+        kept["result"] = {"$": "not-an-encoding"}
+    elif how == "over_capacity":
+        state["memory"]["maxBytes"] = 1
 
 
 def _change(message: dict[str, Any]) -> None:

@@ -400,6 +400,17 @@ class SaveAndRestoreStep(Strict):
     unknown_version: bool = Field(
         default=False, description="Replace the snapshot's format version with one the runtime cannot know."
     )
+    tamper: (
+        Literal["drop_tool_result", "duplicate_call_id", "reverse_iterations", "malformed_result", "over_capacity"]
+        | None
+    ) = Field(
+        default=None,
+        description="Break the snapshot before restoring it, in the implementation's own format "
+        "(llmz.persistence.restore-checks-*): drop the result of the newest tool call; give the newest call "
+        "(and its result) the id of the oldest call; swap the two oldest iterations (their messages and "
+        "records); give the oldest retained iteration result an encoding the runtime never writes; or lower "
+        "the snapshot's memory limit to 1 byte.",
+    )
 
 
 class CompactStep(Strict):

@@ -38,6 +38,7 @@ from reference.llmz import (
     preview,
     prompt,
     request_hook,
+    restore,
     signals,
     tokens,
     typescript,
@@ -143,6 +144,8 @@ class Policies:
     (llmz.sessions.input-during-turn-queued, llmz.sessions.events-during-run-wait)."""
     busy_problem: Callable[[bool, str], LlmzError | None] = conversation.busy_problem
     known_format_version: Callable[[object], bool] = conversation.known_format_version
+    restore_checks: tuple[restore.Check, ...] = restore.CHECKS
+    """llmz.persistence.restore-checks-*: what a snapshot must satisfy before it is restored."""
     compacted_earlier: Callable[[list[dict[str, Any]], int, dict[str, Any]], list[dict[str, Any]]] = (
         conversation.compacted_earlier
     )

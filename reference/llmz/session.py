@@ -21,7 +21,6 @@ from reference.llmz.conversation import (
     FORMAT,
     FORMAT_VERSION,
     Message,
-    check_pairing,
     summary_message,
     transcript_entry,
     visible,
@@ -195,6 +194,8 @@ class Session:
             raise LlmzError("INVALID_SESSION", "not a serialized llmz session")
         if not policies.known_format_version(state.get("version")):
             raise LlmzError("INVALID_SESSION", f"unsupported session format version {state.get('version')!r}")
+        for check in policies.restore_checks:
+            check(state)
         session = cls(compaction=None, policies=policies)
         compaction = state.get("compaction")
         session.compaction = copy.deepcopy(compaction) if isinstance(compaction, dict) else None
@@ -202,7 +203,6 @@ class Session:
         session.history = copy.deepcopy(state.get("history", []))
         session.pending = copy.deepcopy(state.get("pending", []))
         session.turn_start = state.get("turnStart")
-        check_pairing(session.history)
         delivery = state.get("delivery")
         speaker = delivery.get("lastSpeaker") if isinstance(delivery, dict) else None
         session.last_speaker = policies.restored_speaker(speaker)

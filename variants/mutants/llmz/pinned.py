@@ -6,10 +6,11 @@ the scenarios pinning its rules fail against it, naming those rules.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from reference.llmz import memory
+from reference.llmz import memory, restore
 from reference.llmz.policies import Policies
 from variants import Mutant
 
@@ -40,6 +41,11 @@ def _objects_saved_flat(p: Policies) -> Policies:
     return replace(p, memory_snapshot=snapshot)
 
 
+def _without_check(check: restore.Check) -> Callable[[Policies], Policies]:
+    """Restoring skips one of the snapshot checks."""
+    return lambda p: replace(p, restore_checks=tuple(c for c in p.restore_checks if c is not check))
+
+
 MUTANTS: list[Mutant] = [
     Mutant(
         "llmz-memory-objects-not-counted",
@@ -64,5 +70,35 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.sessions.accessors-return-copies",),
         description="transcript, messages and pendingMessages hand out the session's own objects",
         policies=lambda p: replace(p, detach=lambda view: view),
+    ),
+    Mutant(
+        "llmz-restore-skips-pairing",
+        rules=("llmz.persistence.restore-checks-pairing",),
+        description="restoring does not check the snapshot's pairing",
+        policies=_without_check(restore.pairing),
+    ),
+    Mutant(
+        "llmz-restore-skips-identities",
+        rules=("llmz.persistence.restore-checks-identities",),
+        description="restoring does not check the snapshot's identities",
+        policies=_without_check(restore.identities),
+    ),
+    Mutant(
+        "llmz-restore-skips-chronology",
+        rules=("llmz.persistence.restore-checks-chronology",),
+        description="restoring does not check the snapshot's chronology",
+        policies=_without_check(restore.chronology),
+    ),
+    Mutant(
+        "llmz-restore-skips-encodings",
+        rules=("llmz.persistence.restore-checks-encodings",),
+        description="restoring does not check the snapshot's encodings",
+        policies=_without_check(restore.encodings),
+    ),
+    Mutant(
+        "llmz-restore-skips-capacity",
+        rules=("llmz.persistence.restore-checks-capacity",),
+        description="restoring does not check the snapshot's capacity",
+        policies=_without_check(restore.capacity),
     ),
 ]

@@ -385,11 +385,39 @@ function exitHook(spec, observer) {
   }
 }
 
+/**
+ * Break an llmz 1.0.1 snapshot (`version: 3`: history `groups` of messages, each iteration group with its
+ * `iteration` record and encoded `result`; `memory.maxBytes`) as `save_and_restore.tamper` asks.
+ */
+function tamper(encoded, how) {
+  const groups = encoded.groups
+  const calls = groups.flatMap((group) => group.messages.filter((message) => message.toolCalls?.length))
+  if (how === 'drop_tool_result') {
+    const newest = calls.at(-1).toolCalls[0].id
+    for (const group of groups) group.messages = group.messages.filter((m) => m.toolResultCallId !== newest)
+  } else if (how === 'duplicate_call_id') {
+    const oldest = calls[0].toolCalls[0].id
+    const newest = calls.at(-1).toolCalls[0].id
+    calls.at(-1).toolCalls[0].id = oldest
+    for (const group of groups) for (const m of group.messages) if (m.toolResultCallId === newest) m.toolResultCallId = oldest
+  } else if (how === 'reverse_iterations') {
+    const [first, second] = groups.flatMap((group, i) => (group.iteration ? [i] : []))
+    ;[groups[first], groups[second]] = [groups[second], groups[first]]
+  } else if (how === 'malformed_result') {
+    groups.find((group) => group.iteration?.hasResult).iteration.result = ['not-an-encoding']
+  } else if (how === 'over_capacity') {
+    encoded.memory.maxBytes = 1
+  } else {
+    throw new CannotExpress(`save_and_restore.tamper ${JSON.stringify(how)}`)
+  }
+}
+
 async function saveAndRestore(state, step, index) {
   try {
     const encoded = JSON.parse(JSON.stringify(state.session.toJSON()))
     if (step.drop_delivery_tracking) dropDeliveryTracking(encoded, index)
     if (step.unknown_version) encoded.version = UNKNOWN_SESSION_VERSION
+    if (step.tamper) tamper(encoded, step.tamper)
     state.session = Session.fromJSON(encoded, compactionOption(state.setup))
   } catch (error) {
     if (error instanceof CannotExpress) throw error
