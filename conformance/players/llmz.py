@@ -364,7 +364,8 @@ def _tamper(state: dict[str, Any], how: str) -> None:
         first, second = records[0]["id"], records[1]["id"]
         block = [m for m in history if m.get("iteration") in (first, second)]
         start = history.index(block[0])
-        swapped = [m for m in block if m["iteration"] == second] + [m for m in block if m["iteration"] == first]
+        swapped = [m for m in block if m["iteration"] == second]
+        swapped += [m for m in block if m["iteration"] == first]
         state["history"] = history[:start] + swapped + history[start + len(block) :]
         records[0], records[1] = records[1], records[0]
     elif how == "malformed_result":

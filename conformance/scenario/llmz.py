@@ -390,6 +390,10 @@ class ExecuteStep(Strict):
     options: ExecuteOptions = Field(default_factory=ExecuteOptions)
 
 
+Tamper = Literal["drop_tool_result", "duplicate_call_id", "reverse_iterations", "malformed_result", "over_capacity"]
+"""How ``save_and_restore.tamper`` breaks a snapshot."""
+
+
 class SaveAndRestoreStep(Strict):
     """``Session.fromJSON(JSON.parse(JSON.stringify(session.toJSON())))``, replacing the session."""
 
@@ -400,10 +404,7 @@ class SaveAndRestoreStep(Strict):
     unknown_version: bool = Field(
         default=False, description="Replace the snapshot's format version with one the runtime cannot know."
     )
-    tamper: (
-        Literal["drop_tool_result", "duplicate_call_id", "reverse_iterations", "malformed_result", "over_capacity"]
-        | None
-    ) = Field(
+    tamper: Tamper | None = Field(
         default=None,
         description="Break the snapshot before restoring it, in the implementation's own format "
         "(llmz.persistence.restore-checks-*): drop the result of the newest tool call; give the newest call "
