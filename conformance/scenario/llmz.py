@@ -390,7 +390,9 @@ class ExecuteStep(Strict):
     options: ExecuteOptions = Field(default_factory=ExecuteOptions)
 
 
-Tamper = Literal["drop_tool_result", "duplicate_call_id", "reverse_iterations", "malformed_result", "over_capacity"]
+Tamper = Literal[
+    "drop_tool_result", "duplicate_call_id", "reverse_iterations", "malformed_result", "over_capacity"
+]
 """How ``save_and_restore.tamper`` breaks a snapshot."""
 
 
