@@ -312,6 +312,8 @@ class Player:
             state.pop("delivery", None)
         if step.unknown_version:
             state["version"] = UNKNOWN_FORMAT_VERSION
+        if step.older_version:
+            state["version"] = state["version"] - 1
         if step.tamper is not None:
             _tamper(state, step.tamper)
         try:

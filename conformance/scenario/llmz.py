@@ -406,6 +406,11 @@ class SaveAndRestoreStep(Strict):
     unknown_version: bool = Field(
         default=False, description="Replace the snapshot's format version with one the runtime cannot know."
     )
+    older_version: bool = Field(
+        default=False,
+        description="Replace the snapshot's format version with the one before it (llmz.migration."
+        "no-automatic-upgrade): state as an older release would have written it, if it wrote this shape.",
+    )
     tamper: Tamper | None = Field(
         default=None,
         description="Break the snapshot before restoring it, in the implementation's own format "

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from reference.llmz import memory, restore
+from reference.llmz import conversation, memory, restore
 from reference.llmz.policies import Policies
 from variants import Mutant
 
@@ -100,5 +100,14 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.persistence.restore-checks-capacity",),
         description="restoring does not check the snapshot's capacity",
         policies=_without_check(restore.capacity),
+    ),
+    Mutant(
+        "llmz-restore-upgrades-older-versions",
+        rules=("llmz.migration.no-automatic-upgrade",),
+        description="a snapshot labelled with an older format version is restored as if it were current",
+        policies=lambda p: replace(
+            p,
+            known_format_version=lambda v: isinstance(v, int) and 0 <= v <= conversation.FORMAT_VERSION,
+        ),
     ),
 ]

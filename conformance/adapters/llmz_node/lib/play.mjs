@@ -417,6 +417,7 @@ async function saveAndRestore(state, step, index) {
     const encoded = JSON.parse(JSON.stringify(state.session.toJSON()))
     if (step.drop_delivery_tracking) dropDeliveryTracking(encoded, index)
     if (step.unknown_version) encoded.version = UNKNOWN_SESSION_VERSION
+    if (step.older_version) encoded.version -= 1
     if (step.tamper) tamper(encoded, step.tamper)
     state.session = Session.fromJSON(encoded, compactionOption(state.setup))
   } catch (error) {

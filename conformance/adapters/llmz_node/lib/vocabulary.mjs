@@ -43,7 +43,7 @@ export const VOCABULARY = {
   AppendStep: ['op', 'messages', 'mutate_after'],
   AppendMessage: ['role', 'content', 'name', 'payload'],
   ExecuteStep: ['op', 'mode', 'instructions', 'exits', 'options'],
-  SaveAndRestoreStep: ['op', 'drop_delivery_tracking', 'unknown_version', 'tamper'],
+  SaveAndRestoreStep: ['op', 'drop_delivery_tracking', 'unknown_version', 'older_version', 'tamper'],
   CompactStep: ['op', 'keep_recent_iterations'],
   SummarizeStep: ['op'],
   TamperAccessorsStep: ['op'],
