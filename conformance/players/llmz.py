@@ -289,8 +289,8 @@ class Player:
             view.append({"role": "user", "content": CHANGED_TEXT})
 
     def execute(self, step: ExecuteStep) -> None:
-        execute(
-            self.session,
+        result = execute(
+            self.session if step.session == "given" else None,
             self.provider,
             instructions=step.instructions,
             tools=self.tools,
@@ -304,7 +304,10 @@ class Player:
             models=self.models,
             options=self._options(step),
             observers=self.observers,
+            policies=self.policies,
         )
+        if step.session == "omitted":
+            self.session = result.session
 
     def save_and_restore(self, step: SaveAndRestoreStep) -> None:
         state = json.loads(json.dumps(self.session.to_json()))

@@ -388,6 +388,11 @@ class ExecuteStep(Strict):
         "DefaultExit). An explicit empty list passes no exits.",
     )
     options: ExecuteOptions = Field(default_factory=ExecuteOptions)
+    session: Literal["given", "omitted"] = Field(
+        default="given",
+        description="`omitted`: call execute without a session (llmz.sessions.fresh-session-when-omitted); "
+        "`result.session` then replaces the session the later steps use.",
+    )
 
 
 Tamper = Literal[

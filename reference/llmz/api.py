@@ -244,6 +244,9 @@ class ExecutionResult:
     """The session's history as the model sees it, after the call."""
     memory: dict[str, Any]
     """Named variables after the call, as JSON values."""
+    session: Any = None
+    """``result.session``: the session the call ran on, the one it created when none was given
+    (llmz.sessions.fresh-session-when-omitted)."""
 
 
 Observer = Callable[[str, dict[str, Any]], None]

@@ -37,6 +37,7 @@ from reference.llmz.errors import CATALOGUE, LlmzError
 from reference.llmz.events import Events
 from reference.llmz.host import observe
 from reference.llmz.iteration import IterationContext, IterationEnd, run_iteration
+from reference.llmz.policies import DEFAULT_POLICIES, Policies
 from reference.llmz.session import Session
 from reference.providers.model import ModelResponse, Usage
 from reference.providers.protocol import ModelProvider
@@ -278,7 +279,7 @@ def _record_result(ctx: IterationContext, end: IterationEnd | None, tokens: dict
 
 
 def execute(
-    session: Session,
+    session: Session | None,
     provider: ModelProvider,
     *,
     instructions: str = "",
@@ -290,11 +291,16 @@ def execute(
     models: Sequence[Model] = DEFAULT_MODELS,
     options: Options = DEFAULT_OPTIONS,
     observers: Sequence[Observer] = (),
+    policies: Policies = DEFAULT_POLICIES,
 ) -> ExecutionResult:
     """``execute({ session, instructions, tools, exits, chat, options })``: run model iterations on the
     session until an exit completes the turn or the run fails. ``chat`` makes it a chat turn (a worker
     otherwise); ``exits`` None gives the default exits. Every event goes to each of ``observers``; the
-    decisions are the session's policies."""
+    decisions are the session's policies; ``policies`` only serves for the session created when ``session``
+    is None."""
+    if session is None:  # a fresh session, handed back as result.session
+        session = policies.session_when_omitted(policies)
+    assert session is not None
     iterations: list[IterationResult] = []
 
     def collect(kind: str, fields: dict[str, Any]) -> None:
@@ -322,4 +328,5 @@ def execute(
         iterations=tuple(iterations),
         messages=session.messages,
         memory=session.variables,
+        session=session,
     )

@@ -63,6 +63,15 @@ def fresh_program(new_code: str, previous_code: str | None, first_of_execute: bo
     return new_code
 
 
+def new_session(policies: Policies) -> Any:
+    """The session ``execute`` creates when it is given none: a fresh one of its own
+    (llmz.sessions.fresh-session-when-omitted). Imported here, not at the top: the session module reads
+    its decisions from this one."""
+    from reference.llmz.session import Session
+
+    return Session(policies=policies)
+
+
 @dataclass(frozen=True)
 class Policies:
     """The decisions of the llmz runtime (see the module docstring). Grouped by the rules they serve."""
@@ -135,6 +144,8 @@ class Policies:
     event_role: str = conversation.EVENT_ROLE
     render_event: Callable[[str, str], str] = conversation.render_event
     render_summary: Callable[[str], str] = conversation.render_summary
+    session_when_omitted: Callable[[Policies], Any] = new_session
+    """What ``execute`` runs on when it is given no session (llmz.sessions.fresh-session-when-omitted)."""
     copy_input: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] = copy.deepcopy
     """llmz.sessions.input-copied: append keeps its own copy of the batch, taken before anything is stored."""
     detach: Callable[[Any], Any] = copy.deepcopy

@@ -41,6 +41,18 @@ def _objects_saved_flat(p: Policies) -> Policies:
     return replace(p, memory_snapshot=snapshot)
 
 
+def _one_shared_session(p: Policies) -> Policies:
+    """Every execute without a session runs on the same default session, created once."""
+    base, shared = p.session_when_omitted, []
+
+    def session_when_omitted(policies: Policies) -> Any:
+        if not shared:
+            shared.append(base(policies))
+        return shared[0]
+
+    return replace(p, session_when_omitted=session_when_omitted)
+
+
 def _without_check(check: restore.Check) -> Callable[[Policies], Policies]:
     """Restoring skips one of the snapshot checks."""
     return lambda p: replace(p, restore_checks=tuple(c for c in p.restore_checks if c is not check))
@@ -109,5 +121,11 @@ MUTANTS: list[Mutant] = [
             p,
             known_format_version=lambda v: isinstance(v, int) and 0 <= v <= conversation.FORMAT_VERSION,
         ),
+    ),
+    Mutant(
+        "llmz-sessions-omitted-session-shared",
+        rules=("llmz.sessions.fresh-session-when-omitted",),
+        description="execute without a session reuses one default session instead of creating a fresh one",
+        policies=_one_shared_session,
     ),
 ]

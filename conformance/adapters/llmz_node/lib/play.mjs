@@ -145,7 +145,7 @@ async function run(state, step, index) {
   try {
     result = await settleWithin(settleBoundMs(options), controller, execute({
       client: state.client,
-      session: state.session,
+      ...(step.session === 'omitted' ? {} : { session: state.session }),
       instructions: step.instructions ?? '',
       tools: state.tools,
       ...(state.objects.length ? { objects: state.objects } : {}),
@@ -168,6 +168,8 @@ async function run(state, step, index) {
     state.observer = null
     state.client.onResponse = null
   }
+  // Without a session llmz creates one; later steps use it (llmz.sessions.fresh-session-when-omitted).
+  if (step.session === 'omitted') state.session = result.session
   observer.finished(result)
   completeCompaction(state.recorder.events.slice(firstEvent), state.session, state.names, { duringTurn: true })
 }

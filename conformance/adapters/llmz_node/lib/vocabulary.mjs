@@ -42,7 +42,7 @@ export const VOCABULARY = {
   ExecuteOptions: ['loop', 'timeout', 'require_chat_response', 'max_tokens', 'tool_result_max_tokens'],
   AppendStep: ['op', 'messages', 'mutate_after'],
   AppendMessage: ['role', 'content', 'name', 'payload'],
-  ExecuteStep: ['op', 'mode', 'instructions', 'exits', 'options'],
+  ExecuteStep: ['op', 'mode', 'instructions', 'exits', 'options', 'session'],
   SaveAndRestoreStep: ['op', 'drop_delivery_tracking', 'unknown_version', 'older_version', 'tamper'],
   CompactStep: ['op', 'keep_recent_iterations'],
   SummarizeStep: ['op'],
