@@ -43,7 +43,8 @@ def _objects_saved_flat(p: Policies) -> Policies:
 
 def _one_shared_session(p: Policies) -> Policies:
     """Every execute without a session runs on the same default session, created once."""
-    base, shared = p.session_when_omitted, []
+    base = p.session_when_omitted
+    shared: list[Any] = []
 
     def session_when_omitted(policies: Policies) -> Any:
         if not shared:
