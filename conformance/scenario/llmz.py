@@ -102,6 +102,10 @@ class AppendMessage(Strict):
     content: Any = None
     name: Any = None
     payload: Any = None
+    attachments: Any = Field(
+        default=None, description="Convenience attachments (`[{type: image|audio, url, id?, alt?}]`)."
+    )
+    modality: Any = Field(default=None, description="Convenience modality (`text` or `voice`).")
 
 
 class SessionProbe(Strict):

@@ -58,12 +58,25 @@ def is_native_parts(content: Any) -> bool:
     )
 
 
+CONVENIENCE_FIELDS: Final = ("attachments", "modality")
+
+
+def convenience_on_native(item: dict[str, Any]) -> LlmzError | None:
+    """A native multipart message already describes its content; convenience attachments or a modality on
+    it are refused (llmz.sessions.no-convenience-on-native-multipart; INVALID_MESSAGE is our reading)."""
+    given = [name for name in CONVENIENCE_FIELDS if item.get(name) is not None]
+    if given:
+        return LlmzError("INVALID_MESSAGE", f"a native multipart message does not take {', '.join(given)}")
+    return None
+
+
 def to_native(
     item: dict[str, Any],
     *,
     event_text: Callable[[str, Any], str],
     summary_text: Callable[[str], str] = render_summary,
     event_role: str = EVENT_ROLE,
+    native_extras: Callable[[dict[str, Any]], LlmzError | None] = lambda item: None,
 ) -> Message:
     """Validate one ``append`` input and return its stored form; raises INVALID_MESSAGE / INVALID_EVENT.
     ``item`` must already be the session's own copy (``Session.append`` copies the batch first), so the
@@ -82,6 +95,9 @@ def to_native(
         raise LlmzError("INVALID_MESSAGE", f"role must be user, assistant, event or summary, got {role!r}")
     content = item.get("content")
     if role != "summary" and is_native_parts(content):
+        problem = native_extras(item)
+        if problem is not None:
+            raise problem
         return {"role": role, "content": content, "source": {"role": role, "content": content}}
     if not isinstance(content, str):
         raise LlmzError(

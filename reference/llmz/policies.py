@@ -146,6 +146,8 @@ class Policies:
     render_summary: Callable[[str], str] = conversation.render_summary
     session_when_omitted: Callable[[Policies], Any] = new_session
     """What ``execute`` runs on when it is given no session (llmz.sessions.fresh-session-when-omitted)."""
+    convenience_on_native: Callable[[dict[str, Any]], LlmzError | None] = conversation.convenience_on_native
+    """llmz.sessions.no-convenience-on-native-multipart: attachments or modality on a native multipart."""
     copy_input: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] = copy.deepcopy
     """llmz.sessions.input-copied: append keeps its own copy of the batch, taken before anything is stored."""
     detach: Callable[[Any], Any] = copy.deepcopy

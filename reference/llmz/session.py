@@ -72,7 +72,11 @@ class Session:
             return policies.render_event(name, policies.previewer(payload, policies.event_preview_tokens))
 
         return convert(
-            item, event_text=event_text, summary_text=policies.render_summary, event_role=policies.event_role
+            item,
+            event_text=event_text,
+            summary_text=policies.render_summary,
+            event_role=policies.event_role,
+            native_extras=policies.convenience_on_native,
         )
 
     def append(self, items: list[dict[str, Any]]) -> None:

@@ -129,4 +129,10 @@ MUTANTS: list[Mutant] = [
         description="execute without a session reuses one default session instead of creating a fresh one",
         policies=_one_shared_session,
     ),
+    Mutant(
+        "llmz-sessions-convenience-on-native-accepted",
+        rules=("llmz.sessions.no-convenience-on-native-multipart",),
+        description="a native multipart message with attachments or a modality is queued as if they were absent",
+        policies=lambda p: replace(p, convenience_on_native=lambda item: None),
+    ),
 ]
