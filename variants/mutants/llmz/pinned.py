@@ -132,7 +132,7 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "llmz-sessions-convenience-on-native-accepted",
         rules=("llmz.sessions.no-convenience-on-native-multipart",),
-        description="a native multipart message with attachments or a modality is queued as if they were absent",
+        description="a native multipart message with attachments or a modality is queued regardless",
         policies=lambda p: replace(p, convenience_on_native=lambda item: None),
     ),
 ]
