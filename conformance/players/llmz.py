@@ -273,14 +273,6 @@ class Player:
     # -- the steps -----------------------------------------------------------------------------------
     def append(self, step: AppendStep) -> None:
         batch = [m.model_dump(exclude_none=True) for m in step.messages]
-        for message in batch:
-            if not isinstance(message.get("content"), list) and (
-                "attachments" in message or "modality" in message
-            ):
-                raise CannotExpress(
-                    "the llmz reference does not implement convenience attachments or modality on text input "
-                    "(llmz.sessions.attachments-become-parts, llmz.sessions.voice-label)"
-                )
         try:
             self.session.append(batch)
         except LlmzError as error:

@@ -70,6 +70,51 @@ def convenience_on_native(item: dict[str, Any]) -> LlmzError | None:
     return None
 
 
+MEDIA_TYPES: Final = ("image", "audio")
+VOICE_LABEL: Final = "Voice transcript:"
+
+
+def voice_label(text: str) -> str:
+    """How convenience input spoken by the user is labelled (llmz.sessions.voice-label; our wording)."""
+    return f"{VOICE_LABEL} {text}"
+
+
+def attachment_note(attachment: dict[str, Any], number: int) -> str:
+    """The text part beside a media part: its id and alt text (llmz.sessions.attachments-become-parts;
+    our wording, placed before the part)."""
+    name = attachment.get("id") or f"#{number}"
+    alt = attachment.get("alt")
+    return f"Attachment {name}: {alt}" if alt else f"Attachment {name}"
+
+
+def convenience_parts(
+    text: str, attachments: list[dict[str, Any]], voice: bool, label: Callable[[str], str] = voice_label
+) -> list[dict[str, Any]]:
+    """Convenience input as native parts: the (labelled) text, then per attachment its note and its media
+    part, in the given order."""
+    parts: list[dict[str, Any]] = [{"type": "text", "text": label(text) if voice else text}]
+    for number, attachment in enumerate(attachments, start=1):
+        parts.append({"type": "text", "text": attachment_note(attachment, number)})
+        parts.append({"type": attachment["type"], "url": attachment["url"]})
+    return parts
+
+
+def _attachments(item: dict[str, Any]) -> list[dict[str, Any]]:
+    attachments = item.get("attachments")
+    if attachments is None:
+        return []
+    if not isinstance(attachments, list) or not all(
+        isinstance(a, dict)
+        and a.get("type") in MEDIA_TYPES
+        and isinstance(a.get("url"), str)
+        and a["url"]
+        and all(a.get(k) is None or isinstance(a.get(k), str) for k in ("id", "alt"))
+        for a in attachments
+    ):
+        raise LlmzError("INVALID_MESSAGE", "attachments need an image or audio type and a URL")
+    return attachments
+
+
 def to_native(
     item: dict[str, Any],
     *,
@@ -77,6 +122,7 @@ def to_native(
     summary_text: Callable[[str], str] = render_summary,
     event_role: str = EVENT_ROLE,
     native_extras: Callable[[dict[str, Any]], LlmzError | None] = lambda item: None,
+    convenience: Callable[[str, list[dict[str, Any]], bool], list[dict[str, Any]]] = convenience_parts,
 ) -> Message:
     """Validate one ``append`` input and return its stored form; raises INVALID_MESSAGE / INVALID_EVENT.
     ``item`` must already be the session's own copy (``Session.append`` copies the batch first), so the
@@ -108,7 +154,16 @@ def to_native(
             raise LlmzError("INVALID_MESSAGE", f"a {role} message does not take {extra!r}")
     if role == "summary":
         return summary_message(content, summary_text)
-    return {"role": role, "content": content, "source": {"role": role, "content": content}}
+    modality = item.get("modality")
+    if modality is not None and modality not in ("text", "voice"):
+        raise LlmzError("INVALID_MESSAGE", f"modality must be text or voice, got {modality!r}")
+    attachments = _attachments(item)
+    source = {"role": role, "content": content}
+    if not attachments and modality is None:
+        return {"role": role, "content": content, "source": source}
+    source.update({k: item[k] for k in ("attachments", "modality") if item.get(k) is not None})
+    voice = modality == "voice" or any(a["type"] == "audio" for a in attachments)
+    return {"role": role, "content": convenience(content, attachments, voice), "source": source}
 
 
 def summary_message(content: str, summary_text: Callable[[str], str] = render_summary) -> Message:

@@ -146,6 +146,10 @@ class Policies:
     render_summary: Callable[[str], str] = conversation.render_summary
     session_when_omitted: Callable[[Policies], Any] = new_session
     """What ``execute`` runs on when it is given no session (llmz.sessions.fresh-session-when-omitted)."""
+    convenience_parts: Callable[[str, list[dict[str, Any]], bool], list[dict[str, Any]]] = (
+        conversation.convenience_parts
+    )
+    """llmz.sessions.attachments-become-parts, llmz.sessions.voice-label: convenience input as parts."""
     convenience_on_native: Callable[[dict[str, Any]], LlmzError | None] = conversation.convenience_on_native
     """llmz.sessions.no-convenience-on-native-multipart: attachments or modality on a native multipart."""
     copy_input: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] = copy.deepcopy

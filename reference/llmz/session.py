@@ -77,6 +77,7 @@ class Session:
             summary_text=policies.render_summary,
             event_role=policies.event_role,
             native_extras=policies.convenience_on_native,
+            convenience=policies.convenience_parts,
         )
 
     def append(self, items: list[dict[str, Any]]) -> None:

@@ -54,6 +54,19 @@ def _one_shared_session(p: Policies) -> Policies:
     return replace(p, session_when_omitted=session_when_omitted)
 
 
+def _parts_without_notes(text: str, attachments: list[dict[str, Any]], voice: bool) -> list[dict[str, Any]]:
+    """Attachments become media parts with nothing saying which attachment each one is."""
+    parts = conversation.convenience_parts(text, attachments, voice)
+    return [p for p in parts if not (p["type"] == "text" and p["text"].startswith("Attachment "))]
+
+
+def _parts_without_voice_label(
+    text: str, attachments: list[dict[str, Any]], voice: bool
+) -> list[dict[str, Any]]:
+    """Spoken input reaches the model like typed input."""
+    return conversation.convenience_parts(text, attachments, False)
+
+
 def _without_check(check: restore.Check) -> Callable[[Policies], Policies]:
     """Restoring skips one of the snapshot checks."""
     return lambda p: replace(p, restore_checks=tuple(c for c in p.restore_checks if c is not check))
@@ -134,5 +147,17 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.sessions.no-convenience-on-native-multipart",),
         description="a native multipart message with attachments or a modality is queued regardless",
         policies=lambda p: replace(p, convenience_on_native=lambda item: None),
+    ),
+    Mutant(
+        "llmz-sessions-attachments-undescribed",
+        rules=("llmz.sessions.attachments-become-parts",),
+        description="attachment parts arrive without the text naming their id and alt",
+        policies=lambda p: replace(p, convenience_parts=_parts_without_notes),
+    ),
+    Mutant(
+        "llmz-sessions-voice-unlabelled",
+        rules=("llmz.sessions.voice-label",),
+        description="voice input and audio attachments are not labelled as voice transcripts",
+        policies=lambda p: replace(p, convenience_parts=_parts_without_voice_label),
     ),
 ]
