@@ -274,7 +274,7 @@ class Player:
     def append(self, step: AppendStep) -> None:
         batch = [m.model_dump(exclude_none=True) for m in step.messages]
         try:
-            self.session.append(batch)
+            self.session.append(batch[0] if step.single else batch)
         except LlmzError as error:
             self.recorder.emit("error", step="append", **error.as_record())
         if step.mutate_after:

@@ -364,12 +364,23 @@ class AppendStep(Strict):
 
     op: Literal["append"]
     messages: list[AppendMessage] = Field(min_length=1)
+    single: bool = Field(
+        default=False,
+        description="Pass the one message itself rather than an array of one "
+        "(llmz.sessions.append-accepted-shapes); `messages` must then hold exactly one message.",
+    )
     mutate_after: bool = Field(
         default=False,
         description="After append returns, change the objects that were passed (llmz.sessions.input-copied): "
         f"a string content becomes {CHANGED_TEXT!r}, so does the text of every text part, and an object "
         "payload gains `changed: true`.",
     )
+
+    @model_validator(mode="after")
+    def _single_is_one(self) -> AppendStep:
+        if self.single and len(self.messages) != 1:
+            raise ValueError(f"append.single passes one message; got {len(self.messages)}")
+        return self
 
 
 class TamperAccessorsStep(Strict):

@@ -115,6 +115,16 @@ def _attachments(item: dict[str, Any]) -> list[dict[str, Any]]:
     return attachments
 
 
+def append_batch(items: object) -> list[dict[str, Any]]:
+    """``append`` takes one message (native or transcript) or an array mixing either kind
+    (llmz.sessions.append-accepted-shapes); anything else is INVALID_MESSAGE."""
+    if isinstance(items, dict):
+        return [items]
+    if isinstance(items, list) and all(isinstance(item, dict) for item in items):
+        return items
+    raise LlmzError("INVALID_MESSAGE", "append takes a message or an array of messages")
+
+
 def to_native(
     item: dict[str, Any],
     *,

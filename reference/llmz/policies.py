@@ -146,6 +146,8 @@ class Policies:
     render_summary: Callable[[str], str] = conversation.render_summary
     session_when_omitted: Callable[[Policies], Any] = new_session
     """What ``execute`` runs on when it is given no session (llmz.sessions.fresh-session-when-omitted)."""
+    append_batch: Callable[[object], list[dict[str, Any]]] = conversation.append_batch
+    """llmz.sessions.append-accepted-shapes: a single message or an array of them."""
     convenience_parts: Callable[[str, list[dict[str, Any]], bool], list[dict[str, Any]]] = (
         conversation.convenience_parts
     )

@@ -80,10 +80,11 @@ class Session:
             convenience=policies.convenience_parts,
         )
 
-    def append(self, items: list[dict[str, Any]]) -> None:
+    def append(self, items: list[dict[str, Any]] | dict[str, Any]) -> None:
         """All or nothing: one invalid message rejects the batch (INVALID_MESSAGE / INVALID_EVENT). Input
         appended while a run holds the session waits for the next turn."""
-        converted = [self.to_native(item) for item in self.policies.copy_input(items)]
+        batch = self.policies.append_batch(items)
+        converted = [self.to_native(item) for item in self.policies.copy_input(batch)]
         joins_turn = self.active and self.policies.running_turn_takes_input
         (self.history if joins_turn else self.pending).extend(converted)
 

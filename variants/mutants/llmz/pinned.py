@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from reference.llmz import conversation, memory, restore
+from reference.llmz.errors import LlmzError
 from reference.llmz.policies import Policies
 from variants import Mutant
 
@@ -65,6 +66,13 @@ def _parts_without_voice_label(
 ) -> list[dict[str, Any]]:
     """Spoken input reaches the model like typed input."""
     return conversation.convenience_parts(text, attachments, False)
+
+
+def _arrays_only(items: object) -> list[dict[str, Any]]:
+    """append refuses a message that is not wrapped in an array."""
+    if not isinstance(items, list):
+        raise LlmzError("INVALID_MESSAGE", "append takes an array of messages")
+    return conversation.append_batch(items)
 
 
 def _without_check(check: restore.Check) -> Callable[[Policies], Policies]:
@@ -159,5 +167,11 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.sessions.voice-label",),
         description="voice input and audio attachments are not labelled as voice transcripts",
         policies=lambda p: replace(p, convenience_parts=_parts_without_voice_label),
+    ),
+    Mutant(
+        "llmz-sessions-append-arrays-only",
+        rules=("llmz.sessions.append-accepted-shapes",),
+        description="append accepts only arrays, refusing a single message",
+        policies=lambda p: replace(p, append_batch=_arrays_only),
     ),
 ]

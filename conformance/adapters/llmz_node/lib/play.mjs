@@ -100,7 +100,7 @@ function appendable(messages) {
 function append(state, step) {
   const batch = appendable(step.messages)
   try {
-    state.session.append(batch)
+    state.session.append(step.single ? batch[0] : batch)
   } catch (error) {
     state.recorder.emit('error', { step: 'append', ...errorFields(error) })
   }

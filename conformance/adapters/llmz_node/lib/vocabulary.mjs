@@ -40,7 +40,7 @@ export const VOCABULARY = {
   ModelSpec: ['id', 'input_tokens', 'output_tokens'],
   CompactionSpec: ['trigger_ratio', 'target_ratio', 'keep_recent_iterations', 'max_summary_tokens', 'model'],
   ExecuteOptions: ['loop', 'timeout', 'require_chat_response', 'max_tokens', 'tool_result_max_tokens'],
-  AppendStep: ['op', 'messages', 'mutate_after'],
+  AppendStep: ['op', 'messages', 'single', 'mutate_after'],
   AppendMessage: ['role', 'content', 'name', 'payload', 'attachments', 'modality'],
   ExecuteStep: ['op', 'mode', 'instructions', 'exits', 'options', 'session'],
   SaveAndRestoreStep: ['op', 'drop_delivery_tracking', 'unknown_version', 'older_version', 'tamper'],
