@@ -59,6 +59,7 @@ from reference.llmz import (
     summarize,
     truncate,
 )
+from reference.llmz.api import ExecutionResult
 from reference.llmz.preview import DEFAULT_RESULT_BUDGET
 from reference.record import Recorder
 
@@ -131,6 +132,7 @@ class Player:
         self.recorder = Recorder()
         self.provider = provider(scenario.script, self.recorder)
         self.policies = policies
+        self.last_result: ExecutionResult | None = None
         self.observers = [self._observe]
         compaction = self.setup.compaction
         self.session = Session(
@@ -308,9 +310,16 @@ class Player:
         )
         if step.session == "omitted":
             self.session = result.session
+        self.last_result = result
 
     def save_and_restore(self, step: SaveAndRestoreStep) -> None:
-        state = json.loads(json.dumps(self.session.to_json()))
+        if step.from_result:
+            if self.last_result is None:
+                raise ValueError("steps: save_and_restore.from_result needs an earlier execute step")
+            saved = self.last_result.to_json()
+        else:
+            saved = self.session.to_json()
+        state = json.loads(json.dumps(saved))
         if step.drop_delivery_tracking:
             state.pop("delivery", None)
         if step.unknown_version:

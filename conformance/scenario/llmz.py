@@ -426,6 +426,11 @@ class SaveAndRestoreStep(Strict):
     unknown_version: bool = Field(
         default=False, description="Replace the snapshot's format version with one the runtime cannot know."
     )
+    from_result: bool = Field(
+        default=False,
+        description="Restore from the last execute's `result.toJSON()` instead of `session.toJSON()` "
+        "(llmz.migration.result-not-state): a saved result is not conversation state.",
+    )
     older_version: bool = Field(
         default=False,
         description="Replace the snapshot's format version with the one before it (llmz.migration."

@@ -163,6 +163,9 @@ class Policies:
     (llmz.sessions.input-during-turn-queued, llmz.sessions.events-during-run-wait)."""
     busy_problem: Callable[[bool, str], LlmzError | None] = conversation.busy_problem
     known_format_version: Callable[[object], bool] = conversation.known_format_version
+    session_state: Callable[[Any], Any] = lambda state: state
+    """What ``Session.from_json`` reads: the given state as it is, never something converted from another
+    kind of data such as a saved result (llmz.migration.result-not-state)."""
     restore_checks: tuple[restore.Check, ...] = restore.CHECKS
     """llmz.persistence.restore-checks-*: what a snapshot must satisfy before it is restored."""
     compacted_earlier: Callable[[list[dict[str, Any]], int, dict[str, Any]], list[dict[str, Any]]] = (

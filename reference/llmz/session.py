@@ -196,6 +196,7 @@ class Session:
     def from_json(cls, state: Any, policies: Policies = DEFAULT_POLICIES) -> Session:
         """Restore a snapshot. Without delivery tracking the last speaker is unknown
         (llmz.chat-guard.legacy-snapshot-unknown)."""
+        state = policies.session_state(state)
         if not isinstance(state, dict) or state.get("format") != FORMAT:
             raise LlmzError("INVALID_SESSION", "not a serialized llmz session")
         if not policies.known_format_version(state.get("version")):

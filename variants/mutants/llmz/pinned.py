@@ -75,6 +75,13 @@ def _arrays_only(items: object) -> list[dict[str, Any]]:
     return conversation.append_batch(items)
 
 
+def _result_taken_as_state(state: Any) -> Any:
+    """A saved result summary is converted into (empty) session state instead of being refused."""
+    if isinstance(state, dict) and "status" in state and "format" not in state:
+        return {"format": conversation.FORMAT, "version": conversation.FORMAT_VERSION}
+    return state
+
+
 def _without_check(check: restore.Check) -> Callable[[Policies], Policies]:
     """Restoring skips one of the snapshot checks."""
     return lambda p: replace(p, restore_checks=tuple(c for c in p.restore_checks if c is not check))
@@ -173,5 +180,11 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.sessions.append-accepted-shapes",),
         description="append accepts only arrays, refusing a single message",
         policies=lambda p: replace(p, append_batch=_arrays_only),
+    ),
+    Mutant(
+        "llmz-migration-result-restored-as-session",
+        rules=("llmz.migration.result-not-state",),
+        description="Session.fromJSON accepts a saved result.toJSON() and converts it into session state",
+        policies=lambda p: replace(p, session_state=_result_taken_as_state),
     ),
 ]

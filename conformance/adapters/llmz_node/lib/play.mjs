@@ -170,6 +170,7 @@ async function run(state, step, index) {
   }
   // Without a session llmz creates one; later steps use it (llmz.sessions.fresh-session-when-omitted).
   if (step.session === 'omitted') state.session = result.session
+  state.lastResult = result
   observer.finished(result)
   completeCompaction(state.recorder.events.slice(firstEvent), state.session, state.names, { duringTurn: true })
 }
@@ -416,7 +417,9 @@ function tamper(encoded, how) {
 
 async function saveAndRestore(state, step, index) {
   try {
-    const encoded = JSON.parse(JSON.stringify(state.session.toJSON()))
+    if (step.from_result && !state.lastResult) throw new CannotExpress('save_and_restore.from_result before any execute')
+    const saved = step.from_result ? state.lastResult.toJSON() : state.session.toJSON()
+    const encoded = JSON.parse(JSON.stringify(saved))
     if (step.drop_delivery_tracking) dropDeliveryTracking(encoded, index)
     if (step.unknown_version) encoded.version = UNKNOWN_SESSION_VERSION
     if (step.older_version) encoded.version -= 1

@@ -43,7 +43,7 @@ export const VOCABULARY = {
   AppendStep: ['op', 'messages', 'single', 'mutate_after'],
   AppendMessage: ['role', 'content', 'name', 'payload', 'attachments', 'modality'],
   ExecuteStep: ['op', 'mode', 'instructions', 'exits', 'options', 'session'],
-  SaveAndRestoreStep: ['op', 'drop_delivery_tracking', 'unknown_version', 'older_version', 'tamper'],
+  SaveAndRestoreStep: ['op', 'drop_delivery_tracking', 'unknown_version', 'older_version', 'from_result', 'tamper'],
   CompactStep: ['op', 'keep_recent_iterations'],
   SummarizeStep: ['op'],
   TamperAccessorsStep: ['op'],
