@@ -19,6 +19,7 @@ from conformance.players import CannotExpress, capabilities
 from conformance.players.common import ProviderFactory, given, scripted_provider
 from conformance.scenario.invalid import raw
 from conformance.scenario.llmz import (
+    CHANGED_TEXT,
     AfterToolHook,
     AppendStep,
     CompactStep,
@@ -32,6 +33,7 @@ from conformance.scenario.llmz import (
     SessionProbe,
     Setup,
     SummarizeStep,
+    TamperAccessorsStep,
     ToolBehaviour,
     ToolSpec,
 )
@@ -61,7 +63,7 @@ from reference.llmz import (
     summarize,
     truncate,
 )
-from reference.llmz.api import DEFAULT_MODELS
+from reference.llmz.api import DEFAULT_MODELS, ExecutionResult
 from reference.record import Recorder
 
 UNKNOWN_FORMAT_VERSION = 999_999
@@ -192,6 +194,7 @@ class Player:
         self.recorder = Recorder()
         self.provider = provider(scenario.script, self.recorder)
         self.policies = policies
+        self.last_result: ExecutionResult | None = None
         self.observers = [self._observe]
         compaction = self.setup.compaction
         self.session = Session(
@@ -350,10 +353,21 @@ class Player:
 
     # -- the steps -----------------------------------------------------------------------------------
     def append(self, step: AppendStep) -> None:
+        batch = [m.model_dump(exclude_none=True) for m in step.messages]
         try:
-            self.session.append([m.model_dump(exclude_none=True) for m in step.messages])
+            self.session.append(batch[0] if step.single else batch)
         except LlmzError as error:
             self.recorder.emit("error", step="append", **error.as_record())
+        if step.mutate_after:
+            for message in batch:
+                _change(message)
+
+    def tamper_accessors(self) -> None:
+        """Change what the three read accessors returned; a session that handed out its own state shows it."""
+        for view in (self.session.transcript, self.session.messages, self.session.pending_messages):
+            for message in view:
+                _change(message)
+            view.append({"role": "user", "content": CHANGED_TEXT})
 
     def _tools_for(self) -> Sequence[Tool] | Callable[[], Sequence[Tool]]:
         """The tools, or a getter when some join later: it counts this execute's model calls so far to
@@ -370,8 +384,8 @@ class Player:
         return getter
 
     def execute(self, step: ExecuteStep) -> None:
-        execute(
-            self.session,
+        result = execute(
+            self.session if step.session == "given" else None,
             self.provider,
             instructions=step.instructions,
             tools=self._tools_for(),
@@ -397,14 +411,28 @@ class Player:
             models=self.models,
             options=self._options(step),
             observers=self.observers,
+            policies=self.policies,
         )
+        if step.session == "omitted":
+            self.session = result.session
+        self.last_result = result
 
     def save_and_restore(self, step: SaveAndRestoreStep) -> None:
-        state = json.loads(json.dumps(self.session.to_json()))
+        if step.from_result:
+            if self.last_result is None:
+                raise ValueError("steps: save_and_restore.from_result needs an earlier execute step")
+            saved = self.last_result.to_json()
+        else:
+            saved = self.session.to_json()
+        state = json.loads(json.dumps(saved))
         if step.drop_delivery_tracking:
             state.pop("delivery", None)
         if step.unknown_version:
             state["version"] = UNKNOWN_FORMAT_VERSION
+        if step.older_version:
+            state["version"] = state["version"] - 1
+        if step.tamper is not None:
+            _tamper(state, step.tamper)
         try:
             self.session = Session.from_json(state, self.policies)
         except LlmzError as error:
@@ -436,6 +464,50 @@ class Player:
         }
 
 
+
+
+def _tamper(state: dict[str, Any], how: str) -> None:
+    """Break a reference snapshot the way ``save_and_restore.tamper`` asks (the player knows the format)."""
+    history, records = state["history"], state["memory"]["iterations"]
+    calls = [m for m in history if m.get("toolCalls")]
+    if how == "drop_tool_result":
+        newest = calls[-1]["toolCalls"][0]["id"]
+        state["history"] = [m for m in history if m.get("toolResultCallId") != newest]
+    elif how == "duplicate_call_id":
+        oldest, newest = calls[0]["toolCalls"][0]["id"], calls[-1]["toolCalls"][0]["id"]
+        calls[-1]["toolCalls"][0]["id"] = oldest
+        for message in history:
+            if message.get("toolResultCallId") == newest:
+                message["toolResultCallId"] = oldest
+    elif how == "reverse_iterations":
+        first, second = records[0]["id"], records[1]["id"]
+        block = [m for m in history if m.get("iteration") in (first, second)]
+        start = history.index(block[0])
+        swapped = [m for m in block if m["iteration"] == second]
+        swapped += [m for m in block if m["iteration"] == first]
+        state["history"] = history[:start] + swapped + history[start + len(block) :]
+        records[0], records[1] = records[1], records[0]
+    elif how == "malformed_result":
+        kept = next(r for r in records if r["hasResult"] and r.get("retained", True))
+        kept["result"] = {"$": "not-an-encoding"}
+    elif how == "over_capacity":
+        state["memory"]["maxBytes"] = 1
+
+
+def _change(message: dict[str, Any]) -> None:
+    """What ``append.mutate_after`` and ``tamper_accessors`` do to one message the caller holds."""
+    content = message.get("content")
+    if isinstance(content, str):
+        message["content"] = CHANGED_TEXT
+    elif isinstance(content, list):
+        for part in content:
+            if isinstance(part, dict) and part.get("type") == "text":
+                part["text"] = CHANGED_TEXT
+    payload = message.get("payload")
+    if isinstance(payload, dict):
+        payload["changed"] = True
+
+
 def play(
     scenario: LlmzCase,
     provider: ProviderFactory = scripted_provider,
@@ -452,6 +524,8 @@ def play(
             player.save_and_restore(step)
         elif isinstance(step, SummarizeStep | CompactStep):
             player.summarize_or_compact(step)
+        elif isinstance(step, TamperAccessorsStep):
+            player.tamper_accessors()
         else:
             raise CannotExpress(f"the llmz reference does not implement the {step.op!r} step")
     player.recorder.final = player.final()

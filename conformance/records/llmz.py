@@ -196,12 +196,20 @@ class Exit(Open):
     payload: Any
 
 
+class RunTokens(Open):
+    """``result.tokens``: the provider-reported usage of the run's model calls, added up."""
+
+    input_tokens: int
+    output_tokens: int
+
+
 class Result(Open):
     type: Literal["result"]
     execution: int
     status: Literal["success", "error"]
     exit: str = optional()
     error_code: str = optional()
+    tokens: RunTokens = optional()
 
 
 Event = Annotated[

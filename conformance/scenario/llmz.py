@@ -108,6 +108,10 @@ class AppendMessage(Strict):
     content: Any = None
     name: Any = None
     payload: Any = None
+    attachments: Any = Field(
+        default=None, description="Convenience attachments (`[{type: image|audio, url, id?, alt?}]`)."
+    )
+    modality: Any = Field(default=None, description="Convenience modality (`text` or `voice`).")
 
 
 class SessionProbe(Strict):
@@ -440,11 +444,40 @@ class Setup(Strict):
     memory: MemorySpec = Field(default_factory=MemorySpec, description="Session memory options.")
 
 
+CHANGED_TEXT = "changed after append"
+"""What ``mutate_after`` and ``tamper_accessors`` write into the caller's objects."""
+
+
 class AppendStep(Strict):
     """``session.append(messages)``: the whole batch is validated before any of it is queued."""
 
     op: Literal["append"]
     messages: list[AppendMessage] = Field(min_length=1)
+    single: bool = Field(
+        default=False,
+        description="Pass the one message itself rather than an array of one "
+        "(llmz.sessions.append-accepted-shapes); `messages` must then hold exactly one message.",
+    )
+    mutate_after: bool = Field(
+        default=False,
+        description="After append returns, change the objects that were passed (llmz.sessions.input-copied): "
+        f"a string content becomes {CHANGED_TEXT!r}, so does the text of every text part, and an object "
+        "payload gains `changed: true`.",
+    )
+
+    @model_validator(mode="after")
+    def _single_is_one(self) -> AppendStep:
+        if self.single and len(self.messages) != 1:
+            raise ValueError(f"append.single passes one message; got {len(self.messages)}")
+        return self
+
+
+class TamperAccessorsStep(Strict):
+    """Read ``session.transcript``, ``session.messages`` and ``session.pendingMessages`` and change what they
+    returned, the same way ``append.mutate_after`` changes input, plus one extra element pushed onto each list
+    (llmz.sessions.accessors-return-copies). Records nothing itself."""
+
+    op: Literal["tamper_accessors"]
 
 
 class ExecuteStep(Strict):
@@ -470,6 +503,17 @@ class ExecuteStep(Strict):
             "host's own limit."
         ),
     )
+    session: Literal["given", "omitted"] = Field(
+        default="given",
+        description="`omitted`: call execute without a session (llmz.sessions.fresh-session-when-omitted); "
+        "`result.session` then replaces the session the later steps use.",
+    )
+
+
+Tamper = Literal[
+    "drop_tool_result", "duplicate_call_id", "reverse_iterations", "malformed_result", "over_capacity"
+]
+"""How ``save_and_restore.tamper`` breaks a snapshot."""
 
 
 class SaveAndRestoreStep(Strict):
@@ -481,6 +525,24 @@ class SaveAndRestoreStep(Strict):
     )
     unknown_version: bool = Field(
         default=False, description="Replace the snapshot's format version with one the runtime cannot know."
+    )
+    from_result: bool = Field(
+        default=False,
+        description="Restore from the last execute's `result.toJSON()` instead of `session.toJSON()` "
+        "(llmz.migration.result-not-state): a saved result is not conversation state.",
+    )
+    older_version: bool = Field(
+        default=False,
+        description="Replace the snapshot's format version with the one before it (llmz.migration."
+        "no-automatic-upgrade): state as an older release would have written it, if it wrote this shape.",
+    )
+    tamper: Tamper | None = Field(
+        default=None,
+        description="Break the snapshot before restoring it, in the implementation's own format "
+        "(llmz.persistence.restore-checks-*): drop the result of the newest tool call; give the newest call "
+        "(and its result) the id of the oldest call; swap the two oldest iterations (their messages and "
+        "records); give the oldest retained iteration result an encoding the runtime never writes; or lower "
+        "the snapshot's memory limit to 1 byte.",
     )
 
 
@@ -498,6 +560,6 @@ class SummarizeStep(Strict):
 
 
 Step = Annotated[
-    AppendStep | ExecuteStep | SaveAndRestoreStep | CompactStep | SummarizeStep,
+    AppendStep | ExecuteStep | SaveAndRestoreStep | CompactStep | SummarizeStep | TamperAccessorsStep,
     Field(discriminator="op"),
 ]

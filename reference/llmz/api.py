@@ -285,6 +285,15 @@ class ExecutionResult:
     """The session's history as the model sees it, after the call."""
     memory: dict[str, Any]
     """Named variables after the call, as JSON values."""
+    def to_json(self) -> dict[str, Any]:
+        """``result.toJSON()``: a compact summary of the outcome; not conversation state
+        (llmz.persistence.result-tojson, llmz.migration.result-not-state)."""
+        outcome = {"exit": self.exit.name} if self.exit is not None else {"errorCode": self.error_code}
+        return {"status": self.status, **outcome}
+
+    session: Any = None
+    """``result.session``: the session the call ran on, the one it created when none was given
+    (llmz.sessions.fresh-session-when-omitted)."""
 
 
 Observer = Callable[[str, dict[str, Any]], None]

@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from reference.providers.model import Usage
+
 RESERVE_DIVISOR = 10
 """llmz.budget.output-reserve.fraction: one tenth, rounded down."""
 RESERVE_FLOOR = 256
@@ -111,3 +113,12 @@ def window_for(
 def fits(window: Window, input_tokens: int) -> bool:
     """llmz.budget.overflow.before-dispatch: the measured input stays within the input budget."""
     return input_tokens <= window.input_budget
+
+
+def run_tokens(usages: Sequence[Usage]) -> dict[str, int]:
+    """``result.tokens``: the usage the provider reported, added up over every call of the run, summary
+    calls included (llmz.budget.result-tokens.provider-usage); never the local measurement."""
+    return {
+        "input_tokens": sum(usage.input_tokens for usage in usages),
+        "output_tokens": sum(usage.output_tokens for usage in usages),
+    }

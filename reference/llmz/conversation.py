@@ -58,14 +58,85 @@ def is_native_parts(content: Any) -> bool:
     )
 
 
+CONVENIENCE_FIELDS: Final = ("attachments", "modality")
+
+
+def convenience_on_native(item: dict[str, Any]) -> LlmzError | None:
+    """A native multipart message already describes its content; convenience attachments or a modality on
+    it are refused (llmz.sessions.no-convenience-on-native-multipart; INVALID_MESSAGE is our reading)."""
+    given = [name for name in CONVENIENCE_FIELDS if item.get(name) is not None]
+    if given:
+        return LlmzError("INVALID_MESSAGE", f"a native multipart message does not take {', '.join(given)}")
+    return None
+
+
+MEDIA_TYPES: Final = ("image", "audio")
+VOICE_LABEL: Final = "Voice transcript:"
+
+
+def voice_label(text: str) -> str:
+    """How convenience input spoken by the user is labelled (llmz.sessions.voice-label; our wording)."""
+    return f"{VOICE_LABEL} {text}"
+
+
+def attachment_note(attachment: dict[str, Any], number: int) -> str:
+    """The text part beside a media part: its id and alt text (llmz.sessions.attachments-become-parts;
+    our wording, placed before the part)."""
+    name = attachment.get("id") or f"#{number}"
+    alt = attachment.get("alt")
+    return f"Attachment {name}: {alt}" if alt else f"Attachment {name}"
+
+
+def convenience_parts(
+    text: str, attachments: list[dict[str, Any]], voice: bool, label: Callable[[str], str] = voice_label
+) -> list[dict[str, Any]]:
+    """Convenience input as native parts: the (labelled) text, then per attachment its note and its media
+    part, in the given order."""
+    parts: list[dict[str, Any]] = [{"type": "text", "text": label(text) if voice else text}]
+    for number, attachment in enumerate(attachments, start=1):
+        parts.append({"type": "text", "text": attachment_note(attachment, number)})
+        parts.append({"type": attachment["type"], "url": attachment["url"]})
+    return parts
+
+
+def _attachments(item: dict[str, Any]) -> list[dict[str, Any]]:
+    attachments = item.get("attachments")
+    if attachments is None:
+        return []
+    if not isinstance(attachments, list) or not all(
+        isinstance(a, dict)
+        and a.get("type") in MEDIA_TYPES
+        and isinstance(a.get("url"), str)
+        and a["url"]
+        and all(a.get(k) is None or isinstance(a.get(k), str) for k in ("id", "alt"))
+        for a in attachments
+    ):
+        raise LlmzError("INVALID_MESSAGE", "attachments need an image or audio type and a URL")
+    return attachments
+
+
+def append_batch(items: object) -> list[dict[str, Any]]:
+    """``append`` takes one message (native or transcript) or an array mixing either kind
+    (llmz.sessions.append-accepted-shapes); anything else is INVALID_MESSAGE."""
+    if isinstance(items, dict):
+        return [items]
+    if isinstance(items, list) and all(isinstance(item, dict) for item in items):
+        return items
+    raise LlmzError("INVALID_MESSAGE", "append takes a message or an array of messages")
+
+
 def to_native(
     item: dict[str, Any],
     *,
     event_text: Callable[[str, Any], str],
     summary_text: Callable[[str], str] = render_summary,
     event_role: str = EVENT_ROLE,
+    native_extras: Callable[[dict[str, Any]], LlmzError | None] = lambda item: None,
+    convenience: Callable[[str, list[dict[str, Any]], bool], list[dict[str, Any]]] = convenience_parts,
 ) -> Message:
     """Validate one ``append`` input and return its stored form; raises INVALID_MESSAGE / INVALID_EVENT.
+    ``item`` must already be the session's own copy (``Session.append`` copies the batch first), so the
+    stored form shares its parts and payloads with nothing the caller holds.
     ``event_text(name, payload)`` and ``summary_text(content)`` say how events and summaries read."""
     role = item.get("role")
     if role == "event":
@@ -74,13 +145,16 @@ def to_native(
             raise LlmzError("INVALID_EVENT", f"an event needs a non-empty string name, got {name!r}")
         if not _persistable(payload):
             raise LlmzError("INVALID_EVENT", f"event {name!r}: the payload must be JSON data")
-        source = {"role": "event", "name": name, "payload": copy.deepcopy(payload)}
+        source = {"role": "event", "name": name, "payload": payload}
         return {"role": event_role, "content": event_text(name, payload), "source": source}
     if role not in ("user", "assistant", "summary"):
         raise LlmzError("INVALID_MESSAGE", f"role must be user, assistant, event or summary, got {role!r}")
     content = item.get("content")
     if role != "summary" and is_native_parts(content):
-        return {"role": role, "content": copy.deepcopy(content), "source": {"role": role, "content": content}}
+        problem = native_extras(item)
+        if problem is not None:
+            raise problem
+        return {"role": role, "content": content, "source": {"role": role, "content": content}}
     if not isinstance(content, str):
         raise LlmzError(
             "INVALID_MESSAGE", f"a {role} message needs string content, got {type(content).__name__}"
@@ -90,7 +164,16 @@ def to_native(
             raise LlmzError("INVALID_MESSAGE", f"a {role} message does not take {extra!r}")
     if role == "summary":
         return summary_message(content, summary_text)
-    return {"role": role, "content": content, "source": {"role": role, "content": content}}
+    modality = item.get("modality")
+    if modality is not None and modality not in ("text", "voice"):
+        raise LlmzError("INVALID_MESSAGE", f"modality must be text or voice, got {modality!r}")
+    attachments = _attachments(item)
+    source = {"role": role, "content": content}
+    if not attachments and modality is None:
+        return {"role": role, "content": content, "source": source}
+    source.update({k: item[k] for k in ("attachments", "modality") if item.get(k) is not None})
+    voice = modality == "voice" or any(a["type"] == "audio" for a in attachments)
+    return {"role": role, "content": convenience(content, attachments, voice), "source": source}
 
 
 def summary_message(content: str, summary_text: Callable[[str], str] = render_summary) -> Message:
@@ -107,10 +190,16 @@ def wire(message: Message) -> Message:
     return {key: copy.deepcopy(value) for key, value in message.items() if key not in PRIVATE_KEYS}
 
 
+def visible(message: Message) -> Message:
+    """The message without private bookkeeping, sharing its values (``wire`` is the detached form)."""
+    return {key: value for key, value in message.items() if key not in PRIVATE_KEYS}
+
+
 def transcript_entry(message: Message) -> dict[str, Any] | None:
-    """Conversation view: convenience input as appended, assistant text; tool traffic is left out."""
+    """Conversation view: convenience input as appended, assistant text; tool traffic is left out. Shares
+    its values with the stored message: ``Session.transcript`` detaches the whole view."""
     if "source" in message:
-        return copy.deepcopy(message["source"])  # type: ignore[no-any-return]
+        return message["source"]  # type: ignore[no-any-return]
     content = message.get("content")
     if message.get("role") == "assistant" and isinstance(content, str) and content.strip():
         return {"role": "assistant", "content": content}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from reference.llmz import config as config_module
@@ -37,8 +37,9 @@ from reference.llmz.errors import CATALOGUE, LlmzError
 from reference.llmz.events import Events
 from reference.llmz.host import observe
 from reference.llmz.iteration import IterationContext, IterationEnd, interrupted_iteration, run_iteration
+from reference.llmz.policies import DEFAULT_POLICIES, Policies
 from reference.llmz.session import Session
-from reference.providers.model import ModelResponse
+from reference.providers.model import ModelResponse, Usage
 from reference.providers.protocol import ModelProvider
 from reference.providers.scripted import ProviderFailure, ScriptExhausted
 
@@ -49,11 +50,35 @@ SUMMARY_PROMPT = (
 
 
 @dataclass
+class Metered:
+    """A provider that remembers the usage of every answer it gives, for ``result.tokens``."""
+
+    provider: ModelProvider
+    usages: list[Usage] = field(default_factory=list)
+
+    def complete(self, request: dict[str, Any], *, purpose: str = "turn") -> ModelResponse:
+        entry = self.provider.complete(request, purpose=purpose)
+        self.usages.append(entry.usage)
+        return entry
+
+    @property
+    def calls(self) -> int:
+        """The wrapped provider's count (the protocol's per-turn call numbering stays its own)."""
+        return self.provider.calls
+
+    @calls.setter
+    def calls(self, value: int) -> None:
+        self.provider.calls = value
+
+
+@dataclass
 class Runtime:
     """What execute needs besides the session and its configuration."""
 
     provider: ModelProvider
     models: list[Model]
+    usages: list[Usage] = field(default_factory=list)
+    """The provider usage of this run's answers (filled when ``provider`` is ``Metered``)."""
 
 
 def _model_field(models: list[Model]) -> str | list[str]:
@@ -272,8 +297,17 @@ def run_execution(ctx: IterationContext, runtime: Runtime) -> IterationEnd | Non
             end = IterationEnd("critical_error", limit)
     finally:
         session.end_execution(completed=end is not None and end.status == "exit_success")
-    _record_result(ctx, end)
+    _record_result(ctx, end, _reported_tokens(ctx, runtime.usages))
     return end
+
+
+def _reported_tokens(ctx: IterationContext, usages: list[Usage]) -> dict[str, Any]:
+    """``tokens`` for the ``result`` event: ``result.tokens`` when some answer of the run reported usage.
+    Scripts that give no usage leave it out, so records (and golden transcripts) of runs whose usage is
+    all zero stay as they were before the field existed; the record protocol marks it optional."""
+    if not any(usage.input_tokens or usage.output_tokens for usage in usages):
+        return {}
+    return {"tokens": ctx.policies.run_tokens(usages)}
 
 
 def _refused(ctx: IterationContext, error: LlmzError) -> IterationEnd:
@@ -282,16 +316,16 @@ def _refused(ctx: IterationContext, error: LlmzError) -> IterationEnd:
     return IterationEnd("critical_error", error)
 
 
-def _record_result(ctx: IterationContext, end: IterationEnd | None) -> None:
+def _record_result(ctx: IterationContext, end: IterationEnd | None, tokens: dict[str, Any]) -> None:
     if end is not None and end.exit is not None:
-        ctx.events.emit("result", execution=ctx.execution, status="success", exit=end.exit[0])
+        ctx.events.emit("result", execution=ctx.execution, status="success", exit=end.exit[0], **tokens)
         return
     code = end.error.code if end is not None and end.error is not None else "INTERNAL_ERROR"
-    ctx.events.emit("result", execution=ctx.execution, status="error", error_code=code)
+    ctx.events.emit("result", execution=ctx.execution, status="error", error_code=code, **tokens)
 
 
 def execute(
-    session: Session,
+    session: Session | None,
     provider: ModelProvider,
     *,
     instructions: str = "",
@@ -303,11 +337,16 @@ def execute(
     models: Sequence[Model] = DEFAULT_MODELS,
     options: Options = DEFAULT_OPTIONS,
     observers: Sequence[Observer] = (),
+    policies: Policies = DEFAULT_POLICIES,
 ) -> ExecutionResult:
     """``execute({ session, instructions, tools, exits, chat, options })``: run model iterations on the
     session until an exit completes the turn or the run fails. ``chat`` makes it a chat turn (a worker
     otherwise); ``exits`` None gives the default exits. Every event goes to each of ``observers``; the
-    decisions are the session's policies."""
+    decisions are the session's policies; ``policies`` only serves for the session created when ``session``
+    is None."""
+    if session is None:  # a fresh session, handed back as result.session
+        session = policies.session_when_omitted(policies)
+    assert session is not None
     iterations: list[IterationResult] = []
 
     def collect(kind: str, fields: dict[str, Any]) -> None:
@@ -325,7 +364,8 @@ def execute(
         listen_exit=session.policies.listen_exit,
     )
     ctx = IterationContext(config, session, Events([*observers, collect]), session.count_execution())
-    end = run_execution(ctx, Runtime(provider, list(models)))
+    metered = Metered(provider)
+    end = run_execution(ctx, Runtime(metered, list(models), metered.usages))
     exited = end.exit if end is not None else None
     return ExecutionResult(
         status="success" if exited is not None else "error",
@@ -334,4 +374,5 @@ def execute(
         iterations=tuple(iterations),
         messages=session.messages,
         memory=session.variables,
+        session=session,
     )

@@ -17,6 +17,7 @@ changes it everywhere it is used.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +39,7 @@ from reference.llmz import (
     preview,
     prompt,
     request_hook,
+    restore,
     signals,
     streaming,
     tokens,
@@ -47,6 +49,7 @@ from reference.llmz import settle as settlement
 from reference.llmz.api import Exit, Truncated
 from reference.llmz.errors import LlmzError
 from reference.llmz.reports import Display
+from reference.providers.model import Usage
 
 
 def unwrap_truncated(result: Truncated) -> tuple[Any, Display]:
@@ -60,6 +63,15 @@ def fresh_program(new_code: str, previous_code: str | None, first_of_execute: bo
     inspection, or before the session was saved) is never resumed or replayed
     (llmz.error-recovery.think-signal-continue, llmz.persistence.no-paused-stack)."""
     return new_code
+
+
+def new_session(policies: Policies) -> Any:
+    """The session ``execute`` creates when it is given none: a fresh one of its own
+    (llmz.sessions.fresh-session-when-omitted). Imported here, not at the top: the session module reads
+    its decisions from this one."""
+    from reference.llmz.session import Session
+
+    return Session(policies=policies)
 
 
 @dataclass(frozen=True)
@@ -155,11 +167,30 @@ class Policies:
     event_role: str = conversation.EVENT_ROLE
     render_event: Callable[[str, str], str] = conversation.render_event
     render_summary: Callable[[str], str] = conversation.render_summary
+    session_when_omitted: Callable[[Policies], Any] = new_session
+    """What ``execute`` runs on when it is given no session (llmz.sessions.fresh-session-when-omitted)."""
+    append_batch: Callable[[object], list[dict[str, Any]]] = conversation.append_batch
+    """llmz.sessions.append-accepted-shapes: a single message or an array of them."""
+    convenience_parts: Callable[[str, list[dict[str, Any]], bool], list[dict[str, Any]]] = (
+        conversation.convenience_parts
+    )
+    """llmz.sessions.attachments-become-parts, llmz.sessions.voice-label: convenience input as parts."""
+    convenience_on_native: Callable[[dict[str, Any]], LlmzError | None] = conversation.convenience_on_native
+    """llmz.sessions.no-convenience-on-native-multipart: attachments or modality on a native multipart."""
+    copy_input: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] = copy.deepcopy
+    """llmz.sessions.input-copied: append keeps its own copy of the batch, taken before anything is stored."""
+    detach: Callable[[Any], Any] = copy.deepcopy
+    """llmz.sessions.accessors-return-copies: what transcript, messages and pendingMessages hand out."""
     running_turn_takes_input: bool = False
     """Input appended while a run holds the session waits for the next turn
     (llmz.sessions.input-during-turn-queued, llmz.sessions.events-during-run-wait)."""
     busy_problem: Callable[[bool, str], LlmzError | None] = conversation.busy_problem
     known_format_version: Callable[[object], bool] = conversation.known_format_version
+    session_state: Callable[[Any], Any] = lambda state: state
+    """What ``Session.from_json`` reads: the given state as it is, never something converted from another
+    kind of data such as a saved result (llmz.migration.result-not-state)."""
+    restore_checks: tuple[restore.Check, ...] = restore.CHECKS
+    """llmz.persistence.restore-checks-*: what a snapshot must satisfy before it is restored."""
     compacted_earlier: Callable[[list[dict[str, Any]], int, dict[str, Any]], list[dict[str, Any]]] = (
         conversation.compacted_earlier
     )
@@ -170,6 +201,8 @@ class Policies:
     planned_reserve: budget.Reserve = budget.planned_reserve
     input_fits: Callable[[budget.Window, int], bool] = budget.fits
     measure: tokens.Measure = tokens.DEFAULT_MEASURE
+    run_tokens: Callable[[Sequence[Usage]], dict[str, int]] = budget.run_tokens
+    """llmz.budget.result-tokens.provider-usage: how a run's provider usage adds up to ``result.tokens``."""
 
     # -- compaction (reference.llmz.compaction) --------------------------------------------------------------
     compaction_controls: Callable[[dict[str, Any] | None], compaction.Controls | None] = (

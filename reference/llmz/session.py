@@ -21,10 +21,9 @@ from reference.llmz.conversation import (
     FORMAT,
     FORMAT_VERSION,
     Message,
-    check_pairing,
     summary_message,
     transcript_entry,
-    wire,
+    visible,
 )
 from reference.llmz.conversation import to_native as convert
 from reference.llmz.errors import LlmzError
@@ -73,13 +72,19 @@ class Session:
             return policies.render_event(name, policies.previewer(payload, policies.event_preview_tokens))
 
         return convert(
-            item, event_text=event_text, summary_text=policies.render_summary, event_role=policies.event_role
+            item,
+            event_text=event_text,
+            summary_text=policies.render_summary,
+            event_role=policies.event_role,
+            native_extras=policies.convenience_on_native,
+            convenience=policies.convenience_parts,
         )
 
-    def append(self, items: list[dict[str, Any]]) -> None:
+    def append(self, items: list[dict[str, Any]] | dict[str, Any]) -> None:
         """All or nothing: one invalid message rejects the batch (INVALID_MESSAGE / INVALID_EVENT). Input
         appended while a run holds the session waits for the next turn."""
-        converted = [self.to_native(item) for item in items]
+        batch = self.policies.append_batch(items)
+        converted = [self.to_native(item) for item in self.policies.copy_input(batch)]
         joins_turn = self.active and self.policies.running_turn_takes_input
         (self.history if joins_turn else self.pending).extend(converted)
 
@@ -89,14 +94,20 @@ class Session:
             return "active"
         return "pending" if self.pending else "idle"
 
+    # The three read accessors hand out detached copies (llmz.sessions.accessors-return-copies).
     @property
     def transcript(self) -> list[dict[str, Any]]:
         entries = (transcript_entry(m) for m in [*self.history, *self.pending])
-        return [entry for entry in entries if entry is not None]
+        return self.policies.detach([entry for entry in entries if entry is not None])  # type: ignore[no-any-return]
 
     @property
     def messages(self) -> list[Message]:
-        return [wire(m) for m in self.history]
+        return self.policies.detach([visible(m) for m in self.history])  # type: ignore[no-any-return]
+
+    @property
+    def pending_messages(self) -> list[Message]:
+        """``session.pendingMessages``: queued native input."""
+        return self.policies.detach([visible(m) for m in self.pending])  # type: ignore[no-any-return]
 
     @property
     def variables(self) -> dict[str, Any]:
@@ -185,10 +196,13 @@ class Session:
     def from_json(cls, state: Any, policies: Policies = DEFAULT_POLICIES) -> Session:
         """Restore a snapshot. Without delivery tracking the last speaker is unknown
         (llmz.chat-guard.legacy-snapshot-unknown)."""
+        state = policies.session_state(state)
         if not isinstance(state, dict) or state.get("format") != FORMAT:
             raise LlmzError("INVALID_SESSION", "not a serialized llmz session")
         if not policies.known_format_version(state.get("version")):
             raise LlmzError("INVALID_SESSION", f"unsupported session format version {state.get('version')!r}")
+        for check in policies.restore_checks:
+            check(state)
         session = cls(compaction=None, policies=policies)
         compaction = state.get("compaction")
         session.compaction = copy.deepcopy(compaction) if isinstance(compaction, dict) else None
@@ -196,7 +210,6 @@ class Session:
         session.history = copy.deepcopy(state.get("history", []))
         session.pending = copy.deepcopy(state.get("pending", []))
         session.turn_start = state.get("turnStart")
-        check_pairing(session.history)
         delivery = state.get("delivery")
         speaker = delivery.get("lastSpeaker") if isinstance(delivery, dict) else None
         session.last_speaker = policies.restored_speaker(speaker)

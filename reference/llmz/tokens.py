@@ -78,6 +78,9 @@ class Measure:
     message_overhead: int = MESSAGE_OVERHEAD
     includes: frozenset[str] = frozenset({"instructions", "tools"})
     """Which fixed parts of a request are measured beside its messages (llmz.budget.measure.includes)."""
+    media_transport: frozenset[str] = MEDIA_TRANSPORT_KEYS
+    """The fields of an image or audio part that carry the media itself and are not measured
+    (llmz.budget.measure.media-excluded)."""
 
     def _value(self, value: Any) -> int:
         """Every string and scalar inside ``value``, keys excluded; no media handling at this level."""
@@ -94,7 +97,7 @@ class Measure:
     def _part(self, part: Any) -> int:
         """A content part or attachment: media parts lose their transport fields, nothing else does."""
         if isinstance(part, dict) and part.get("type") in MEDIA_PART_TYPES:
-            return sum(self._value(v) for k, v in part.items() if k not in MEDIA_TRANSPORT_KEYS)
+            return sum(self._value(v) for k, v in part.items() if k not in self.media_transport)
         return self._value(part)
 
     def count_message(self, message: dict[str, Any]) -> int:

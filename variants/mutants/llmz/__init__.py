@@ -16,6 +16,7 @@ from variants.mutants.llmz.definitions import MUTANTS as DEFINITION_MUTANTS
 from variants.mutants.llmz.effects import MUTANTS as EFFECT_MUTANTS
 from variants.mutants.llmz.inputs import MUTANTS as INPUT_MUTANTS
 from variants.mutants.llmz.model_view import MUTANTS as MODEL_VIEW_MUTANTS
+from variants.mutants.llmz.pinned import MUTANTS as PINNED_MUTANTS
 from variants.mutants.llmz.runtime import MUTANTS as CORE_MUTANTS
 from variants.mutants.llmz.streaming import MUTANTS as STREAMING_MUTANTS
 
@@ -27,6 +28,7 @@ RUNTIME_MUTANTS: list[Mutant] = [
     *STREAMING_MUTANTS,
     *EFFECT_MUTANTS,
     *DEFINITION_MUTANTS,
+    *PINNED_MUTANTS,
 ]
 """Everything but the token budget's own mutants."""
 

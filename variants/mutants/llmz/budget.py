@@ -95,6 +95,24 @@ def _controls_ignoring_disabled(p: Policies) -> Policies:
     return replace(p, compaction_controls=lambda settings: base(settings) or Controls())
 
 
+def _media_transport_counted(p: Policies) -> Policies:
+    """The url and bytes of image and audio parts are measured as if they were text."""
+    return replace(p, measure=replace(p.measure, media_transport=frozenset()))
+
+
+def _media_shaped_text_free(p: Policies) -> Policies:
+    """Any string that looks like a data URL is taken for media and left out of the measurement."""
+    base = p.measure.count_text
+    return replace(
+        p, measure=replace(p.measure, count_text=lambda text: 0 if text.startswith("data:") else base(text))
+    )
+
+
+def _tokens_of_last_call(usages: Sequence[Any]) -> dict[str, int]:
+    """result.tokens reports the run's last answer instead of adding up all of them."""
+    return budget.run_tokens(list(usages)[-1:])
+
+
 def _output_overflow_as_generation_failure(entry: Any) -> LlmzError:
     return LlmzError("GENERATION_FAILED", "the response was incomplete")
 
@@ -219,5 +237,23 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.compaction.failure-keeps-history", "llmz.errors.compaction-failed"),
         description="a failed or invalid summary is replaced by a placeholder and the history is dropped",
         policies=lambda p: replace(p, summary_failure_fallback="(no summary)"),
+    ),
+    Mutant(
+        "llmz-budget-media-transport-measured",
+        rules=("llmz.budget.measure.media-excluded",),
+        description="the url of an image part is measured as text",
+        policies=_media_transport_counted,
+    ),
+    Mutant(
+        "llmz-budget-media-shaped-text-free",
+        rules=("llmz.budget.measure.media-shaped-text-counted",),
+        description="a data URL pasted as ordinary text is left out of the measurement",
+        policies=_media_shaped_text_free,
+    ),
+    Mutant(
+        "llmz-budget-result-tokens-last-call",
+        rules=("llmz.budget.result-tokens.provider-usage",),
+        description="result.tokens is the usage of the run's last model call only",
+        policies=lambda p: replace(p, run_tokens=_tokens_of_last_call),
     ),
 ]

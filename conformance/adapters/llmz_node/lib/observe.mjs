@@ -183,9 +183,10 @@ export class ExecutionObserver {
 
   /** The run's outcome, after its last iteration (a run-level failure such as ITERATION_LIMIT first). */
   finished(result) {
+    const tokens = runTokens(result)
     if (result.status === 'success') {
       const name = result.toJSON?.().exit ?? null
-      this.recorder.emit('result', { execution: this.execution, status: 'success', exit: name })
+      this.recorder.emit('result', { execution: this.execution, status: 'success', exit: name, ...tokens })
       return
     }
     const error = result.error
@@ -195,7 +196,7 @@ export class ExecutionObserver {
       const filed = (last?.errors ?? []).includes(error)
       this.recorder.emit('error', { ...(filed ? { iteration: this.index } : {}), ...errorFields(error) })
     }
-    this.recorder.emit('result', { execution: this.execution, status: 'error', error_code: errorFields(error).code })
+    this.recorder.emit('result', { execution: this.execution, status: 'error', error_code: errorFields(error).code, ...tokens })
   }
 
   /** execute() itself threw (configuration failures before any iteration). */
@@ -203,6 +204,13 @@ export class ExecutionObserver {
     this.recorder.emit('error', errorFields(error))
     this.recorder.emit('result', { execution: this.execution, status: 'error', error_code: errorFields(error).code })
   }
+}
+
+/** `result.tokens` ({input, output, total}) as the record's `tokens` ({input_tokens, output_tokens}). */
+function runTokens(result) {
+  const tokens = result.tokens
+  if (!tokens || typeof tokens.input !== 'number' || typeof tokens.output !== 'number') return {}
+  return { tokens: { input_tokens: tokens.input, output_tokens: tokens.output } }
 }
 
 /**

@@ -81,6 +81,8 @@ async function playStep(state, step, index) {
     case 'compact':
     case 'summarize':
       return summarizeOrCompact(state, step)
+    case 'tamper_accessors':
+      return tamperAccessors(state)
     default:
       throw new CannotExpress(`step ${index} op ${JSON.stringify(step.op)}`)
   }
@@ -96,10 +98,35 @@ function appendable(messages) {
 }
 
 function append(state, step) {
+  const batch = appendable(step.messages)
   try {
-    state.session.append(appendable(step.messages))
+    state.session.append(step.single ? batch[0] : batch)
   } catch (error) {
     state.recorder.emit('error', { step: 'append', ...errorFields(error) })
+  }
+  if (step.mutate_after) for (const message of batch) change(message)
+}
+
+const CHANGED_TEXT = 'changed after append'
+
+/** What `append.mutate_after` and `tamper_accessors` do to one message object the caller holds. */
+function change(message) {
+  if (!message || typeof message !== 'object') return
+  if (typeof message.content === 'string') message.content = CHANGED_TEXT
+  else if (Array.isArray(message.content)) {
+    for (const part of message.content) if (part && part.type === 'text') part.text = CHANGED_TEXT
+  }
+  if (message.payload && typeof message.payload === 'object' && !Array.isArray(message.payload)) {
+    message.payload.changed = true
+  }
+}
+
+/** Read the three accessors and change what they returned (llmz.sessions.accessors-return-copies). */
+function tamperAccessors(state) {
+  const session = state.session
+  for (const view of [session.transcript, session.messages, session.pendingMessages]) {
+    for (const message of view) change(message)
+    view.push({ role: 'user', content: CHANGED_TEXT })
   }
 }
 
@@ -132,7 +159,7 @@ async function run(state, step, index) {
   try {
     result = await settleWithin(settleBoundMs(options, step), controller, execute({
       client: state.client,
-      session: state.session,
+      ...(step.session === 'omitted' ? {} : { session: state.session }),
       instructions: step.instructions ?? '',
       tools: toolsFor(state),
       ...(state.objects.length ? { objects: state.objects } : {}),
@@ -155,6 +182,9 @@ async function run(state, step, index) {
     state.observer = null
     state.client.onResponse = null
   }
+  // Without a session llmz creates one; later steps use it (llmz.sessions.fresh-session-when-omitted).
+  if (step.session === 'omitted') state.session = result.session
+  state.lastResult = result
   observer.finished(result)
   completeCompaction(state.recorder.events.slice(firstEvent), state.session, state.names, { duringTurn: true })
 }
@@ -395,11 +425,42 @@ function exitHook(spec, observer) {
   }
 }
 
+/**
+ * Break an llmz 1.0.1 snapshot (`version: 3`: history `groups` of messages, each iteration group with its
+ * `iteration` record and encoded `result`; `memory.maxBytes`) as `save_and_restore.tamper` asks.
+ */
+function tamper(encoded, how) {
+  const groups = encoded.groups
+  const calls = groups.flatMap((group) => group.messages.filter((message) => message.toolCalls?.length))
+  if (how === 'drop_tool_result') {
+    const newest = calls.at(-1).toolCalls[0].id
+    for (const group of groups) group.messages = group.messages.filter((m) => m.toolResultCallId !== newest)
+  } else if (how === 'duplicate_call_id') {
+    const oldest = calls[0].toolCalls[0].id
+    const newest = calls.at(-1).toolCalls[0].id
+    calls.at(-1).toolCalls[0].id = oldest
+    for (const group of groups) for (const m of group.messages) if (m.toolResultCallId === newest) m.toolResultCallId = oldest
+  } else if (how === 'reverse_iterations') {
+    const [first, second] = groups.flatMap((group, i) => (group.iteration ? [i] : []))
+    ;[groups[first], groups[second]] = [groups[second], groups[first]]
+  } else if (how === 'malformed_result') {
+    groups.find((group) => group.iteration?.hasResult).iteration.result = ['not-an-encoding']
+  } else if (how === 'over_capacity') {
+    encoded.memory.maxBytes = 1
+  } else {
+    throw new CannotExpress(`save_and_restore.tamper ${JSON.stringify(how)}`)
+  }
+}
+
 async function saveAndRestore(state, step, index) {
   try {
-    const encoded = JSON.parse(JSON.stringify(state.session.toJSON()))
+    if (step.from_result && !state.lastResult) throw new CannotExpress('save_and_restore.from_result before any execute')
+    const saved = step.from_result ? state.lastResult.toJSON() : state.session.toJSON()
+    const encoded = JSON.parse(JSON.stringify(saved))
     if (step.drop_delivery_tracking) dropDeliveryTracking(encoded, index)
     if (step.unknown_version) encoded.version = UNKNOWN_SESSION_VERSION
+    if (step.older_version) encoded.version -= 1
+    if (step.tamper) tamper(encoded, step.tamper)
     state.session = Session.fromJSON(encoded, compactionOption(state.setup))
   } catch (error) {
     if (error instanceof CannotExpress) throw error

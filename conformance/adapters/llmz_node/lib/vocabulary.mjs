@@ -44,12 +44,13 @@ export const VOCABULARY = {
   ModelSpec: ['id', 'input_tokens', 'output_tokens'],
   CompactionSpec: ['trigger_ratio', 'target_ratio', 'keep_recent_iterations', 'max_summary_tokens', 'model'],
   ExecuteOptions: ['loop', 'timeout', 'require_chat_response', 'max_tokens', 'tool_result_max_tokens', 'mid_stream_fallback'],
-  AppendStep: ['op', 'messages'],
-  AppendMessage: ['role', 'content', 'name', 'payload'],
-  ExecuteStep: ['op', 'mode', 'instructions', 'exits', 'options', 'give_up_after'],
-  SaveAndRestoreStep: ['op', 'drop_delivery_tracking', 'unknown_version'],
+  AppendStep: ['op', 'messages', 'single', 'mutate_after'],
+  AppendMessage: ['role', 'content', 'name', 'payload', 'attachments', 'modality'],
+  ExecuteStep: ['op', 'mode', 'instructions', 'exits', 'options', 'give_up_after', 'session'],
+  SaveAndRestoreStep: ['op', 'drop_delivery_tracking', 'unknown_version', 'older_version', 'from_result', 'tamper'],
   CompactStep: ['op', 'keep_recent_iterations'],
   SummarizeStep: ['op'],
+  TamperAccessorsStep: ['op'],
 }
 
 /** Fields the suite knows but this bridge cannot express on llmz 1.0.1 (unless set to `unless`), and why. */
@@ -79,6 +80,7 @@ const STEPS = {
   save_and_restore: 'SaveAndRestoreStep',
   compact: 'CompactStep',
   summarize: 'SummarizeStep',
+  tamper_accessors: 'TamperAccessorsStep',
 }
 
 function check(value, structure, where) {
