@@ -119,7 +119,8 @@ def page_of(setup: vocab.Setup) -> model.Page:
         form=_form(setup.form) if setup.form is not None else None,
         components=[
             model.UiComponent(
-                type=c.type, namespace=c.namespace, type_name_to_remove=c.type_name_to_remove, open=c.open
+                type=c.type, namespace=c.namespace, type_name_to_remove=c.type_name_to_remove, open=c.open,
+                model=c.model,
             )
             for c in setup.components
         ],

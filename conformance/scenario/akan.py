@@ -312,7 +312,8 @@ class Form(Strict):
 UiComponentType = Literal[
     "Model.NewWrapper", "Model.New", "Model.EditWrapper", "Model.ViewWrapper", "Model.RemoveWrapper",
     "Model.Remove", "Model.SureToRemove", "Tab", "Dialog", "Dropdown", "Model.EditModal", "Model.ViewModal",
-    "Model.ViewEditModal",
+    "Model.ViewEditModal", "Data.ListContainer", "Model.AdminPanel", "Load.Units", "Load.Pagination",
+    "Data.Pagination", "Layout.Sider", "System.SelectLanguage", "Link.Back", "System.ThemeToggle",
 ]
 
 
@@ -323,6 +324,10 @@ class UiComponent(Strict):
     namespace: str | None = Field(default=None, pattern=r"^[A-Z][A-Za-z0-9]*$")
     type_name_to_remove: bool = Field(default=False, description="Model.SureToRemove's typeNameToRemove.")
     open: bool = Field(default=False, description="A modal or dropdown that is open when the chat starts.")
+    model: str | None = Field(
+        default=None, pattern=r"^[A-Z][A-Za-z0-9]*$",
+        description="The model a list or pagination component shows (completes a setPageOf-style name).",
+    )
 
 
 class Guide(Strict):

@@ -278,7 +278,8 @@ class Form:
 UiComponentType = Literal[
     "Model.NewWrapper", "Model.New", "Model.EditWrapper", "Model.ViewWrapper", "Model.RemoveWrapper",
     "Model.Remove", "Model.SureToRemove", "Tab", "Dialog", "Dropdown", "Model.EditModal", "Model.ViewModal",
-    "Model.ViewEditModal",
+    "Model.ViewEditModal", "Data.ListContainer", "Model.AdminPanel", "Load.Units", "Load.Pagination",
+    "Data.Pagination", "Layout.Sider", "System.SelectLanguage", "Link.Back", "System.ThemeToggle",
 ]
 
 
@@ -291,6 +292,8 @@ class UiComponent:
     type_name_to_remove: bool = False
     open: bool = False
     """A modal or dropdown that is open when the chat starts."""
+    model: str | None = None
+    """The model a list or pagination component shows, which completes an ``...Of`` tool name."""
 
 
 @dataclass(frozen=True)
