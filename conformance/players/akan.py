@@ -125,6 +125,7 @@ def page_of(setup: vocab.Setup) -> model.Page:
             for c in setup.components
         ],
         zone=setup.zone,
+        stores=[model.Store(name=st.name, methods=st.methods, fields=st.fields) for st in setup.stores],
     )
 
 

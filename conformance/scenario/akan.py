@@ -460,6 +460,14 @@ StoredTranscript = Annotated[
 """What web storage holds when the page opens; a transcript no chat could have saved is marked invalid."""
 
 
+class Store(Strict):
+    """A ``store(...)`` class the app defines; its methods and fields are not, by themselves, on the surface."""
+
+    name: str = Field(pattern=r"^[a-z][A-Za-z0-9]*$")
+    methods: list[str] = Field(default_factory=list, description="Action methods declared on the class.")
+    fields: dict[str, Any] = Field(default_factory=dict, description="State fields and their values.")
+
+
 class Setup(Strict):
     """System configuration for one akan scenario."""
 
@@ -509,6 +517,10 @@ class Setup(Strict):
     stored: StoredTranscript | None = Field(
         default=None, description="The transcript in web storage when the page opens (saved by an earlier "
         "visit); a `reload` step restores it. Omitted, storage is empty."
+    )
+    stores: list[Store] = Field(
+        default_factory=list, description="The app's store classes. A method reaches the agent only through "
+        "an entry of `tools`; a field only through an entry of `state`."
     )
 
 def expand_fillers(text: str) -> str:

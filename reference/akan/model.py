@@ -306,6 +306,16 @@ class Guide:
 
 
 @dataclass(frozen=True)
+class Store:
+    """A ``store(...)`` class the app defines: its methods and fields, which put nothing on the surface by
+    themselves (akan.surface.no-derivation-from-store-class)."""
+
+    name: str
+    methods: Sequence[str] = ()
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Page:
     """The page the chat sits on, as its mounted components make it.
 
@@ -323,6 +333,8 @@ class Page:
     form: Form | None = None
     components: Sequence[UiComponent] = ()
     zone: str | None = None
+    stores: Sequence[Store] = ()
+    """The app's store classes, whether or not any component reads them."""
 
 
 # -- the relay, the voice engine, compaction ---------------------------------------------------------------

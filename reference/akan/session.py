@@ -469,7 +469,7 @@ class ChatSession:
             "messages": messages,
             "tools": policies.builtins.offered(
                 [*policies.declarations.page_entries(self.declarations), *page.form_tools(), *page.ui_tools(),
-                 *page.local_tools()]
+                 *page.local_tools(), *policies.declarations.store_tools(page.model.stores)]
             ),
             "screen": page.model.screen,
             "context": page.context(),
