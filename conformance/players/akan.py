@@ -8,7 +8,7 @@ step becomes one call on the session. The record is what the session's recorder 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from conformance.players.common import ProviderFactory, scripted_provider
@@ -62,7 +62,7 @@ def session_for(
         page_of(setup),
         provider,
         compaction=model.Compaction(at=setup.compact.at, keep=setup.compact.keep),
-        adaptor=adaptor_of(setup.provider),
+        adaptor=adaptor_of(setup.provider, setup.env),
         reader=reader_of(setup.reader),
         prompts=[_prompt(p) for p in setup.prompts],
         relay=relay_of(setup.relay),
@@ -177,7 +177,7 @@ def _form(form: vocab.Form) -> model.Form:
     )
 
 
-def adaptor_of(provider: vocab.Provider) -> model.Adaptor:
+def adaptor_of(provider: vocab.Provider, env: dict[str, str] | None = None) -> model.Adaptor:
     fails: dict[int, model.ErrorKey | None] = {}
     for answer in provider.answers:  # the first answer for a turn is the one given
         if answer.turn not in fails:
@@ -192,10 +192,28 @@ def adaptor_of(provider: vocab.Provider) -> model.Adaptor:
             model.Accepts(provider.accepts.image, provider.accepts.document)
             if provider.accepts is not None else None
         ),
-        api_key=provider.api_key,
+        api_key=provider.api_key and provider.from_options is None,
         on_delta=provider.on_delta,
         fails=fails,
+        option_function=_option_function(provider.from_options),
+        environment=dict(env or {}),
     )
+
+
+def _option_function(names: vocab.OptionFunction | None) -> model.LlmOptionFunction | None:
+    """The app's ``setLlm((options) => ...)``: each setting read from ``options.env`` under its name."""
+    if names is None:
+        return None
+
+    def read(options: Mapping[str, Any]) -> model.LlmOption:
+        env = options.get("env", {})
+        return model.LlmOption(
+            api_key=env.get(names.api_key) if names.api_key else None,
+            model=env.get(names.model) if names.model else None,
+            host=env.get(names.host) if names.host else None,
+        )
+
+    return read
 
 
 def file_of(file: vocab.File) -> model.File:

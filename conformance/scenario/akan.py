@@ -81,6 +81,14 @@ class LlmSettings(Strict):
     host: str | None = None
 
 
+class OptionFunction(Strict):
+    """``setLlm((options) => ...)``: each setting is read from the app's env object under the name given."""
+
+    api_key: str | None = Field(default=None, description="The env name the apiKey is read from.")
+    model: str | None = Field(default=None, description="The env name the model is read from.")
+    host: str | None = Field(default=None, description="The env name the host is read from.")
+
+
 class Provider(Strict):
     """The LLM adaptor. Omitted, it is the built-in default (DeepSeek, which accepts neither kind).
 
@@ -100,6 +108,19 @@ class Provider(Strict):
     on_delta: bool = Field(
         default=True, description="false: the adaptor ignores `onDelta` and only returns the finished reply."
     )
+    from_options: OptionFunction | None = Field(
+        default=None, description="`setLlm` given a function of the app's options instead of an object; "
+        "then `settings` and `api_key` must be left out (the function supplies them)."
+    )
+
+    @model_validator(mode="after")
+    def _one_form(self) -> Provider:
+        given = {"settings", "api_key"} & self.model_fields_set
+        if self.from_options is not None and given:
+            raise ValueError(
+                f"provider: setLlm takes one form; with `from_options` leave out {sorted(given)}"
+            )
+        return self
     answers: list[AdaptorAnswer] = Field(
         default_factory=list, description="Turns the adaptor answers with null or a thrown Err; the model "
         "(the script) is not called for them."
@@ -517,6 +538,10 @@ class Setup(Strict):
     stored: StoredTranscript | None = Field(
         default=None, description="The transcript in web storage when the page opens (saved by an earlier "
         "visit); a `reload` step restores it. Omitted, storage is empty."
+    )
+    env: dict[str, str] = Field(
+        default_factory=dict, description="Environment variables the server runs with; the app's env object "
+        "(what a `setLlm` function reads) carries the same values."
     )
     stores: list[Store] = Field(
         default_factory=list, description="The app's store classes. A method reaches the agent only through "

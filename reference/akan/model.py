@@ -41,6 +41,19 @@ class LlmSettings:
 
 
 @dataclass(frozen=True)
+class LlmOption:
+    """What the function form of ``setLlm`` returns: the key as well as the settings."""
+
+    api_key: str | None = None
+    model: str | None = None
+    host: str | None = None
+
+
+LlmOptionFunction = Callable[[Mapping[str, Any]], LlmOption]
+"""``setLlm((options) => ...)``: called with the app's options (``{"env": ...}``)."""
+
+
+@dataclass(frozen=True)
 class ErrorKey:
     """An error as it crosses the relay: a dictionary key and its interpolation values, unresolved."""
 
@@ -68,6 +81,10 @@ class Adaptor:
     on_delta: bool = True
     """False: the adaptor ignores ``onDelta`` and only returns the finished reply."""
     fails: Mapping[int, ErrorKey | None] = field(default_factory=dict)
+    option_function: LlmOptionFunction | None = None
+    """``setLlm`` given a function of the app's options instead of an object (akan.llm.set-llm-forms)."""
+    environment: Mapping[str, str] = field(default_factory=dict)
+    """The server's environment variables; the app's env object carries the same values."""
 
 
 # -- tools the page declares -------------------------------------------------------------------------------

@@ -130,6 +130,8 @@ class AkanPolicies:
     """akan.llm.adaptor-null-means-not-configured, akan.llm.adaptor-throw-shows-provider-reason."""
     resolve_error: Callable[[ErrorKey, dict[str, str]], str] = llm.resolve
     """akan.llm.fetch-runner-resolves-error-key."""
+    role_option: Callable[[Adaptor], Adaptor] = llm.role_option
+    """akan.llm.set-llm-forms, akan.llm.configured-in-option-ts-not-env: what ``setLlm`` gives the role."""
     provider_settings: Callable[[Adaptor], dict[str, str]] = llm.provider_settings
     """akan.llm.settings-belong-to-role."""
 

@@ -112,7 +112,7 @@ class ChatSession:
         self.recorder = recorder if recorder is not None else Recorder()
         self.observers = list(observers)
         compaction = compaction or Compaction()
-        adaptor = adaptor or Adaptor()
+        adaptor = policies.role_option(adaptor or Adaptor())
         self.adaptor, self.reader, self.prompts = adaptor, reader, list(prompts)
         self.relay, self.dictionary, self.voice = relay, dict(dictionary or {}), voice
         self.max_turns_option = max_turns

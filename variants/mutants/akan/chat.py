@@ -4,10 +4,12 @@ panel and the composer."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
+from reference.akan import llm
 from reference.akan.declarations import Declarations
-from reference.akan.model import Store
+from reference.akan.model import Adaptor, Store
 from variants import Mutant
 from variants.mutants.akan.common import mutant
 
@@ -23,8 +25,25 @@ class _StoreMethodsPublished(Declarations):
         ]
 
 
+def _key_from_environment(adaptor: Adaptor) -> Adaptor:
+    """Falls back to any ``*_API_KEY`` environment variable when setLlm gave no key."""
+    resolved = llm.role_option(adaptor)
+    found = any(name.endswith("API_KEY") and value for name, value in adaptor.environment.items())
+    return resolved if resolved.api_key else replace(resolved, api_key=found)
+
+
+def _object_form_only(adaptor: Adaptor) -> Adaptor:
+    """Ignores a function given to setLlm: only the object form configures the role."""
+    return adaptor
+
+
 MUTANTS: list[Mutant] = [
     mutant("akan-store-methods-published", "akan.surface.no-derivation-from-store-class",
            "a store class's methods are offered as tools without any declaration",
            declarations=_StoreMethodsPublished()),
+    mutant("akan-llm-key-from-environment", "akan.llm.configured-in-option-ts-not-env",
+           "an API key in the server's environment is used when setLlm gave none",
+           role_option=_key_from_environment),
+    mutant("akan-set-llm-object-form-only", "akan.llm.set-llm-forms",
+           "setLlm given a function configures nothing", role_option=_object_form_only),
 ]
