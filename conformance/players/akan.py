@@ -97,6 +97,8 @@ def _step(session: ChatSession, step: vocab.Step) -> None:
         session.mic(step.heard)
     elif isinstance(step, vocab.SendDraftStep):
         session.send_draft(step.edit)
+    elif isinstance(step, vocab.OpenRowStep):
+        session.open_row(step.id)
     elif isinstance(step, vocab.AdvanceStep):
         session.advance(parse_duration_ms(step.by))
 

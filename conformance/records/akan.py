@@ -214,7 +214,7 @@ class TurnStopped(Open):
 class InputRefused(Open):
     type: Literal["input_refused"]
     text: str
-    reason: Literal["turn-running", "no-microphone"]
+    reason: Literal["turn-running", "no-microphone", "no-settled-row"]
 
 
 class PromptCalled(Open):
@@ -300,6 +300,16 @@ class Persisted(Open):
     transcript: list[Message]
 
 
+class ToolRow(Open):
+    """A settled tool row the user opened: its own token estimate and the result the model was handed."""
+
+    type: Literal["tool_row"]
+    id: str
+    name: str
+    tokens: int
+    result: str
+
+
 class ScriptExhausted(Open):
     type: Literal["script_exhausted"]
     call: int
@@ -330,6 +340,7 @@ Event = Annotated[
     | AttachmentRefused
     | Export
     | Persisted
+    | ToolRow
     | ScriptExhausted,
     Field(discriminator="type"),
 ]

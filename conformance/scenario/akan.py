@@ -482,7 +482,7 @@ StoredTranscript = Annotated[
 
 
 class Store(Strict):
-    """A ``store(...)`` class the app defines; its methods and fields are not, by themselves, on the surface."""
+    """A ``store(...)`` class the app defines; its methods and fields are not on the surface by themselves."""
 
     name: str = Field(pattern=r"^[a-z][A-Za-z0-9]*$")
     methods: list[str] = Field(default_factory=list, description="Action methods declared on the class.")
@@ -576,6 +576,13 @@ class UnmountStep(Strict):
     state: list[str] = Field(default_factory=list, description="Keys no mounted component reads any more.")
 
 
+class OpenRowStep(Strict):
+    """The user opens a settled tool row in the transcript (the row of the call with this id)."""
+
+    op: Literal["open_row"]
+    id: str = Field(min_length=1, description="The tool call's id, as the script gave it.")
+
+
 class NoteStep(Strict):
     """``session.note(text)``: a local message, shown in the transcript."""
 
@@ -639,6 +646,6 @@ class AdvanceStep(Strict):
 
 Step = Annotated[
     AttachStep | SendStep | NoteStep | PersistStep | ReloadStep | StopStep | AdvanceStep | UnmountStep
-    | MicStep | SendDraftStep | ReportStep,
+    | MicStep | SendDraftStep | ReportStep | OpenRowStep,
     Field(discriminator="op"),
 ]

@@ -29,6 +29,7 @@ from reference.akan.local_state import LocalStates
 from reference.akan.model import Accepts, Adaptor, ErrorKey, File, Message
 from reference.akan.placement import Placement
 from reference.akan.relay import RelayPolicy
+from reference.akan.rows import TranscriptView
 from reference.akan.screen import ScreenReader
 from reference.akan.speech import SpeechPolicy
 from reference.akan.state_read import StateReader
@@ -134,6 +135,11 @@ class AkanPolicies:
     """akan.llm.set-llm-forms, akan.llm.configured-in-option-ts-not-env: what ``setLlm`` gives the role."""
     provider_settings: Callable[[Adaptor], dict[str, str]] = llm.provider_settings
     """akan.llm.settings-belong-to-role."""
+
+    # -- the rendered transcript: reference.akan.rows ----------------------------------------------------
+    transcript_view: TranscriptView = field(default_factory=TranscriptView)
+    """akan.transcript.header-shows-conversation-tokens, akan.transcript.tool-row-shows-own-tokens,
+    akan.transcript.tool-row-opens-result."""
 
     # -- speech: reference.akan.speech ------------------------------------------------------------------
     speech: SpeechPolicy = field(default_factory=SpeechPolicy)

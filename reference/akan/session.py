@@ -628,15 +628,29 @@ class ChatSession:
 
     # -- reading the page and the chat ---------------------------------------------------------------
 
+    def open_row(self, call_id: str) -> dict[str, Any] | None:
+        """The user opens a settled tool row in the transcript: what the row shows (None: no such row).
+
+        akan.transcript.tool-row-shows-own-tokens, akan.transcript.tool-row-opens-result.
+        """
+        rows = self.policies.transcript_view.tool_rows(self.transcript, self._estimate)
+        row = next((row for row in rows if row["id"] == call_id), None)
+        if row is None:
+            self._emit("input_refused", text=call_id, reason="no-settled-row")
+        else:
+            self._emit("tool_row", **row)
+        return row
+
     def read_screen(self, section: str | None = None) -> str:
         """What the ``readScreen`` built-in would answer the model right now."""
         return self.page.read_screen(section)
 
     def state(self) -> ChatState:
         """The chat as the user sees it now."""
+        view = self.policies.transcript_view
         return ChatState(
             transcript=tuple(self.transcript),
-            tokens=self._estimate(self.transcript),
+            tokens=view.tokens(self.transcript, self._estimate),
             composer=tuple(attachment["name"] for _, attachment in self.composer),
             is_running=self.is_running,
             is_compacting=self.is_compacting,

@@ -9,7 +9,8 @@ from typing import Any
 
 from reference.akan import llm
 from reference.akan.declarations import Declarations
-from reference.akan.model import Adaptor, Store
+from reference.akan.model import Adaptor, Message, Store
+from reference.akan.rows import Estimate, TranscriptView
 from variants import Mutant
 from variants.mutants.akan.common import mutant
 
@@ -37,6 +38,24 @@ def _object_form_only(adaptor: Adaptor) -> Adaptor:
     return adaptor
 
 
+class _HeaderCountsLastExchange(TranscriptView):
+    def tokens(self, transcript: Sequence[Message], estimate: Estimate) -> int:
+        return estimate(list(transcript[-2:]))
+
+
+class _RowShowsConversationTokens(TranscriptView):
+    """Every row shows the running total instead of its own cost."""
+
+    def tool_rows(self, transcript: Sequence[Message], estimate: Estimate) -> list[dict[str, Any]]:
+        total = estimate(list(transcript))
+        return [{**row, "tokens": total} for row in super().tool_rows(transcript, estimate)]
+
+
+class _RowOpensPreview(TranscriptView):
+    def opened(self, content: str) -> str:
+        return content[:200] + ("..." if len(content) > 200 else "")
+
+
 MUTANTS: list[Mutant] = [
     mutant("akan-store-methods-published", "akan.surface.no-derivation-from-store-class",
            "a store class's methods are offered as tools without any declaration",
@@ -46,4 +65,10 @@ MUTANTS: list[Mutant] = [
            role_option=_key_from_environment),
     mutant("akan-set-llm-object-form-only", "akan.llm.set-llm-forms",
            "setLlm given a function configures nothing", role_option=_object_form_only),
+    mutant("akan-header-counts-last-exchange", "akan.transcript.header-shows-conversation-tokens",
+           "the header counts only the latest exchange", transcript_view=_HeaderCountsLastExchange()),
+    mutant("akan-row-shows-conversation-tokens", "akan.transcript.tool-row-shows-own-tokens",
+           "each tool row shows the conversation's total", transcript_view=_RowShowsConversationTokens()),
+    mutant("akan-row-opens-preview", "akan.transcript.tool-row-opens-result",
+           "an opened tool row shows a 200-character preview", transcript_view=_RowOpensPreview()),
 ]
