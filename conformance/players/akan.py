@@ -70,6 +70,7 @@ def session_for(
         voice=model.Voice(setup.voice.available, setup.voice.sentence_ms) if setup.voice else None,
         max_turns=setup.max_turns,
         stored=stored_at_open(setup),
+        panel=panel_of(setup.panel),
         policies=policies,
         recorder=recorder,
     )
@@ -97,6 +98,12 @@ def _step(session: ChatSession, step: vocab.Step) -> None:
         session.mic(step.heard)
     elif isinstance(step, vocab.SendDraftStep):
         session.send_draft(step.edit)
+    elif isinstance(step, vocab.TypeStep):
+        session.type(step.text, step.caret_line)
+    elif isinstance(step, vocab.KeyStep):
+        session.press(step.key)
+    elif isinstance(step, vocab.ViewportStep):
+        session.viewport(step.width, step.keyboard)
     elif isinstance(step, vocab.OpenRowStep):
         session.open_row(step.id)
     elif isinstance(step, vocab.AdvanceStep):
@@ -256,6 +263,18 @@ def relay_of(relay: vocab.Relay | None) -> model.Relay | None:
         served=relay.served,
         caller=model.Caller(relay.caller.signed_in, relay.caller.roles),
         accept=relay.accept,
+    )
+
+
+def panel_of(panel: vocab.Panel | None) -> model.ChatPanel | None:
+    if panel is None:
+        return None
+    return model.ChatPanel(
+        open=panel.open, initially_open=panel.initially_open, launcher=panel.launcher,
+        class_name=panel.class_name, launcher_class_name=panel.launcher_class_name,
+        panel_class_name=panel.panel_class_name, intro=panel.intro, header=list(panel.header),
+        overrides={slot: o.wraps_default for slot, o in panel.overrides.items()},
+        shortcut=panel.shortcut, width=panel.width,
     )
 
 

@@ -310,6 +310,40 @@ class ToolRow(Open):
     result: str
 
 
+class ComposerMenu(Open):
+    rows: list[str]
+    highlighted: str
+
+
+class ComposerEvent(Open):
+    """After a `type` or `key` step: the composer as drawn (and, for a key, what it did)."""
+
+    type: Literal["composer"]
+    key: str | None
+    text: str
+    caret_line: int
+    rows: int
+    scrolls: bool
+    menu: ComposerMenu | None
+    panel_open: bool
+    picked: str = optional("Enter on the open `/` menu: the command row it chose.")
+    captured: bool = optional("Cmd+L / Ctrl+L: whether the chat took the key from the browser.")
+
+
+class OpenChange(Open):
+    type: Literal["open_change"]
+    open: bool
+    controlled: bool
+
+
+class Viewport(Open):
+    type: Literal["viewport"]
+    width: int
+    keyboard: int
+    layout: Literal["full-screen", "card"]
+    lift: int
+
+
 class ScriptExhausted(Open):
     type: Literal["script_exhausted"]
     call: int
@@ -341,9 +375,40 @@ Event = Annotated[
     | Export
     | Persisted
     | ToolRow
+    | ComposerEvent
+    | OpenChange
+    | Viewport
     | ScriptExhausted,
     Field(discriminator="type"),
 ]
+
+
+class LauncherView(Open):
+    drawn: bool
+    classes: list[str]
+
+
+class PartView(Open):
+    drawn_by: str
+    wraps: str | None
+
+
+class CodeBlockView(Open):
+    slot: str
+    language: str | None
+    code: str
+
+
+class PanelView(Open):
+    open: bool
+    launcher: LauncherView
+    classes: list[str]
+    header: list[str]
+    empty_state: str | None
+    parts: dict[str, PartView]
+    code_blocks: list[CodeBlockView]
+    layout: Literal["full-screen", "card"]
+    lift: int
 
 
 class Final(Open):
@@ -357,6 +422,7 @@ class Final(Open):
     draft: str = optional("Only with setup.voice.")
     microphone: bool = optional("Only with setup.voice.")
     form: dict[str, Any] = optional("Only with setup.form.")
+    panel: PanelView = optional("Only with setup.panel.")
 
 
 class AkanRecord(Open):

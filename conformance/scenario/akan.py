@@ -489,6 +489,50 @@ class Store(Strict):
     fields: dict[str, Any] = Field(default_factory=dict, description="State fields and their values.")
 
 
+PanelSlot = Literal[
+    "AgentLauncher", "AgentBubble", "AgentComposer", "AgentApproval", "AgentQuestion", "AgentMenu",
+    "AgentMarkdown", "AgentCode",
+]
+
+
+class SlotOverride(Strict):
+    """A component registered for one slot in ``_overrides.tsx``."""
+
+    wraps_default: bool = Field(
+        default=False, description="The replacement renders the default akanjs/ui exports for this slot."
+    )
+
+
+class Panel(Strict):
+    """The chat's panel as the app mounts it. Given, the composer steps (`type`, `key`, `viewport`) can be
+    played and the record's `final.panel` describes what the panel draws."""
+
+    open: bool | None = Field(
+        default=None, description="The controlled `open` prop (the app follows `onOpenChange`); omitted, "
+        "the chat keeps its own open state."
+    )
+    initially_open: bool = Field(
+        default=True, description="Uncontrolled only: whether the panel is open when the steps begin."
+    )
+    launcher: bool = Field(default=True, description="false: `launcher={false}`.")
+    class_name: str | None = Field(default=None, description="`className`.")
+    launcher_class_name: str | None = Field(default=None, description="`launcherClassName`.")
+    panel_class_name: str | None = Field(default=None, description="`panelClassName`.")
+    intro: str | None = Field(default=None, description="`intro`: shown while the transcript is empty.")
+    header: list[str] = Field(default_factory=list, description="Names of the controls `header` adds.")
+    overrides: dict[PanelSlot, SlotOverride] = Field(
+        default_factory=dict, description="Slots replaced in `_overrides.tsx`."
+    )
+    shortcut: bool = Field(default=True, description="false: `shortcut={false}`.")
+    width: int = Field(default=1280, ge=1, description="The viewport's width in CSS pixels.")
+
+    @model_validator(mode="after")
+    def _controlled_or_not(self) -> Panel:
+        if self.open is not None and "initially_open" in self.model_fields_set:
+            raise ValueError("panel: `initially_open` is for an uncontrolled panel; leave it out with `open`")
+        return self
+
+
 class Setup(Strict):
     """System configuration for one akan scenario."""
 
@@ -543,6 +587,9 @@ class Setup(Strict):
         default_factory=dict, description="Environment variables the server runs with; the app's env object "
         "(what a `setLlm` function reads) carries the same values."
     )
+    panel: Panel | None = Field(
+        default=None, description="The chat's panel and its props; needed by `type`, `key` and `viewport`."
+    )
     stores: list[Store] = Field(
         default_factory=list, description="The app's store classes. A method reaches the agent only through "
         "an entry of `tools`; a field only through an entry of `state`."
@@ -574,6 +621,29 @@ class UnmountStep(Strict):
     op: Literal["unmount"]
     tools: list[str] = Field(default_factory=list, description="Names of the tool declarations removed.")
     state: list[str] = Field(default_factory=list, description="Keys no mounted component reads any more.")
+
+
+class TypeStep(Strict):
+    """The user types into the composer: it now holds `text`, the caret on line `caret_line` (0-based)."""
+
+    op: Literal["type"]
+    text: str
+    caret_line: int | None = Field(default=None, ge=0, description="Omitted: the last line.")
+
+
+class KeyStep(Strict):
+    """One key press in the composer (Cmd+L / Ctrl+L: anywhere on the page)."""
+
+    op: Literal["key"]
+    key: Literal["Enter", "Shift+Enter", "ArrowUp", "ArrowDown", "Tab", "Escape", "Cmd+L", "Ctrl+L"]
+
+
+class ViewportStep(Strict):
+    """The viewport changes: its width, or the height of the on-screen keyboard (0: hidden)."""
+
+    op: Literal["viewport"]
+    width: int | None = Field(default=None, ge=1)
+    keyboard: int | None = Field(default=None, ge=0, description="As `visualViewport` reveals it, in px.")
 
 
 class OpenRowStep(Strict):
@@ -646,6 +716,6 @@ class AdvanceStep(Strict):
 
 Step = Annotated[
     AttachStep | SendStep | NoteStep | PersistStep | ReloadStep | StopStep | AdvanceStep | UnmountStep
-    | MicStep | SendDraftStep | ReportStep | OpenRowStep,
+    | MicStep | SendDraftStep | ReportStep | OpenRowStep | TypeStep | KeyStep | ViewportStep,
     Field(discriminator="op"),
 ]

@@ -401,6 +401,35 @@ class Voice:
     sentence_ms: int = 1000
 
 
+SLOTS: tuple[str, ...] = (
+    "AgentLauncher", "AgentBubble", "AgentComposer", "AgentApproval", "AgentQuestion", "AgentMenu",
+    "AgentMarkdown", "AgentCode",
+)
+"""akan.panel.slots-replace-one-part: the parts ``_overrides.tsx`` can replace one at a time."""
+
+
+@dataclass(frozen=True)
+class ChatPanel:
+    """The chat's panel as the app mounts it: its props and its ``_overrides.tsx``.
+
+    ``open`` is the controlled ``open`` prop (None: the chat keeps its own state, starting as
+    ``initially_open``); ``overrides`` maps a slot to whether the replacement wraps the default it replaces.
+    ``width`` is the viewport's width in CSS pixels.
+    """
+
+    open: bool | None = None
+    initially_open: bool = True
+    launcher: bool = True
+    class_name: str | None = None
+    launcher_class_name: str | None = None
+    panel_class_name: str | None = None
+    intro: str | None = None
+    header: Sequence[str] = ()
+    overrides: Mapping[str, bool] = field(default_factory=dict)
+    shortcut: bool = True
+    width: int = 1280
+
+
 @dataclass(frozen=True)
 class Compaction:
     """The chat's ``compact`` option: ``at`` in estimated tokens (0 turns it off), ``keep`` newest messages.

@@ -33,8 +33,10 @@ from reference.akan import ceilings
 from reference.akan.attachments import Attachment, accepts_of, read_file
 from reference.akan.builtins import BUILTIN_NAMES
 from reference.akan.commands import Command, fill
+from reference.akan.composer import ChatUi, Key
 from reference.akan.model import (
     Adaptor,
+    ChatPanel,
     Compaction,
     File,
     Message,
@@ -103,6 +105,7 @@ class ChatSession:
         voice: Voice | None = None,
         max_turns: int | None = None,
         stored: Sequence[Message] = (),
+        panel: ChatPanel | None = None,
         policies: AkanPolicies = DEFAULT_POLICIES,
         recorder: Recorder | None = None,
         observers: Sequence[Observer] = (),
@@ -140,6 +143,11 @@ class ChatSession:
         #: this flag stays here and never reaches a message).
         self.draft, self.draft_voiced, self.turn_voiced = "", False, False
         self.speaker = Speaker(voice, self.clock, self._emit, policies.speech) if voice else None
+        #: The panel and its composer, when the scenario draws them (``panel``).
+        self.ui = None if panel is None else ChatUi(
+            panel, policies.composer, policies.panel, send=lambda text: self._send(text, False),
+            commands=self.commands, transcript=lambda: self.transcript, emit=self._emit,
+        )
 
     def _emit(self, type: str, **fields: Any) -> None:
         event = self.recorder.emit(type, **fields)
@@ -628,6 +636,25 @@ class ChatSession:
 
     # -- reading the page and the chat ---------------------------------------------------------------
 
+    def type(self, text: str, caret_line: int | None = None) -> None:
+        """The user types into the composer (needs ``panel``)."""
+        self._ui().type(text, caret_line)
+
+    def press(self, key: Key) -> TurnResult:
+        """A key press in the composer, or the launcher shortcut (needs ``panel``)."""
+        since = self._begin()
+        self._ui().press(key)
+        return self._outcome(since)
+
+    def viewport(self, width: int | None = None, keyboard: int | None = None) -> None:
+        """The viewport's width or the on-screen keyboard's height changes (needs ``panel``)."""
+        self._ui().viewport(width, keyboard)
+
+    def _ui(self) -> ChatUi:
+        if self.ui is None:
+            raise ValueError("this chat was opened without a panel; pass panel=ChatPanel(...)")
+        return self.ui
+
     def open_row(self, call_id: str) -> dict[str, Any] | None:
         """The user opens a settled tool row in the transcript: what the row shows (None: no such row).
 
@@ -659,4 +686,5 @@ class ChatSession:
             form=self.page.form_values if self.page.model.form is not None else None,
             draft=self.draft if self.voice is not None else None,
             microphone=self.microphone() if self.voice is not None else None,
+            panel=self.ui.render() if self.ui is not None else None,
         )

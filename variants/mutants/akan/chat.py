@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal
 
 from reference.akan import llm
+from reference.akan.composer import ComposerPolicy
 from reference.akan.declarations import Declarations
-from reference.akan.model import Adaptor, Message, Store
+from reference.akan.model import Adaptor, ChatPanel, Message, Store
+from reference.akan.panel import PanelPolicy
 from reference.akan.rows import Estimate, TranscriptView
 from variants import Mutant
 from variants.mutants.akan.common import mutant
@@ -56,6 +58,63 @@ class _RowOpensPreview(TranscriptView):
         return content[:200] + ("..." if len(content) > 200 else "")
 
 
+class _ShiftEnterSends(ComposerPolicy):
+    def enter(self, shift: bool) -> Literal["send", "newline"]:
+        return "send"
+
+
+class _GrowsWithoutLimit(ComposerPolicy):
+    def rows(self, text: str) -> tuple[int, bool]:
+        return text.count("\n") + 1, False
+
+
+class _HistoryTypedOnly(ComposerPolicy):
+    """Only what was typed since the page opened can be walked to."""
+
+    def history(self, transcript: Sequence[Message], typed: Sequence[str]) -> list[str]:
+        return list(typed)
+
+
+class _ArrowsAlwaysWalk(ComposerPolicy):
+    def walks(self, key: str, caret_line: int, lines: int) -> bool:
+        return True
+
+
+class _DraftLostOnWalk(ComposerPolicy):
+    def bottom_of_walk(self, draft: str) -> str:
+        return ""
+
+
+class _HistoryOverMenu(ComposerPolicy):
+    def menu_takes_arrows(self) -> bool:
+        return False
+
+
+class _EnterIgnoresMenu(ComposerPolicy):
+    def enter_picks(self) -> bool:
+        return False
+
+
+class _TabInsertsTab(ComposerPolicy):
+    def complete(self, text: str, row: str) -> str:
+        return text + "\t"
+
+
+class _EscapeClosesPanel(ComposerPolicy):
+    def escape(self, menu_open: bool) -> Literal["menu", "panel"]:
+        return "panel"
+
+
+class _AlwaysCard(PanelPolicy):
+    def layout(self, width: int) -> str:
+        return "card"
+
+
+class _NoLift(PanelPolicy):
+    def lift(self, keyboard_height: int) -> int:
+        return 0
+
+
 MUTANTS: list[Mutant] = [
     mutant("akan-store-methods-published", "akan.surface.no-derivation-from-store-class",
            "a store class's methods are offered as tools without any declaration",
@@ -71,4 +130,26 @@ MUTANTS: list[Mutant] = [
            "each tool row shows the conversation's total", transcript_view=_RowShowsConversationTokens()),
     mutant("akan-row-opens-preview", "akan.transcript.tool-row-opens-result",
            "an opened tool row shows a 200-character preview", transcript_view=_RowOpensPreview()),
+    mutant("akan-shift-enter-sends", "akan.composer.enter-sends-shift-enter-newline",
+           "Shift+Enter sends like Enter", composer=_ShiftEnterSends()),
+    mutant("akan-composer-grows-without-limit", "akan.composer.grows-then-scrolls",
+           "the composer grows with every line and never scrolls", composer=_GrowsWithoutLimit()),
+    mutant("akan-history-typed-only", "akan.composer.history-seeded-from-transcript",
+           "the arrows walk only what was typed since the page opened", composer=_HistoryTypedOnly()),
+    mutant("akan-arrows-always-walk", "akan.composer.history-arrows-at-edge-lines",
+           "Up and Down walk the history from any line", composer=_ArrowsAlwaysWalk()),
+    mutant("akan-draft-lost-on-walk", "akan.composer.history-restores-draft",
+           "walking back down ends on an empty composer", composer=_DraftLostOnWalk()),
+    mutant("akan-history-over-menu", "akan.composer.slash-menu-takes-arrows",
+           "the arrows walk the history while the / menu is open", composer=_HistoryOverMenu()),
+    mutant("akan-enter-ignores-menu", "akan.composer.slash-menu-enter-picks",
+           "Enter on the open menu sends the typed text", composer=_EnterIgnoresMenu()),
+    mutant("akan-tab-inserts-tab", "akan.composer.slash-menu-tab-completes",
+           "Tab on the open menu types a tab character", composer=_TabInsertsTab()),
+    mutant("akan-escape-closes-panel-first", "akan.composer.escape-closes-menu-then-panel",
+           "the first Escape closes the panel with the menu open", composer=_EscapeClosesPanel()),
+    mutant("akan-panel-always-card", "akan.composer.phone-full-screen",
+           "the panel is a card on a phone too", panel=_AlwaysCard()),
+    mutant("akan-panel-no-lift", "akan.composer.lifts-above-keyboard",
+           "the panel stays put under the on-screen keyboard", panel=_NoLift()),
 ]
