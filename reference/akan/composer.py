@@ -97,7 +97,7 @@ class ChatUi:
     ) -> None:
         self.panel, self.policy, self.panel_policy = panel, policy, panel_policy
         self._send, self._commands, self._transcript, self._emit = send, commands, transcript, emit
-        self.open = panel.open if panel.open is not None else panel.initially_open
+        self.open = panel_policy.starts_open(panel)
         self.text, self.caret_line = "", 0
         self.walk: int | None = None
         self.draft = ""

@@ -31,6 +31,10 @@ _FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```", re.M | re.S)
 class PanelPolicy:
     """Every rendering decision of the panel, one method per documented rule."""
 
+    def starts_open(self, panel: ChatPanel) -> bool:
+        """akan.panel.controlled-open: a controlled panel is open exactly when the app's ``open`` says."""
+        return panel.open if panel.open is not None else panel.initially_open
+
     def launcher_drawn(self, panel: ChatPanel) -> bool:
         """akan.panel.controlled-open: ``launcher={false}`` draws no launcher of the chat's own."""
         return panel.launcher

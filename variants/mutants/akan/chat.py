@@ -115,6 +115,50 @@ class _NoLift(PanelPolicy):
         return 0
 
 
+class _ControlledOpenIgnored(PanelPolicy):
+    def starts_open(self, panel: ChatPanel) -> bool:
+        return panel.initially_open
+
+
+class _LauncherAlwaysDrawn(PanelPolicy):
+    def launcher_drawn(self, panel: ChatPanel) -> bool:
+        return True
+
+
+class _LauncherClassOnPanel(PanelPolicy):
+    def panel_classes(self, panel: ChatPanel) -> list[str]:
+        extra = [panel.launcher_class_name] if panel.launcher_class_name else []
+        return [*super().panel_classes(panel), *extra]
+
+
+class _IntroIgnored(PanelPolicy):
+    def empty_state(self, panel: ChatPanel) -> str:
+        return super().empty_state(replace(panel, intro=None))
+
+
+class _HeaderReplacesBuiltins(PanelPolicy):
+    def header(self, panel: ChatPanel) -> list[str]:
+        return list(panel.header) or super().header(panel)
+
+
+class _OverrideTakesWholePanel(PanelPolicy):
+    def parts(self, panel: ChatPanel) -> dict[str, dict[str, Any]]:
+        parts = super().parts(panel)
+        if panel.overrides:
+            return {slot: {"drawn_by": "override", "wraps": None} for slot in parts}
+        return parts
+
+
+class _DefaultsNotExported(PanelPolicy):
+    def parts(self, panel: ChatPanel) -> dict[str, dict[str, Any]]:
+        return {slot: {**part, "wraps": None} for slot, part in super().parts(panel).items()}
+
+
+class _CodeWithoutLanguage(PanelPolicy):
+    def code_blocks(self, transcript: Sequence[Message]) -> list[dict[str, Any]]:
+        return [{**block, "language": None} for block in super().code_blocks(transcript)]
+
+
 MUTANTS: list[Mutant] = [
     mutant("akan-store-methods-published", "akan.surface.no-derivation-from-store-class",
            "a store class's methods are offered as tools without any declaration",
@@ -152,4 +196,20 @@ MUTANTS: list[Mutant] = [
            "the panel is a card on a phone too", panel=_AlwaysCard()),
     mutant("akan-panel-no-lift", "akan.composer.lifts-above-keyboard",
            "the panel stays put under the on-screen keyboard", panel=_NoLift()),
+    mutant("akan-controlled-open-ignored", "akan.panel.controlled-open",
+           "the panel opens as it likes whatever the app's open prop says", panel=_ControlledOpenIgnored()),
+    mutant("akan-launcher-always-drawn", "akan.panel.controlled-open",
+           "launcher={false} still draws the chat's launcher", panel=_LauncherAlwaysDrawn()),
+    mutant("akan-launcher-class-on-panel", "akan.panel.class-name-targets",
+           "launcherClassName reaches the panel too", panel=_LauncherClassOnPanel()),
+    mutant("akan-intro-ignored", "akan.panel.intro-replaces-empty-state",
+           "the empty transcript shows the stock line whatever intro says", panel=_IntroIgnored()),
+    mutant("akan-header-replaces-builtins", "akan.panel.header-adds-controls",
+           "header's controls replace clear and close", panel=_HeaderReplacesBuiltins()),
+    mutant("akan-override-takes-whole-panel", "akan.panel.slots-replace-one-part",
+           "overriding one slot replaces every part", panel=_OverrideTakesWholePanel()),
+    mutant("akan-defaults-not-exported", "akan.panel.defaults-exported",
+           "no default is exported, so a replacement cannot wrap one", panel=_DefaultsNotExported()),
+    mutant("akan-code-without-language", "akan.panel.code-slot-gets-language",
+           "AgentCode is not told the fence's language", panel=_CodeWithoutLanguage()),
 ]
