@@ -104,6 +104,10 @@ def _step(session: ChatSession, step: vocab.Step) -> None:
         session.press(step.key)
     elif isinstance(step, vocab.ViewportStep):
         session.viewport(step.width, step.keyboard)
+    elif isinstance(step, vocab.ReopenStep):
+        session.reopen()
+    elif isinstance(step, vocab.UnmountChatStep):
+        session.unmount_chat()
     elif isinstance(step, vocab.OpenRowStep):
         session.open_row(step.id)
     elif isinstance(step, vocab.AdvanceStep):
@@ -274,7 +278,8 @@ def panel_of(panel: vocab.Panel | None) -> model.ChatPanel | None:
         class_name=panel.class_name, launcher_class_name=panel.launcher_class_name,
         panel_class_name=panel.panel_class_name, intro=panel.intro, header=list(panel.header),
         overrides={slot: o.wraps_default for slot, o in panel.overrides.items()},
-        shortcut=panel.shortcut, width=panel.width,
+        shortcut=panel.shortcut, width=panel.width, persist=panel.persist is not None,
+        storage=panel.persist.storage if panel.persist is not None else None, session=panel.session,
     )
 
 

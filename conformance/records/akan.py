@@ -344,6 +344,11 @@ class Viewport(Open):
     lift: int
 
 
+class ChatUnmounted(Open):
+    type: Literal["chat_unmounted"]
+    session_ended: bool
+
+
 class ScriptExhausted(Open):
     type: Literal["script_exhausted"]
     call: int
@@ -378,6 +383,7 @@ Event = Annotated[
     | ComposerEvent
     | OpenChange
     | Viewport
+    | ChatUnmounted
     | ScriptExhausted,
     Field(discriminator="type"),
 ]

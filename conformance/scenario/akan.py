@@ -503,6 +503,12 @@ class SlotOverride(Strict):
     )
 
 
+class Persist(Strict):
+    """The chat's ``persist`` prop: ``{}`` for ``persist``, ``{storage: local}`` for localStorage."""
+
+    storage: Literal["local"] | None = Field(default=None, description="`local`: `{ storage: \"local\" }`.")
+
+
 class Panel(Strict):
     """The chat's panel as the app mounts it. Given, the composer steps (`type`, `key`, `viewport`) can be
     played and the record's `final.panel` describes what the panel draws."""
@@ -525,6 +531,13 @@ class Panel(Strict):
     )
     shortcut: bool = Field(default=True, description="false: `shortcut={false}`.")
     width: int = Field(default=1280, ge=1, description="The viewport's width in CSS pixels.")
+    persist: Persist | None = Field(
+        default=None, description="The `persist` prop; omitted, not given (nothing survives a reload)."
+    )
+    session: Literal["own", "provider", "zone"] = Field(
+        default="own", description="Whose session the chat uses: one it made, an AgentProvider's or an "
+        "Agent.Zone's."
+    )
 
     @model_validator(mode="after")
     def _controlled_or_not(self) -> Panel:
@@ -646,6 +659,18 @@ class ViewportStep(Strict):
     keyboard: int | None = Field(default=None, ge=0, description="As `visualViewport` reveals it, in px.")
 
 
+class ReopenStep(Strict):
+    """Close the tab and open the app again in a new one (needs `setup.panel`)."""
+
+    op: Literal["reopen"]
+
+
+class UnmountChatStep(Strict):
+    """The chat component unmounts, e.g. the user navigates to a layout without it (needs `setup.panel`)."""
+
+    op: Literal["unmount_chat"]
+
+
 class OpenRowStep(Strict):
     """The user opens a settled tool row in the transcript (the row of the call with this id)."""
 
@@ -716,6 +741,7 @@ class AdvanceStep(Strict):
 
 Step = Annotated[
     AttachStep | SendStep | NoteStep | PersistStep | ReloadStep | StopStep | AdvanceStep | UnmountStep
-    | MicStep | SendDraftStep | ReportStep | OpenRowStep | TypeStep | KeyStep | ViewportStep,
+    | MicStep | SendDraftStep | ReportStep | OpenRowStep | TypeStep | KeyStep | ViewportStep
+    | ReopenStep | UnmountChatStep,
     Field(discriminator="op"),
 ]

@@ -428,6 +428,12 @@ class ChatPanel:
     overrides: Mapping[str, bool] = field(default_factory=dict)
     shortcut: bool = True
     width: int = 1280
+    persist: bool = False
+    """The ``persist`` prop given at all."""
+    storage: Literal["session", "local"] | None = None
+    """``persist={ storage }``: None when ``persist`` is given without it (or not given)."""
+    session: Literal["own", "provider", "zone"] = "own"
+    """Whose session the chat uses: one it made, an ``AgentProvider``'s or an ``Agent.Zone``'s."""
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from reference.akan.model import SLOTS, ChatPanel, Message
 
@@ -97,6 +97,21 @@ class PanelPolicy:
     def captures_shortcut(self, panel: ChatPanel) -> bool:
         """akan.mount.launcher-shortcut: Cmd/Ctrl+L is the launcher's unless ``shortcut={false}``."""
         return panel.shortcut
+
+    def storage(self, panel: ChatPanel) -> Literal["session", "local"] | None:
+        """Where the transcript is kept across reloads, if anywhere.
+
+        akan.mount.persist-default-off: nowhere unless ``persist`` is given. akan.mount.persist-storage-
+        choice: sessionStorage (gone with the tab), or localStorage with ``{ storage: "local" }``.
+        """
+        if not panel.persist:
+            return None
+        return "local" if panel.storage == "local" else "session"
+
+    def ends_on_unmount(self, panel: ChatPanel) -> bool:
+        """akan.mount.own-session-ends-on-unmount, akan.mount.provided-session-outlives-chat: unmounting
+        the chat ends the session only when the chat made it."""
+        return panel.session == "own"
 
     def render(
         self, panel: ChatPanel, transcript: Sequence[Message], is_open: bool, keyboard: int

@@ -209,6 +209,7 @@ class ChatSession:
         """
         since = self._begin()
         self._send(text, voiced)
+        self._autosave()
         return self._outcome(since)
 
     def _send(self, text: str, voiced: bool) -> None:
@@ -321,15 +322,44 @@ class ChatSession:
         self._emit("persisted", transcript=self.stored)
         return self.stored
 
+    def _storage(self) -> str | None:
+        """With a panel, where its ``persist`` prop keeps the transcript (None: nowhere)."""
+        return None if self.ui is None else self.policies.panel.storage(self.ui.panel)
+
+    def _autosave(self) -> None:
+        """A chat with ``persist`` keeps web storage up to date with its transcript after every step."""
+        if self._storage() is not None:
+            self.stored = [self.policies.persisted(m) for m in self.transcript]
+
     def reload(self) -> list[Message]:
         """A page reload: the running turn and the composer are gone; the saved transcript comes back.
 
-        akan.sanitize.runs-on-restore: a save taken between a call and its result can carry on.
+        akan.sanitize.runs-on-restore: a save taken between a call and its result can carry on. With a
+        panel, its ``persist`` prop decides whether anything was kept (akan.mount.persist-default-off).
         """
+        kept = self.stored if self.ui is None or self._storage() is not None else []
+        return self._restore(kept)
+
+    def reopen(self) -> list[Message]:
+        """The tab is closed and the app opened in a new one: only localStorage survived
+        (akan.mount.persist-storage-choice). Needs a panel."""
+        self._ui()
+        return self._restore(self.stored if self._storage() == "local" else [])
+
+    def unmount_chat(self) -> None:
+        """The chat component unmounts (needs a panel): a session it made ends with it, so no turn goes on
+        driving a screen nobody sees; a provided session carries on (akan.mount.own-session-ends-on-
+        unmount, akan.mount.provided-session-outlives-chat)."""
+        ends = self.policies.panel.ends_on_unmount(self._ui().panel)
+        if ends and self.is_running:
+            self._abort()
+        self._emit("chat_unmounted", session_ended=ends)
+
+    def _restore(self, kept: list[Message]) -> list[Message]:
         self.waiting, self.composer, self.held_at = None, [], None
         if self.is_running or self.is_compacting:
             self._status(running=False, compacting=False)
-        self.transcript = self.policies.restore(self.stored, self.policies.stopped_result)
+        self.transcript = self.policies.restore(kept, self.policies.stopped_result)
         self._emit("restored", transcript=self.transcript)
         return self.transcript
 
@@ -644,6 +674,7 @@ class ChatSession:
         """A key press in the composer, or the launcher shortcut (needs ``panel``)."""
         since = self._begin()
         self._ui().press(key)
+        self._autosave()
         return self._outcome(since)
 
     def viewport(self, width: int | None = None, keyboard: int | None = None) -> None:

@@ -159,6 +159,41 @@ class _CodeWithoutLanguage(PanelPolicy):
         return [{**block, "language": None} for block in super().code_blocks(transcript)]
 
 
+class _PersistOnByDefault(PanelPolicy):
+    def storage(self, panel: ChatPanel) -> Literal["session", "local"] | None:
+        return super().storage(panel) or "session"
+
+
+class _LocalStorageIgnored(PanelPolicy):
+    def storage(self, panel: ChatPanel) -> Literal["session", "local"] | None:
+        return "session" if panel.persist else None
+
+
+class _PersistAlwaysLocal(PanelPolicy):
+    def storage(self, panel: ChatPanel) -> Literal["session", "local"] | None:
+        return "local" if panel.persist else None
+
+
+class _ShortcutAlwaysCaptured(PanelPolicy):
+    def captures_shortcut(self, panel: ChatPanel) -> bool:
+        return True
+
+
+class _ShortcutNeverCaptured(PanelPolicy):
+    def captures_shortcut(self, panel: ChatPanel) -> bool:
+        return False
+
+
+class _OwnSessionOutlivesChat(PanelPolicy):
+    def ends_on_unmount(self, panel: ChatPanel) -> bool:
+        return False
+
+
+class _ProvidedSessionEnded(PanelPolicy):
+    def ends_on_unmount(self, panel: ChatPanel) -> bool:
+        return True
+
+
 MUTANTS: list[Mutant] = [
     mutant("akan-store-methods-published", "akan.surface.no-derivation-from-store-class",
            "a store class's methods are offered as tools without any declaration",
@@ -212,4 +247,19 @@ MUTANTS: list[Mutant] = [
            "no default is exported, so a replacement cannot wrap one", panel=_DefaultsNotExported()),
     mutant("akan-code-without-language", "akan.panel.code-slot-gets-language",
            "AgentCode is not told the fence's language", panel=_CodeWithoutLanguage()),
+    mutant("akan-persist-on-by-default", "akan.mount.persist-default-off",
+           "the transcript is kept in sessionStorage without the persist prop", panel=_PersistOnByDefault()),
+    mutant("akan-local-storage-ignored", "akan.mount.persist-storage-choice",
+           "{ storage: local } still keeps the transcript in sessionStorage", panel=_LocalStorageIgnored()),
+    mutant("akan-persist-always-local", "akan.mount.persist-storage-choice",
+           "persist keeps the transcript in localStorage even without { storage: local }",
+           panel=_PersistAlwaysLocal()),
+    mutant("akan-shortcut-always-captured", "akan.mount.launcher-shortcut",
+           "shortcut={false} still takes Cmd/Ctrl+L from the browser", panel=_ShortcutAlwaysCaptured()),
+    mutant("akan-shortcut-never-captured", "akan.mount.launcher-shortcut",
+           "the launcher leaves Cmd/Ctrl+L to the browser even by default", panel=_ShortcutNeverCaptured()),
+    mutant("akan-own-session-outlives-chat", "akan.mount.own-session-ends-on-unmount",
+           "a session the chat made keeps running after the chat unmounts", panel=_OwnSessionOutlivesChat()),
+    mutant("akan-provided-session-ended", "akan.mount.provided-session-outlives-chat",
+           "unmounting a chat ends a session its provider owns", panel=_ProvidedSessionEnded()),
 ]
