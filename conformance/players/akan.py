@@ -133,7 +133,7 @@ def page_of(setup: vocab.Setup) -> model.Page:
         components=[
             model.UiComponent(
                 type=c.type, namespace=c.namespace, type_name_to_remove=c.type_name_to_remove, open=c.open,
-                model=c.model,
+                model=c.model, confirm_close=c.confirm_close, on_cancel=c.on_cancel,
             )
             for c in setup.components
         ],

@@ -344,6 +344,14 @@ class Viewport(Open):
     lift: int
 
 
+class DialogDismissed(Open):
+    type: Literal["dialog_dismissed"]
+    namespace: str
+    confirm_asked: bool
+    on_cancel_ran: bool
+    closed: bool
+
+
 class ChatUnmounted(Open):
     type: Literal["chat_unmounted"]
     session_ended: bool
@@ -384,6 +392,7 @@ Event = Annotated[
     | OpenChange
     | Viewport
     | ChatUnmounted
+    | DialogDismissed
     | ScriptExhausted,
     Field(discriminator="type"),
 ]

@@ -349,6 +349,8 @@ class UiComponent(Strict):
         default=None, pattern=r"^[A-Z][A-Za-z0-9]*$",
         description="The model a list or pagination component shows (completes a setPageOf-style name).",
     )
+    confirm_close: bool = Field(default=False, description="A Dialog whose Dialog.Modal sets confirmClose.")
+    on_cancel: bool = Field(default=False, description="A Dialog whose Dialog.Modal registers onCancel.")
 
 
 class Guide(Strict):

@@ -311,6 +311,10 @@ class UiComponent:
     """A modal or dropdown that is open when the chat starts."""
     model: str | None = None
     """The model a list or pagination component shows, which completes an ``...Of`` tool name."""
+    confirm_close: bool = False
+    """A ``Dialog.Modal`` with ``confirmClose``: its dismissal asks the person first."""
+    on_cancel: bool = False
+    """A ``Dialog.Modal`` with an ``onCancel`` handler."""
 
 
 @dataclass(frozen=True)

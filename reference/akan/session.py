@@ -613,7 +613,7 @@ class ChatSession:
         runners: dict[str, Callable[[], str | None]] = {
             "page": lambda: None if tool is None else self._page_tool(tool, arguments),
             "form": lambda: page.run_form_tool(name, arguments),
-            "ui": lambda: page.run_ui_tool(name, arguments),
+            "ui": lambda: self._ui_tool(name, arguments),
             "local": lambda: page.run_local_tool(name, arguments),
             "builtin": lambda: page.run_builtin(name, arguments) if name in BUILTIN_NAMES else None,
         }
@@ -622,6 +622,14 @@ class ChatSession:
             if result is not None:
                 return result
         return json_text({"error": f"no tool named {name} is published on this screen"})
+
+    def _ui_tool(self, name: str, arguments: dict[str, Any]) -> str | None:
+        """An ``akanjs/ui`` component's tool; a dialog it dismissed is reported as it happened."""
+        result = self.page.run_ui_tool(name, arguments)
+        for outcome in self.page.dismissals:
+            self._emit("dialog_dismissed", **outcome)
+        self.page.dismissals.clear()
+        return result
 
     def _page_tool(self, tool: PageTool, arguments: dict[str, Any]) -> str:
         """A page tool's result text; akan.tool.enum-of-refuses-off-values: the body never runs."""

@@ -133,6 +133,27 @@ class UiCatalogue:
         return {c.namespace or "" for c, is_open in zip(components, open_flags, strict=True)
                 if c.type == "Dropdown" and is_open}
 
+    def dismiss(
+        self, name: str, components: Sequence[UiComponent], open_flags: Sequence[bool]
+    ) -> tuple[int, dict[str, Any]] | None:
+        """What ``closeDialogIn<namespace>`` does: the dialog's own dismissal, the path its X button takes.
+
+        akan.ui.dialog-close-uses-dismissal: ``confirmClose`` asks first (the dialog stays open until the
+        person answers) and ``onCancel`` runs when it does close; it is never a bare ``open = false``.
+        Returns the dialog's index and the outcome, or None when ``name`` closes no open dialog.
+        """
+        for index, (component, is_open) in enumerate(zip(components, open_flags, strict=True)):
+            closes_it = component.namespace and name == f"closeDialogIn{component.namespace}"
+            if component.type == "Dialog" and closes_it:
+                if not is_open:
+                    return None
+                asks = component.confirm_close
+                return index, {
+                    "namespace": component.namespace, "confirm_asked": asks,
+                    "on_cancel_ran": component.on_cancel and not asks, "closed": not asks,
+                }
+        return None
+
     def effects(self, name: str, components: Sequence[UiComponent]) -> dict[int, bool]:
         """Which components a call opens (True) or closes (False), by index."""
         changes: dict[int, bool] = {}

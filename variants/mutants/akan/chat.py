@@ -13,6 +13,7 @@ from reference.akan.declarations import Declarations
 from reference.akan.model import Adaptor, ChatPanel, Message, Store
 from reference.akan.panel import PanelPolicy
 from reference.akan.rows import Estimate, TranscriptView
+from reference.akan.speech import SpeechPolicy
 from variants import Mutant
 from variants.mutants.akan.common import mutant
 
@@ -262,4 +263,7 @@ MUTANTS: list[Mutant] = [
            "a session the chat made keeps running after the chat unmounts", panel=_OwnSessionOutlivesChat()),
     mutant("akan-provided-session-ended", "akan.mount.provided-session-outlives-chat",
            "unmounting a chat ends a session its provider owns", panel=_ProvidedSessionEnded()),
+    mutant("akan-speak-not-cancellable", "akan.speech.voice-engine-contract",
+           "a speak call in progress cannot be cancelled by Stop",
+           speech=SpeechPolicy(cut_off_by=frozenset({"mic"}))),
 ]

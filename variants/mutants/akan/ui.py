@@ -92,6 +92,19 @@ class _SilentShell(UiCatalogue):
         return []
 
 
+class _DialogCloseFlipsState(UiCatalogue):
+    """closeDialogIn sets the dialog's open flag to false: no confirmation, no onCancel."""
+
+    def dismiss(
+        self, name: str, components: Sequence[UiComponent], open_flags: Sequence[bool]
+    ) -> tuple[int, dict[str, Any]] | None:
+        found = super().dismiss(name, components, open_flags)
+        if found is None:
+            return None
+        index, outcome = found
+        return index, {**outcome, "confirm_asked": False, "on_cancel_ran": False, "closed": True}
+
+
 @dataclass(frozen=True)
 class _CatalogueFrozenPerRun(UiCatalogue):
     """Takes the components' tools once, when first asked, and offers that list for the whole run."""
@@ -132,6 +145,9 @@ MUTANTS: list[Mutant] = [
            "pagination publishes setPage<Model>, not setPageOf", ui=_SetPageWithoutOf()),
     mutant("akan-silent-shell", "akan.ui.shell-components-publish",
            "the shell components publish nothing", ui=_SilentShell()),
+    mutant("akan-dialog-close-flips-state", "akan.ui.dialog-close-uses-dismissal",
+           "closeDialogIn only sets open to false, skipping confirmClose and onCancel",
+           ui=_DialogCloseFlipsState()),
     # A fresh catalogue for every run: the change is applied once per played case.
     mutant("akan-catalogue-frozen-per-run", "akan.ui.catalogue-reread-after-opening-tool",
            "tools a call made appear are never offered, the list being taken once",
