@@ -280,6 +280,7 @@ def panel_of(panel: vocab.Panel | None) -> model.ChatPanel | None:
         overrides={slot: o.wraps_default for slot, o in panel.overrides.items()},
         shortcut=panel.shortcut, width=panel.width, persist=panel.persist is not None,
         storage=panel.persist.storage if panel.persist is not None else None, session=panel.session,
+        agent_chat=panel.agent_chat,
     )
 
 

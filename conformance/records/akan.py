@@ -421,6 +421,7 @@ class PanelView(Open):
     header: list[str]
     empty_state: str | None
     parts: dict[str, PartView]
+    duties: list[str]
     code_blocks: list[CodeBlockView]
     layout: Literal["full-screen", "card"]
     lift: int

@@ -536,6 +536,10 @@ class Panel(Strict):
     persist: Persist | None = Field(
         default=None, description="The `persist` prop; omitted, not given (nothing survives a reload)."
     )
+    agent_chat: bool = Field(
+        default=False, description="`AgentChat` is overridden: the whole panel is the app's (then no `type` "
+        "or `key` step can be played on it)."
+    )
     session: Literal["own", "provider", "zone"] = Field(
         default="own", description="Whose session the chat uses: one it made, an AgentProvider's or an "
         "Agent.Zone's."

@@ -147,14 +147,20 @@ class ChatUi:
 
     # -- steps -------------------------------------------------------------------------------------
 
+    def _stock(self) -> None:
+        if self.panel.agent_chat:
+            raise ValueError("the composer belongs to the app's AgentChat replacement; no stock keys")
+
     def type(self, text: str, caret_line: int | None = None) -> None:
         """The user types: the composer now holds ``text`` with the caret on ``caret_line`` (default last)."""
+        self._stock()
         self.walk = None
         self._set_text(text, caret_line)
         self._report(None)
 
     def press(self, key: Key) -> None:
         """One key press in the composer (or, for Cmd/Ctrl+L, anywhere on the page)."""
+        self._stock()
         if key in ("Cmd+L", "Ctrl+L"):
             captured = self.panel_policy.captures_shortcut(self.panel)
             if captured:

@@ -436,6 +436,8 @@ class ChatPanel:
     """The ``persist`` prop given at all."""
     storage: Literal["session", "local"] | None = None
     """``persist={ storage }``: None when ``persist`` is given without it (or not given)."""
+    agent_chat: bool = False
+    """``AgentChat`` is overridden: the whole panel is the app's."""
     session: Literal["own", "provider", "zone"] = "own"
     """Whose session the chat uses: one it made, an ``AgentProvider``'s or an ``Agent.Zone``'s."""
 

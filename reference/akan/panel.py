@@ -22,6 +22,8 @@ from reference.akan.model import SLOTS, ChatPanel, Message
 EMPTY_STATE = "Ask anything about this page."
 #: akan.panel.header-adds-controls: the header's own controls, which ``header`` adds to.
 BUILTIN_HEADER: tuple[str, ...] = ("clear", "close")
+#: akan.panel.agent-chat-replaces-whole-panel: what the stock panel does that a whole replacement takes on.
+PANEL_DUTIES: tuple[str, ...] = ("slash-commands", "compaction-notice", "approval-gate")
 #: akan.composer.phone-full-screen: Tailwind's ``sm:`` breakpoint, in CSS pixels (its default).
 SM_BREAKPOINT = 640
 _FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```", re.M | re.S)
@@ -59,11 +61,19 @@ class PanelPolicy:
         """akan.panel.defaults-exported: ``akanjs/ui``'s default for a slot (``DefaultBubble``)."""
         return "Default" + slot.removeprefix("Agent")
 
+    def duties(self, panel: ChatPanel) -> list[str]:
+        """akan.panel.agent-chat-replaces-whole-panel: the stock panel's own duties, none once ``AgentChat``
+        replaces it (they are then the replacement's job)."""
+        return [] if panel.agent_chat else list(PANEL_DUTIES)
+
     def parts(self, panel: ChatPanel) -> dict[str, dict[str, Any]]:
         """akan.panel.slots-replace-one-part: who draws each part; a replacement touches its slot only.
 
         akan.panel.defaults-exported: a replacement that wraps the default names the default it wraps.
+        akan.panel.agent-chat-replaces-whole-panel: under ``AgentChat`` every part is the replacement's.
         """
+        if panel.agent_chat:
+            return {slot: {"drawn_by": "AgentChat", "wraps": None} for slot in SLOTS}
         parts: dict[str, dict[str, Any]] = {}
         for slot in SLOTS:
             if slot in panel.overrides:
@@ -125,6 +135,7 @@ class PanelPolicy:
             "header": self.header(panel),
             "empty_state": None if shown else self.empty_state(panel),
             "parts": self.parts(panel),
+            "duties": self.duties(panel),
             "code_blocks": self.code_blocks(transcript),
             "layout": self.layout(panel.width),
             "lift": self.lift(keyboard),

@@ -155,6 +155,11 @@ class _DefaultsNotExported(PanelPolicy):
         return {slot: {**part, "wraps": None} for slot, part in super().parts(panel).items()}
 
 
+class _AgentChatKeepsDuties(PanelPolicy):
+    def duties(self, panel: ChatPanel) -> list[str]:
+        return super().duties(replace(panel, agent_chat=False))
+
+
 class _CodeWithoutLanguage(PanelPolicy):
     def code_blocks(self, transcript: Sequence[Message]) -> list[dict[str, Any]]:
         return [{**block, "language": None} for block in super().code_blocks(transcript)]
@@ -246,6 +251,9 @@ MUTANTS: list[Mutant] = [
            "overriding one slot replaces every part", panel=_OverrideTakesWholePanel()),
     mutant("akan-defaults-not-exported", "akan.panel.defaults-exported",
            "no default is exported, so a replacement cannot wrap one", panel=_DefaultsNotExported()),
+    mutant("akan-agent-chat-keeps-duties", "akan.panel.agent-chat-replaces-whole-panel",
+           "under an AgentChat replacement the chat still runs its slash commands and approval gate",
+           panel=_AgentChatKeepsDuties()),
     mutant("akan-code-without-language", "akan.panel.code-slot-gets-language",
            "AgentCode is not told the fence's language", panel=_CodeWithoutLanguage()),
     mutant("akan-persist-on-by-default", "akan.mount.persist-default-off",
