@@ -408,6 +408,19 @@ class PartView(Open):
     wraps: str | None
 
 
+class PartsView(Open):
+    """Who draws each of the eight slots."""
+
+    AgentLauncher: PartView
+    AgentBubble: PartView
+    AgentComposer: PartView
+    AgentApproval: PartView
+    AgentQuestion: PartView
+    AgentMenu: PartView
+    AgentMarkdown: PartView
+    AgentCode: PartView
+
+
 class CodeBlockView(Open):
     slot: str
     language: str | None
@@ -420,7 +433,7 @@ class PanelView(Open):
     classes: list[str]
     header: list[str]
     empty_state: str | None
-    parts: dict[str, PartView]
+    parts: PartsView
     duties: list[str]
     code_blocks: list[CodeBlockView]
     layout: Literal["full-screen", "card"]
