@@ -8,7 +8,7 @@ step becomes one call on the session. The record is what the session's recorder 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from conformance.players import capabilities
@@ -60,7 +60,7 @@ def session_for(
         page_of(setup),
         provider,
         compaction=model.Compaction(at=setup.compact.at, keep=setup.compact.keep),
-        adaptor=adaptor_of(setup.provider),
+        adaptor=adaptor_of(setup.provider, setup.env),
         reader=reader_of(setup.reader),
         prompts=[_prompt(p) for p in setup.prompts],
         relay=relay_of(setup.relay),
@@ -71,6 +71,7 @@ def session_for(
         ),
         max_turns=setup.max_turns,
         stored=stored_at_open(setup),
+        panel=panel_of(setup.panel),
         policies=policies,
         recorder=recorder,
     )
@@ -98,6 +99,18 @@ def _step(session: ChatSession, step: vocab.Step) -> None:
         session.mic(step.heard)
     elif isinstance(step, vocab.SendDraftStep):
         session.send_draft(step.edit)
+    elif isinstance(step, vocab.TypeStep):
+        session.type(step.text, step.caret_line)
+    elif isinstance(step, vocab.KeyStep):
+        session.press(step.key)
+    elif isinstance(step, vocab.ViewportStep):
+        session.viewport(step.width, step.keyboard)
+    elif isinstance(step, vocab.ReopenStep):
+        session.reopen()
+    elif isinstance(step, vocab.UnmountChatStep):
+        session.unmount_chat()
+    elif isinstance(step, vocab.OpenRowStep):
+        session.open_row(step.id)
     elif isinstance(step, vocab.AdvanceStep):
         session.advance(parse_duration_ms(step.by))
 
@@ -120,11 +133,13 @@ def page_of(setup: vocab.Setup) -> model.Page:
         form=_form(setup.form) if setup.form is not None else None,
         components=[
             model.UiComponent(
-                type=c.type, namespace=c.namespace, type_name_to_remove=c.type_name_to_remove, open=c.open
+                type=c.type, namespace=c.namespace, type_name_to_remove=c.type_name_to_remove, open=c.open,
+                model=c.model, confirm_close=c.confirm_close, on_cancel=c.on_cancel,
             )
             for c in setup.components
         ],
         zone=setup.zone,
+        stores=[model.Store(name=st.name, methods=st.methods, fields=st.fields) for st in setup.stores],
     )
 
 
@@ -178,7 +193,7 @@ def _form(form: vocab.Form) -> model.Form:
     )
 
 
-def adaptor_of(provider: vocab.Provider) -> model.Adaptor:
+def adaptor_of(provider: vocab.Provider, env: dict[str, str] | None = None) -> model.Adaptor:
     fails: dict[int, model.ErrorKey | None] = {}
     for answer in provider.answers:  # the first answer for a turn is the one given
         if answer.turn not in fails:
@@ -193,10 +208,28 @@ def adaptor_of(provider: vocab.Provider) -> model.Adaptor:
             model.Accepts(provider.accepts.image, provider.accepts.document)
             if provider.accepts is not None else None
         ),
-        api_key=provider.api_key,
+        api_key=provider.api_key and provider.from_options is None,
         on_delta=provider.on_delta,
         fails=fails,
+        option_function=_option_function(provider.from_options),
+        environment=dict(env or {}),
     )
+
+
+def _option_function(names: vocab.OptionFunction | None) -> model.LlmOptionFunction | None:
+    """The app's ``setLlm((options) => ...)``: each setting read from ``options.env`` under its name."""
+    if names is None:
+        return None
+
+    def read(options: Mapping[str, Any]) -> model.LlmOption:
+        env = options.get("env", {})
+        return model.LlmOption(
+            api_key=env.get(names.api_key) if names.api_key else None,
+            model=env.get(names.model) if names.model else None,
+            host=env.get(names.host) if names.host else None,
+        )
+
+    return read
 
 
 def file_of(file: vocab.File) -> model.File:
@@ -237,6 +270,20 @@ def relay_of(relay: vocab.Relay | None) -> model.Relay | None:
         served=relay.served,
         caller=model.Caller(relay.caller.signed_in, relay.caller.roles),
         accept=relay.accept,
+    )
+
+
+def panel_of(panel: vocab.Panel | None) -> model.ChatPanel | None:
+    if panel is None:
+        return None
+    return model.ChatPanel(
+        open=panel.open, initially_open=panel.initially_open, launcher=panel.launcher,
+        class_name=panel.class_name, launcher_class_name=panel.launcher_class_name,
+        panel_class_name=panel.panel_class_name, intro=panel.intro, header=list(panel.header),
+        overrides={slot: o.wraps_default for slot, o in panel.overrides.items()},
+        shortcut=panel.shortcut, width=panel.width, persist=panel.persist is not None,
+        storage=panel.persist.storage if panel.persist is not None else None, session=panel.session,
+        agent_chat=panel.agent_chat,
     )
 
 

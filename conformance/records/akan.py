@@ -214,7 +214,7 @@ class TurnStopped(Open):
 class InputRefused(Open):
     type: Literal["input_refused"]
     text: str
-    reason: Literal["turn-running", "no-microphone"]
+    reason: Literal["turn-running", "no-microphone", "no-settled-row"]
 
 
 class PromptCalled(Open):
@@ -300,6 +300,63 @@ class Persisted(Open):
     transcript: list[Message]
 
 
+class ToolRow(Open):
+    """A settled tool row the user opened: its own token estimate and the result the model was handed."""
+
+    type: Literal["tool_row"]
+    id: str
+    name: str
+    tokens: int
+    result: str
+
+
+class ComposerMenu(Open):
+    rows: list[str]
+    highlighted: str
+
+
+class ComposerEvent(Open):
+    """After a `type` or `key` step: the composer as drawn (and, for a key, what it did)."""
+
+    type: Literal["composer"]
+    key: str | None
+    text: str
+    caret_line: int
+    rows: int
+    scrolls: bool
+    menu: ComposerMenu | None
+    panel_open: bool
+    picked: str = optional("Enter on the open `/` menu: the command row it chose.")
+    captured: bool = optional("Cmd+L / Ctrl+L: whether the chat took the key from the browser.")
+
+
+class OpenChange(Open):
+    type: Literal["open_change"]
+    open: bool
+    controlled: bool
+
+
+class Viewport(Open):
+    type: Literal["viewport"]
+    width: int
+    keyboard: int
+    layout: Literal["full-screen", "card"]
+    lift: int
+
+
+class DialogDismissed(Open):
+    type: Literal["dialog_dismissed"]
+    namespace: str
+    confirm_asked: bool
+    on_cancel_ran: bool
+    closed: bool
+
+
+class ChatUnmounted(Open):
+    type: Literal["chat_unmounted"]
+    session_ended: bool
+
+
 class ScriptExhausted(Open):
     type: Literal["script_exhausted"]
     call: int
@@ -330,9 +387,57 @@ Event = Annotated[
     | AttachmentRefused
     | Export
     | Persisted
+    | ToolRow
+    | ComposerEvent
+    | OpenChange
+    | Viewport
+    | ChatUnmounted
+    | DialogDismissed
     | ScriptExhausted,
     Field(discriminator="type"),
 ]
+
+
+class LauncherView(Open):
+    drawn: bool
+    classes: list[str]
+
+
+class PartView(Open):
+    drawn_by: str
+    wraps: str | None
+
+
+class PartsView(Open):
+    """Who draws each of the eight slots."""
+
+    AgentLauncher: PartView
+    AgentBubble: PartView
+    AgentComposer: PartView
+    AgentApproval: PartView
+    AgentQuestion: PartView
+    AgentMenu: PartView
+    AgentMarkdown: PartView
+    AgentCode: PartView
+
+
+class CodeBlockView(Open):
+    slot: str
+    language: str | None
+    code: str
+
+
+class PanelView(Open):
+    open: bool
+    launcher: LauncherView
+    classes: list[str]
+    header: list[str]
+    empty_state: str | None
+    parts: PartsView
+    duties: list[str]
+    code_blocks: list[CodeBlockView]
+    layout: Literal["full-screen", "card"]
+    lift: int
 
 
 class Final(Open):
@@ -346,6 +451,7 @@ class Final(Open):
     draft: str = optional("Only with setup.voice.")
     microphone: bool = optional("Only with setup.voice.")
     form: dict[str, Any] = optional("Only with setup.form.")
+    panel: PanelView = optional("Only with setup.panel.")
 
 
 class AkanRecord(Open):

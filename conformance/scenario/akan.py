@@ -81,6 +81,14 @@ class LlmSettings(Strict):
     host: str | None = None
 
 
+class OptionFunction(Strict):
+    """``setLlm((options) => ...)``: each setting is read from the app's env object under the name given."""
+
+    api_key: str | None = Field(default=None, description="The env name the apiKey is read from.")
+    model: str | None = Field(default=None, description="The env name the model is read from.")
+    host: str | None = Field(default=None, description="The env name the host is read from.")
+
+
 class Provider(Strict):
     """The LLM adaptor. Omitted, it is the built-in default (DeepSeek, which accepts neither kind).
 
@@ -102,6 +110,19 @@ class Provider(Strict):
     on_delta: bool = Field(
         default=True, description="false: the adaptor ignores `onDelta` and only returns the finished reply."
     )
+    from_options: OptionFunction | None = Field(
+        default=None, description="`setLlm` given a function of the app's options instead of an object; "
+        "then `settings` and `api_key` must be left out (the function supplies them)."
+    )
+
+    @model_validator(mode="after")
+    def _one_form(self) -> Provider:
+        given = {"settings", "api_key"} & self.model_fields_set
+        if self.from_options is not None and given:
+            raise ValueError(
+                f"provider: setLlm takes one form; with `from_options` leave out {sorted(given)}"
+            )
+        return self
     answers: list[AdaptorAnswer] = Field(
         default_factory=list, description="Turns the adaptor answers with null or a thrown Err; the model "
         "(the script) is not called for them."
@@ -318,7 +339,8 @@ class Form(Strict):
 UiComponentType = Literal[
     "Model.NewWrapper", "Model.New", "Model.EditWrapper", "Model.ViewWrapper", "Model.RemoveWrapper",
     "Model.Remove", "Model.SureToRemove", "Tab", "Dialog", "Dropdown", "Model.EditModal", "Model.ViewModal",
-    "Model.ViewEditModal",
+    "Model.ViewEditModal", "Data.ListContainer", "Model.AdminPanel", "Load.Units", "Load.Pagination",
+    "Data.Pagination", "Layout.Sider", "System.SelectLanguage", "Link.Back", "System.ThemeToggle",
 ]
 
 
@@ -329,6 +351,12 @@ class UiComponent(Strict):
     namespace: str | None = Field(default=None, pattern=r"^[A-Z][A-Za-z0-9]*$")
     type_name_to_remove: bool = Field(default=False, description="Model.SureToRemove's typeNameToRemove.")
     open: bool = Field(default=False, description="A modal or dropdown that is open when the chat starts.")
+    model: str | None = Field(
+        default=None, pattern=r"^[A-Z][A-Za-z0-9]*$",
+        description="The model a list or pagination component shows (completes a setPageOf-style name).",
+    )
+    confirm_close: bool = Field(default=False, description="A Dialog whose Dialog.Modal sets confirmClose.")
+    on_cancel: bool = Field(default=False, description="A Dialog whose Dialog.Modal registers onCancel.")
 
 
 class Guide(Strict):
@@ -461,6 +489,75 @@ StoredTranscript = Annotated[
 """What web storage holds when the page opens; a transcript no chat could have saved is marked invalid."""
 
 
+class Store(Strict):
+    """A ``store(...)`` class the app defines; its methods and fields are not on the surface by themselves."""
+
+    name: str = Field(pattern=r"^[a-z][A-Za-z0-9]*$")
+    methods: list[str] = Field(default_factory=list, description="Action methods declared on the class.")
+    fields: dict[str, Any] = Field(default_factory=dict, description="State fields and their values.")
+
+
+PanelSlot = Literal[
+    "AgentLauncher", "AgentBubble", "AgentComposer", "AgentApproval", "AgentQuestion", "AgentMenu",
+    "AgentMarkdown", "AgentCode",
+]
+
+
+class SlotOverride(Strict):
+    """A component registered for one slot in ``_overrides.tsx``."""
+
+    wraps_default: bool = Field(
+        default=False, description="The replacement renders the default akanjs/ui exports for this slot."
+    )
+
+
+class Persist(Strict):
+    """The chat's ``persist`` prop: ``{}`` for ``persist``, ``{storage: local}`` for localStorage."""
+
+    storage: Literal["local"] | None = Field(default=None, description="`local`: `{ storage: \"local\" }`.")
+
+
+class Panel(Strict):
+    """The chat's panel as the app mounts it. Given, the composer steps (`type`, `key`, `viewport`) can be
+    played and the record's `final.panel` describes what the panel draws."""
+
+    open: bool | None = Field(
+        default=None, description="The controlled `open` prop (the app follows `onOpenChange`); omitted, "
+        "the chat keeps its own open state."
+    )
+    initially_open: bool = Field(
+        default=True, description="Uncontrolled only: whether the panel is open when the steps begin."
+    )
+    launcher: bool = Field(default=True, description="false: `launcher={false}`.")
+    class_name: str | None = Field(default=None, description="`className`.")
+    launcher_class_name: str | None = Field(default=None, description="`launcherClassName`.")
+    panel_class_name: str | None = Field(default=None, description="`panelClassName`.")
+    intro: str | None = Field(default=None, description="`intro`: shown while the transcript is empty.")
+    header: list[str] = Field(default_factory=list, description="Names of the controls `header` adds.")
+    overrides: dict[PanelSlot, SlotOverride] = Field(
+        default_factory=dict, description="Slots replaced in `_overrides.tsx`."
+    )
+    shortcut: bool = Field(default=True, description="false: `shortcut={false}`.")
+    width: int = Field(default=1280, ge=1, description="The viewport's width in CSS pixels.")
+    persist: Persist | None = Field(
+        default=None, description="The `persist` prop; omitted, not given (nothing survives a reload)."
+    )
+    agent_chat: bool = Field(
+        default=False, description="`AgentChat` is overridden: the whole panel is the app's (then no `type` "
+        "or `key` step can be played on it)."
+    )
+    session: Literal["own", "provider", "zone"] = Field(
+        default="own", description="Whose session the chat uses: one it made, an AgentProvider's or an "
+        "Agent.Zone's."
+    )
+
+    @model_validator(mode="after")
+    def _controlled_or_not(self) -> Panel:
+        if self.open is not None and "initially_open" in self.model_fields_set:
+            raise ValueError("panel: `initially_open` is for an uncontrolled panel; leave it out with `open`")
+        return self
+
+
 class Setup(Strict):
     """System configuration for one akan scenario."""
 
@@ -511,6 +608,17 @@ class Setup(Strict):
         default=None, description="The transcript in web storage when the page opens (saved by an earlier "
         "visit); a `reload` step restores it. Omitted, storage is empty."
     )
+    env: dict[str, str] = Field(
+        default_factory=dict, description="Environment variables the server runs with; the app's env object "
+        "(what a `setLlm` function reads) carries the same values."
+    )
+    panel: Panel | None = Field(
+        default=None, description="The chat's panel and its props; needed by `type`, `key` and `viewport`."
+    )
+    stores: list[Store] = Field(
+        default_factory=list, description="The app's store classes. A method reaches the agent only through "
+        "an entry of `tools`; a field only through an entry of `state`."
+    )
 
 def expand_fillers(text: str) -> str:
     """``{filler:N}`` replaced by :func:`filler` (N): how a scenario declares a page too long to write out."""
@@ -538,6 +646,48 @@ class UnmountStep(Strict):
     op: Literal["unmount"]
     tools: list[str] = Field(default_factory=list, description="Names of the tool declarations removed.")
     state: list[str] = Field(default_factory=list, description="Keys no mounted component reads any more.")
+
+
+class TypeStep(Strict):
+    """The user types into the composer: it now holds `text`, the caret on line `caret_line` (0-based)."""
+
+    op: Literal["type"]
+    text: str
+    caret_line: int | None = Field(default=None, ge=0, description="Omitted: the last line.")
+
+
+class KeyStep(Strict):
+    """One key press in the composer (Cmd+L / Ctrl+L: anywhere on the page)."""
+
+    op: Literal["key"]
+    key: Literal["Enter", "Shift+Enter", "ArrowUp", "ArrowDown", "Tab", "Escape", "Cmd+L", "Ctrl+L"]
+
+
+class ViewportStep(Strict):
+    """The viewport changes: its width, or the height of the on-screen keyboard (0: hidden)."""
+
+    op: Literal["viewport"]
+    width: int | None = Field(default=None, ge=1)
+    keyboard: int | None = Field(default=None, ge=0, description="As `visualViewport` reveals it, in px.")
+
+
+class ReopenStep(Strict):
+    """Close the tab and open the app again in a new one (needs `setup.panel`)."""
+
+    op: Literal["reopen"]
+
+
+class UnmountChatStep(Strict):
+    """The chat component unmounts, e.g. the user navigates to a layout without it (needs `setup.panel`)."""
+
+    op: Literal["unmount_chat"]
+
+
+class OpenRowStep(Strict):
+    """The user opens a settled tool row in the transcript (the row of the call with this id)."""
+
+    op: Literal["open_row"]
+    id: str = Field(min_length=1, description="The tool call's id, as the script gave it.")
 
 
 class NoteStep(Strict):
@@ -603,6 +753,7 @@ class AdvanceStep(Strict):
 
 Step = Annotated[
     AttachStep | SendStep | NoteStep | PersistStep | ReloadStep | StopStep | AdvanceStep | UnmountStep
-    | MicStep | SendDraftStep | ReportStep,
+    | MicStep | SendDraftStep | ReportStep | OpenRowStep | TypeStep | KeyStep | ViewportStep
+    | ReopenStep | UnmountChatStep,
     Field(discriminator="op"),
 ]

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reference.akan.model import PageTool, Scalar, ToolArg
+from reference.akan.model import PageTool, Scalar, Store, ToolArg
 
 #: Types that map straight onto a JSON Schema type.
 SCALAR_TYPES = ("string", "integer", "number", "boolean")
@@ -30,6 +30,11 @@ def _same(value: Any, option: Scalar) -> bool:
 @dataclass(frozen=True)
 class Declarations:
     """How declarations become the page's part of a turn's tools, and the check a call passes first."""
+
+    def store_tools(self, stores: Sequence[Store]) -> list[dict[str, Any]]:
+        """akan.surface.no-derivation-from-store-class: a store class's methods publish nothing; an action
+        reaches the agent only through an ``st.tool`` a component declares around it."""
+        return []
 
     def scalar_type(self, values: Sequence[Scalar]) -> str:
         """akan.tool.enum-of-argument: the enum's schema type follows its values."""

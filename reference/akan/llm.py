@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 
-from reference.akan.model import DEFAULT_ADAPTOR, Adaptor, ErrorKey
+from reference.akan.model import DEFAULT_ADAPTOR, Adaptor, ErrorKey, LlmSettings
 
 #: akan.llm.missing-api-key-boots-and-answers-unavailable, akan.llm.adaptor-null-means-not-configured
 UNAVAILABLE_KEY = "llmUnavailable"
@@ -22,6 +23,20 @@ UNAVAILABLE_KEY = "llmUnavailable"
 BASE_DICTIONARY = {UNAVAILABLE_KEY: "No language model is configured for this assistant."}
 #: akan.llm.default-provider-deepseek: where the chat talks when no adaptor is applied.
 DEFAULT_PROVIDER = {"name": DEFAULT_ADAPTOR, "model": "deepseek-v4-flash", "host": "https://api.deepseek.com"}
+
+
+def role_option(adaptor: Adaptor) -> Adaptor:
+    """What ``option.setLlm`` leaves the role holding, in either of its forms.
+
+    akan.llm.set-llm-forms: an object is taken as given; a function is called with the app's options
+    (its ``env`` object), and what it returns is the key and the settings. akan.llm.configured-in-option-ts-
+    not-env: nothing else is read; the server's environment reaches the role only through that function.
+    """
+    if adaptor.option_function is None:
+        return adaptor
+    option = adaptor.option_function({"env": dict(adaptor.environment)})
+    settings = LlmSettings(option.model, option.host) if option.model or option.host else adaptor.settings
+    return replace(adaptor, api_key=bool(option.api_key), settings=settings)
 
 
 def adaptor_error(adaptor: Adaptor, turn: int) -> ErrorKey | None:

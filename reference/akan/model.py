@@ -41,6 +41,19 @@ class LlmSettings:
 
 
 @dataclass(frozen=True)
+class LlmOption:
+    """What the function form of ``setLlm`` returns: the key as well as the settings."""
+
+    api_key: str | None = None
+    model: str | None = None
+    host: str | None = None
+
+
+LlmOptionFunction = Callable[[Mapping[str, Any]], LlmOption]
+"""``setLlm((options) => ...)``: called with the app's options (``{"env": ...}``)."""
+
+
+@dataclass(frozen=True)
 class ErrorKey:
     """An error as it crosses the relay: a dictionary key and its interpolation values, unresolved."""
 
@@ -72,6 +85,10 @@ class Adaptor:
     on_delta: bool = True
     """False: the adaptor ignores ``onDelta`` and only returns the finished reply."""
     fails: Mapping[int, ErrorKey | None] = field(default_factory=dict)
+    option_function: LlmOptionFunction | None = None
+    """``setLlm`` given a function of the app's options instead of an object (akan.llm.set-llm-forms)."""
+    environment: Mapping[str, str] = field(default_factory=dict)
+    """The server's environment variables; the app's env object carries the same values."""
 
 
 # -- tools the page declares -------------------------------------------------------------------------------
@@ -282,7 +299,8 @@ class Form:
 UiComponentType = Literal[
     "Model.NewWrapper", "Model.New", "Model.EditWrapper", "Model.ViewWrapper", "Model.RemoveWrapper",
     "Model.Remove", "Model.SureToRemove", "Tab", "Dialog", "Dropdown", "Model.EditModal", "Model.ViewModal",
-    "Model.ViewEditModal",
+    "Model.ViewEditModal", "Data.ListContainer", "Model.AdminPanel", "Load.Units", "Load.Pagination",
+    "Data.Pagination", "Layout.Sider", "System.SelectLanguage", "Link.Back", "System.ThemeToggle",
 ]
 
 
@@ -295,6 +313,12 @@ class UiComponent:
     type_name_to_remove: bool = False
     open: bool = False
     """A modal or dropdown that is open when the chat starts."""
+    model: str | None = None
+    """The model a list or pagination component shows, which completes an ``...Of`` tool name."""
+    confirm_close: bool = False
+    """A ``Dialog.Modal`` with ``confirmClose``: its dismissal asks the person first."""
+    on_cancel: bool = False
+    """A ``Dialog.Modal`` with an ``onCancel`` handler."""
 
 
 @dataclass(frozen=True)
@@ -304,6 +328,16 @@ class Guide:
     text: str
     layout: str = "/"
     zone: str | None = None
+
+
+@dataclass(frozen=True)
+class Store:
+    """A ``store(...)`` class the app defines: its methods and fields, which put nothing on the surface by
+    themselves (akan.surface.no-derivation-from-store-class)."""
+
+    name: str
+    methods: Sequence[str] = ()
+    fields: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -324,6 +358,8 @@ class Page:
     form: Form | None = None
     components: Sequence[UiComponent] = ()
     zone: str | None = None
+    stores: Sequence[Store] = ()
+    """The app's store classes, whether or not any component reads them."""
 
 
 # -- the relay, the voice engine, compaction ---------------------------------------------------------------
@@ -371,6 +407,43 @@ class Voice:
 
     available: bool = True
     sentence_ms: int = 1000
+
+
+SLOTS: tuple[str, ...] = (
+    "AgentLauncher", "AgentBubble", "AgentComposer", "AgentApproval", "AgentQuestion", "AgentMenu",
+    "AgentMarkdown", "AgentCode",
+)
+"""akan.panel.slots-replace-one-part: the parts ``_overrides.tsx`` can replace one at a time."""
+
+
+@dataclass(frozen=True)
+class ChatPanel:
+    """The chat's panel as the app mounts it: its props and its ``_overrides.tsx``.
+
+    ``open`` is the controlled ``open`` prop (None: the chat keeps its own state, starting as
+    ``initially_open``); ``overrides`` maps a slot to whether the replacement wraps the default it replaces.
+    ``width`` is the viewport's width in CSS pixels.
+    """
+
+    open: bool | None = None
+    initially_open: bool = True
+    launcher: bool = True
+    class_name: str | None = None
+    launcher_class_name: str | None = None
+    panel_class_name: str | None = None
+    intro: str | None = None
+    header: Sequence[str] = ()
+    overrides: Mapping[str, bool] = field(default_factory=dict)
+    shortcut: bool = True
+    width: int = 1280
+    persist: bool = False
+    """The ``persist`` prop given at all."""
+    storage: Literal["session", "local"] | None = None
+    """``persist={ storage }``: None when ``persist`` is given without it (or not given)."""
+    agent_chat: bool = False
+    """``AgentChat`` is overridden: the whole panel is the app's."""
+    session: Literal["own", "provider", "zone"] = "own"
+    """Whose session the chat uses: one it made, an ``AgentProvider``'s or an ``Agent.Zone``'s."""
 
 
 @dataclass(frozen=True)

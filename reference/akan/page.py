@@ -36,6 +36,8 @@ class LivePage:
         self.local = {name: state.value for name, state in published.items()}
         form = page.form
         self.form_values: dict[str, Any] = {f.name: f.value for f in form.fields} if form else {}
+        #: Dialog dismissals tools started, not yet reported (akan.ui.dialog-close-uses-dismissal).
+        self.dismissals: list[dict[str, Any]] = []
 
     def context(self) -> dict[str, Any]:
         """akan.surface.context-completed-by-scopes-route-keys: route, scopes on screen, readable keys.
@@ -125,6 +127,12 @@ class LivePage:
             return None
         for index, is_open in self.policies.ui.effects(name, self.model.components).items():
             self.ui_open[index] = is_open
+        dismissal = self.policies.ui.dismiss(name, self.model.components, self.ui_open)
+        if dismissal is not None:
+            index, outcome = dismissal
+            self.ui_open[index] = not outcome["closed"]
+            self.dismissals.append(outcome)
+            return json_text({"done": name, **outcome})
         return json_text({"done": name, **arguments})
 
     def _open_dropdowns(self) -> set[str]:

@@ -22,13 +22,16 @@ from reference.akan.attachments import CanRead
 from reference.akan.builtins import Builtins, max_turns
 from reference.akan.ceilings import Ceilings
 from reference.akan.commands import CommandTable, export, retry_transcript
+from reference.akan.composer import ComposerPolicy
 from reference.akan.cut import choose_cut
 from reference.akan.declarations import Declarations
 from reference.akan.forms import FormTools
 from reference.akan.local_state import LocalStates
 from reference.akan.model import Accepts, Adaptor, ErrorKey, File, Message
+from reference.akan.panel import PanelPolicy
 from reference.akan.placement import Placement
 from reference.akan.relay import RelayPolicy
+from reference.akan.rows import TranscriptView
 from reference.akan.screen import ScreenReader
 from reference.akan.speech import SpeechPolicy
 from reference.akan.state_read import StateReader
@@ -130,8 +133,22 @@ class AkanPolicies:
     """akan.llm.adaptor-null-means-not-configured, akan.llm.adaptor-throw-shows-provider-reason."""
     resolve_error: Callable[[ErrorKey, dict[str, str]], str] = llm.resolve
     """akan.llm.fetch-runner-resolves-error-key."""
+    role_option: Callable[[Adaptor], Adaptor] = llm.role_option
+    """akan.llm.set-llm-forms, akan.llm.configured-in-option-ts-not-env: what ``setLlm`` gives the role."""
     provider_settings: Callable[[Adaptor], dict[str, str]] = llm.provider_settings
     """akan.llm.settings-belong-to-role."""
+
+    # -- the rendered transcript: reference.akan.rows ----------------------------------------------------
+    transcript_view: TranscriptView = field(default_factory=TranscriptView)
+    """akan.transcript.header-shows-conversation-tokens, akan.transcript.tool-row-shows-own-tokens,
+    akan.transcript.tool-row-opens-result."""
+
+    # -- the panel and its composer: reference.akan.panel, reference.akan.composer ----------------------
+    panel: PanelPolicy = field(default_factory=PanelPolicy)
+    """akan.panel.*, akan.composer.phone-full-screen, akan.composer.lifts-above-keyboard,
+    akan.mount.launcher-shortcut."""
+    composer: ComposerPolicy = field(default_factory=ComposerPolicy)
+    """akan.composer.* (the keys, the sent-message walk and the ``/`` menu)."""
 
     # -- speech: reference.akan.speech ------------------------------------------------------------------
     speech: SpeechPolicy = field(default_factory=SpeechPolicy)

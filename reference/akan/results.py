@@ -59,6 +59,8 @@ class ChatState:
     """The composer's text, when the chat has a voice engine."""
     microphone: bool | None = None
     """Whether a microphone is drawn, when the chat has a voice engine."""
+    panel: dict[str, Any] | None = None
+    """What the panel draws, when the chat was opened with one (``reference.akan.panel``)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The state as the conformance record's ``final`` holds it (optional parts only when present)."""
@@ -76,4 +78,6 @@ class ChatState:
         if self.draft is not None:
             state["draft"] = self.draft
             state["microphone"] = self.microphone
+        if self.panel is not None:
+            state["panel"] = self.panel
         return state

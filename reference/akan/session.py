@@ -33,8 +33,10 @@ from reference.akan import ceilings
 from reference.akan.attachments import Attachment, accepts_of, read_file
 from reference.akan.builtins import BUILTIN_NAMES
 from reference.akan.commands import Command, fill
+from reference.akan.composer import ChatUi, Key
 from reference.akan.model import (
     Adaptor,
+    ChatPanel,
     Compaction,
     File,
     Message,
@@ -103,6 +105,7 @@ class ChatSession:
         voice: Voice | None = None,
         max_turns: int | None = None,
         stored: Sequence[Message] = (),
+        panel: ChatPanel | None = None,
         policies: AkanPolicies = DEFAULT_POLICIES,
         recorder: Recorder | None = None,
         observers: Sequence[Observer] = (),
@@ -112,7 +115,7 @@ class ChatSession:
         self.recorder = recorder if recorder is not None else Recorder()
         self.observers = list(observers)
         compaction = compaction or Compaction()
-        adaptor = adaptor or Adaptor()
+        adaptor = policies.role_option(adaptor or Adaptor())
         self.adaptor, self.reader, self.prompts = adaptor, reader, list(prompts)
         self.relay, self.dictionary, self.voice = relay, dict(dictionary or {}), voice
         self.max_turns_option = max_turns
@@ -140,6 +143,11 @@ class ChatSession:
         #: this flag stays here and never reaches a message).
         self.draft, self.draft_voiced, self.turn_voiced = "", False, False
         self.speaker = Speaker(voice, self.clock, self._emit, policies.speech) if voice else None
+        #: The panel and its composer, when the scenario draws them (``panel``).
+        self.ui = None if panel is None else ChatUi(
+            panel, policies.composer, policies.panel, send=lambda text: self._send(text, False),
+            commands=self.commands, transcript=lambda: self.transcript, emit=self._emit,
+        )
 
     def _emit(self, type: str, **fields: Any) -> None:
         event = self.recorder.emit(type, **fields)
@@ -201,6 +209,7 @@ class ChatSession:
         """
         since = self._begin()
         self._send(text, voiced)
+        self._autosave()
         return self._outcome(since)
 
     def _send(self, text: str, voiced: bool) -> None:
@@ -313,15 +322,44 @@ class ChatSession:
         self._emit("persisted", transcript=self.stored)
         return self.stored
 
+    def _storage(self) -> str | None:
+        """With a panel, where its ``persist`` prop keeps the transcript (None: nowhere)."""
+        return None if self.ui is None else self.policies.panel.storage(self.ui.panel)
+
+    def _autosave(self) -> None:
+        """A chat with ``persist`` keeps web storage up to date with its transcript after every step."""
+        if self._storage() is not None:
+            self.stored = [self.policies.persisted(m) for m in self.transcript]
+
     def reload(self) -> list[Message]:
         """A page reload: the running turn and the composer are gone; the saved transcript comes back.
 
-        akan.sanitize.runs-on-restore: a save taken between a call and its result can carry on.
+        akan.sanitize.runs-on-restore: a save taken between a call and its result can carry on. With a
+        panel, its ``persist`` prop decides whether anything was kept (akan.mount.persist-default-off).
         """
+        kept = self.stored if self.ui is None or self._storage() is not None else []
+        return self._restore(kept)
+
+    def reopen(self) -> list[Message]:
+        """The tab is closed and the app opened in a new one: only localStorage survived
+        (akan.mount.persist-storage-choice). Needs a panel."""
+        self._ui()
+        return self._restore(self.stored if self._storage() == "local" else [])
+
+    def unmount_chat(self) -> None:
+        """The chat component unmounts (needs a panel): a session it made ends with it, so no turn goes on
+        driving a screen nobody sees; a provided session carries on (akan.mount.own-session-ends-on-
+        unmount, akan.mount.provided-session-outlives-chat)."""
+        ends = self.policies.panel.ends_on_unmount(self._ui().panel)
+        if ends and self.is_running:
+            self._abort()
+        self._emit("chat_unmounted", session_ended=ends)
+
+    def _restore(self, kept: list[Message]) -> list[Message]:
         self.waiting, self.composer, self.held_at = None, [], None
         if self.is_running or self.is_compacting:
             self._status(running=False, compacting=False)
-        self.transcript = self.policies.restore(self.stored, self.policies.stopped_result)
+        self.transcript = self.policies.restore(kept, self.policies.stopped_result)
         self._emit("restored", transcript=self.transcript)
         return self.transcript
 
@@ -469,7 +507,7 @@ class ChatSession:
             "messages": messages,
             "tools": policies.builtins.offered(
                 [*policies.declarations.page_entries(self.declarations), *page.form_tools(), *page.ui_tools(),
-                 *page.local_tools()]
+                 *page.local_tools(), *policies.declarations.store_tools(page.model.stores)]
             ),
             "screen": page.model.screen,
             "context": page.context(),
@@ -575,7 +613,7 @@ class ChatSession:
         runners: dict[str, Callable[[], str | None]] = {
             "page": lambda: None if tool is None else self._page_tool(tool, arguments),
             "form": lambda: page.run_form_tool(name, arguments),
-            "ui": lambda: page.run_ui_tool(name, arguments),
+            "ui": lambda: self._ui_tool(name, arguments),
             "local": lambda: page.run_local_tool(name, arguments),
             "builtin": lambda: page.run_builtin(name, arguments) if name in BUILTIN_NAMES else None,
         }
@@ -584,6 +622,14 @@ class ChatSession:
             if result is not None:
                 return result
         return json_text({"error": f"no tool named {name} is published on this screen"})
+
+    def _ui_tool(self, name: str, arguments: dict[str, Any]) -> str | None:
+        """An ``akanjs/ui`` component's tool; a dialog it dismissed is reported as it happened."""
+        result = self.page.run_ui_tool(name, arguments)
+        for outcome in self.page.dismissals:
+            self._emit("dialog_dismissed", **outcome)
+        self.page.dismissals.clear()
+        return result
 
     def _page_tool(self, tool: PageTool, arguments: dict[str, Any]) -> str:
         """A page tool's result text; akan.tool.enum-of-refuses-off-values: the body never runs."""
@@ -628,15 +674,49 @@ class ChatSession:
 
     # -- reading the page and the chat ---------------------------------------------------------------
 
+    def type(self, text: str, caret_line: int | None = None) -> None:
+        """The user types into the composer (needs ``panel``)."""
+        self._ui().type(text, caret_line)
+
+    def press(self, key: Key) -> TurnResult:
+        """A key press in the composer, or the launcher shortcut (needs ``panel``)."""
+        since = self._begin()
+        self._ui().press(key)
+        self._autosave()
+        return self._outcome(since)
+
+    def viewport(self, width: int | None = None, keyboard: int | None = None) -> None:
+        """The viewport's width or the on-screen keyboard's height changes (needs ``panel``)."""
+        self._ui().viewport(width, keyboard)
+
+    def _ui(self) -> ChatUi:
+        if self.ui is None:
+            raise ValueError("this chat was opened without a panel; pass panel=ChatPanel(...)")
+        return self.ui
+
+    def open_row(self, call_id: str) -> dict[str, Any] | None:
+        """The user opens a settled tool row in the transcript: what the row shows (None: no such row).
+
+        akan.transcript.tool-row-shows-own-tokens, akan.transcript.tool-row-opens-result.
+        """
+        rows = self.policies.transcript_view.tool_rows(self.transcript, self._estimate)
+        row = next((row for row in rows if row["id"] == call_id), None)
+        if row is None:
+            self._emit("input_refused", text=call_id, reason="no-settled-row")
+        else:
+            self._emit("tool_row", **row)
+        return row
+
     def read_screen(self, section: str | None = None) -> str:
         """What the ``readScreen`` built-in would answer the model right now."""
         return self.page.read_screen(section)
 
     def state(self) -> ChatState:
         """The chat as the user sees it now."""
+        view = self.policies.transcript_view
         return ChatState(
             transcript=tuple(self.transcript),
-            tokens=self._estimate(self.transcript),
+            tokens=view.tokens(self.transcript, self._estimate),
             composer=tuple(attachment["name"] for _, attachment in self.composer),
             is_running=self.is_running,
             is_compacting=self.is_compacting,
@@ -645,4 +725,5 @@ class ChatSession:
             form=self.page.form_values if self.page.model.form is not None else None,
             draft=self.draft if self.voice is not None else None,
             microphone=self.microphone() if self.voice is not None else None,
+            panel=self.ui.render() if self.ui is not None else None,
         )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from variants import Mutant
 from variants.mutants.akan import (
+    chat,
     conversation,
     forms,
     mounting,
@@ -24,4 +25,5 @@ from variants.mutants.akan import (
 MUTANTS: list[Mutant] = [
     *conversation.MUTANTS, *screen.MUTANTS, *tools.MUTANTS, *state.MUTANTS, *forms.MUTANTS, *ui.MUTANTS,
     *zones.MUTANTS, *mounting.MUTANTS, *voice.MUTANTS, *storage.MUTANTS,
+    *chat.MUTANTS,
 ]

@@ -72,6 +72,39 @@ class _ClosedMenuRead(UiCatalogue):
         return {c.namespace or "" for c in components if c.type == "Dropdown"}
 
 
+class _ListWithoutRows(UiCatalogue):
+    def row_verbs(self, component: UiComponent) -> list[dict[str, Any]]:
+        return []
+
+
+class _ListWithoutToolbar(UiCatalogue):
+    def toolbar(self, component: UiComponent) -> list[dict[str, Any]]:
+        return []
+
+
+class _SetPageWithoutOf(UiCatalogue):
+    def set_page(self, component: UiComponent) -> dict[str, Any]:
+        return {**super().set_page(component), "name": f"setPage{component.model or ''}"}
+
+
+class _SilentShell(UiCatalogue):
+    def shell(self, component: UiComponent) -> list[dict[str, Any]]:
+        return []
+
+
+class _DialogCloseFlipsState(UiCatalogue):
+    """closeDialogIn sets the dialog's open flag to false: no confirmation, no onCancel."""
+
+    def dismiss(
+        self, name: str, components: Sequence[UiComponent], open_flags: Sequence[bool]
+    ) -> tuple[int, dict[str, Any]] | None:
+        found = super().dismiss(name, components, open_flags)
+        if found is None:
+            return None
+        index, outcome = found
+        return index, {**outcome, "confirm_asked": False, "on_cancel_ran": False, "closed": True}
+
+
 @dataclass(frozen=True)
 class _CatalogueFrozenPerRun(UiCatalogue):
     """Takes the components' tools once, when first asked, and offers that list for the whole run."""
@@ -104,6 +137,17 @@ MUTANTS: list[Mutant] = [
            "a named dropdown publishes no dropdownIn state", ui=_NoDropdownState()),
     mutant("akan-closed-menu-read", "akan.ui.closed-menu-text-not-read",
            "readScreen reads a closed dropdown's items", ui=_ClosedMenuRead()),
+    mutant("akan-list-without-row-verbs", "akan.ui.list-container-publishes-toolbar-and-rows",
+           "a list container publishes its toolbar but no row verbs", ui=_ListWithoutRows()),
+    mutant("akan-list-without-toolbar", "akan.ui.list-container-publishes-toolbar-and-rows",
+           "a list container publishes its row verbs but no toolbar", ui=_ListWithoutToolbar()),
+    mutant("akan-set-page-without-of", "akan.ui.pagination-publishes-set-page",
+           "pagination publishes setPage<Model>, not setPageOf", ui=_SetPageWithoutOf()),
+    mutant("akan-silent-shell", "akan.ui.shell-components-publish",
+           "the shell components publish nothing", ui=_SilentShell()),
+    mutant("akan-dialog-close-flips-state", "akan.ui.dialog-close-uses-dismissal",
+           "closeDialogIn only sets open to false, skipping confirmClose and onCancel",
+           ui=_DialogCloseFlipsState()),
     # A fresh catalogue for every run: the change is applied once per played case.
     mutant("akan-catalogue-frozen-per-run", "akan.ui.catalogue-reread-after-opening-tool",
            "tools a call made appear are never offered, the list being taken once",
