@@ -107,7 +107,7 @@ def _step(session: ChatSession, step: vocab.Step) -> None:
 def page_of(setup: vocab.Setup) -> model.Page:
     return model.Page(
         route=setup.route,
-        screen=setup.screen,
+        screen=vocab.expand_fillers(setup.screen),
         html=vocab.expand_fillers(setup.html) if setup.html is not None else None,
         tools=[tool_of(tool) for tool in setup.tools],
         state={name: _state_key(key) for name, key in setup.state.items()},

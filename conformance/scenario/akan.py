@@ -461,7 +461,10 @@ class Setup(Strict):
     compact: Compact = Field(default_factory=Compact)
     provider: Provider = Field(default_factory=Provider)
     tools: list[PageTool] = Field(default_factory=list, description="Tools the page publishes.")
-    screen: str = Field(default="", description="The screen context each turn carries.")
+    screen: str = Field(
+        default="", description="The screen context each turn carries; with no `html`, readScreen reads this "
+        "text as written. `{filler:N}` in it stands for N generated characters."
+    )
     reader: list[ReaderRule] | None = Field(
         default=None, description="The app's attachment reader; omitted means the app supplies none."
     )

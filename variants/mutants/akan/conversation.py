@@ -188,6 +188,11 @@ MUTANTS: list[Mutant] = [
         digest_max_chars=10**9, digest_message_chars=10**9,
     ),
     mutant(
+        "akan-empty-digest", "akan.compaction.summarizer.bounded-digest",
+        "the summarizer is handed an empty digest: a bound of zero characters keeps none of the conversation",
+        digest_max_chars=0,
+    ),
+    mutant(
         "akan-summarizer-with-tools", "akan.compaction.summarizer.no-tools-no-screen",
         "the summarizing request carries tools and screen context",
         summary_request=_summary_with_tools,
