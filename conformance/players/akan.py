@@ -124,6 +124,8 @@ def page_of(setup: vocab.Setup) -> model.Page:
             for c in setup.components
         ],
         zone=setup.zone,
+        module_docs=setup.module_docs,
+        store_actions=setup.store_actions,
     )
 
 
@@ -133,11 +135,12 @@ def tool_of(tool: vocab.PageTool) -> model.PageTool:
         name=tool.name,
         run=_fixed_result(tool.returns, tool.filler_chars),
         description=tool.description,
-        args=[model.ToolArg(a.name, a.type, a.values, a.one_of) for a in tool.args],
+        args=[model.ToolArg(a.name, a.type, a.values, a.one_of, a.later_one_of) for a in tool.args],
         zone=tool.zone,
         shared=tool.shared,
         settles=tool.settles,
         asks=tool.asks,
+        route=tool.route,
     )
 
 
@@ -172,6 +175,7 @@ def _form(form: vocab.Form) -> model.Form:
             )
             for f in form.fields
         ],
+        post_sets=[model.PostSet(p.name, p.appends_to, p.shape) for p in form.post_sets],
     )
 
 

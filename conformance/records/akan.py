@@ -235,6 +235,14 @@ class ToolClash(Open):
     registrations: int
 
 
+class Console(Open):
+    """A message the chat's code wrote to the browser console while mounting (a warning, never a throw)."""
+
+    type: Literal["console"]
+    level: Literal["warn", "error"]
+    text: str
+
+
 class Restored(Open):
     type: Literal["restored"]
     transcript: list[Message]
@@ -323,6 +331,7 @@ Event = Annotated[
     | PromptCalled
     | PromptDenied
     | ToolClash
+    | Console
     | Restored
     | Compaction
     | Status

@@ -119,6 +119,10 @@ class ToolArg(Strict):
     one_of: list[Scalar] | None = Field(
         default=None, description="The `{ oneOf: [...] }` option: the values this argument may take."
     )
+    later_one_of: list[Scalar] | None = Field(
+        default=None, description="The `oneOf` list the renders after the first pass (a set that fills in "
+        "after the first render, before the chat opens); omitted, every render passes `one_of`."
+    )
 
     @model_validator(mode="after")
     def _values_for_enum(self) -> ToolArg:
@@ -148,6 +152,10 @@ class PageTool(Strict):
     asks: str | None = Field(
         default=None, description="A call opens a question card with this text; the user's next message "
         "is the call's result (`{\"answer\": <text>}`)."
+    )
+    route: str | None = Field(
+        default=None, pattern=r"^/", description="The route (a path prefix) whose page mounts it; omitted, "
+        "it is mounted on every route."
     )
 
     @model_validator(mode="after")
@@ -255,10 +263,11 @@ class FormControl(Strict):
 
     type: Literal[
         "text", "number", "phone", "select", "switch", "list", "draggable", "parent", "children", "parentId",
-        "childrenId",
+        "childrenId", "textList",
     ] = Field(
         default="text", description="`list` is Field.List; `draggable` is DraggableList (a list the person "
-        "can reorder); `parent` / `children` are Field.Parent / Field.Children (relation pickers, for a "
+        "can reorder); `textList` is Field.TextList (which renders a DraggableList inside); "
+        "`parent` / `children` are Field.Parent / Field.Children (relation pickers, for a "
         "`relation` field); `parentId` / `childrenId` are Field.ParentId / Field.ChildrenId (for a plain "
         "field holding ids)."
     )
@@ -300,6 +309,19 @@ class FormField(Strict):
 
 
 
+class PostSet(Strict):
+    """A ``_postSet<Field>`` hook on the form's store: it appends the field's new value to an array field."""
+
+    name: str = Field(
+        pattern=r"^_postSet[A-Za-z0-9]+$", description="The method's name, e.g. `_postSetTitle`."
+    )
+    appends_to: str = Field(description="The array field whose generated `add` action the hook calls.")
+    shape: Literal["method", "field", "getter"] = Field(
+        default="method", description="How the store subclass declares it: a method, or a class field or "
+        "getter holding the function."
+    )
+
+
 class Form(Strict):
     """A model form on this screen and its subscriptions (``st.use.<model>Form()``)."""
 
@@ -307,6 +329,7 @@ class Form(Strict):
     subscriptions: int = Field(default=1, ge=0, description="Components subscribing the form.")
     agent: bool = Field(default=True, description="false: subscribed with `{ agent: false }`.")
     fields: list[FormField] = Field(min_length=1)
+    post_sets: list[PostSet] = Field(default_factory=list, description="The store's `_postSet` hooks.")
 
 
 UiComponentType = Literal[
@@ -503,6 +526,13 @@ class Setup(Strict):
     max_turns: int | None = Field(
         default=None, ge=1, description="maxTurns: model requests one loop may post; omitted, the "
         "implementation's default (the documents give none)."
+    )
+    module_docs: list[str] = Field(
+        default_factory=list, description="The text of the page's modules' `*.abstract.md` developer docs."
+    )
+    store_actions: list[str] = Field(
+        default_factory=list, description="Actions the page's stores define (`st.do.<name>` in code); a "
+        "tool's body may call them."
     )
     stored: StoredTranscript | None = Field(
         default=None, description="The transcript in web storage when the page opens (saved by an earlier "

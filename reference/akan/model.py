@@ -87,6 +87,9 @@ class ToolArg:
     type: ArgType = "string"
     values: Sequence[Scalar] | None = None
     one_of: Sequence[Scalar] | None = None
+    later_one_of: Sequence[Scalar] | None = None
+    """The ``oneOf`` list later renders pass (a set that fills in after the first render); a declaration
+    is mount-static, so only ``one_of`` is published (akan.tool.declaration-is-mount-static)."""
 
     def __post_init__(self) -> None:
         if (self.type == "enumOf") != (self.values is not None):
@@ -121,6 +124,8 @@ class PageTool:
     """Declared with ``shared: true``: repeats are one tool."""
     settles: bool = True
     asks: str | None = None
+    route: str | None = None
+    """The route prefix whose page mounts it; None, mounted on every route."""
 
     def __post_init__(self) -> None:
         if self.asks is not None and not self.settles:
@@ -231,7 +236,7 @@ class LocalState:
 
 ControlType = Literal[
     "text", "number", "phone", "select", "switch", "list", "draggable", "parent", "children", "parentId",
-    "childrenId",
+    "childrenId", "textList",
 ]
 
 
@@ -266,6 +271,20 @@ class FormField:
 
 
 @dataclass(frozen=True)
+class PostSet:
+    """A ``_postSet<Field>`` hook declared on the form's store.
+
+    When it runs it appends the field's new value to the array field ``appends_to`` (through that field's
+    generated ``add`` action). ``shape`` is how the subclass declares it: a ``method`` (on the prototype),
+    or a class ``field`` or ``getter`` holding the function.
+    """
+
+    name: str
+    appends_to: str
+    shape: Literal["method", "field", "getter"] = "method"
+
+
+@dataclass(frozen=True)
 class Form:
     """A model form on the screen and its subscriptions (``st.use.<model>Form()``)."""
 
@@ -273,6 +292,7 @@ class Form:
     fields: Sequence[FormField]
     subscriptions: int = 1
     agent: bool = True
+    post_sets: Sequence[PostSet] = ()
 
 
 UiComponentType = Literal[
@@ -320,6 +340,11 @@ class Page:
     form: Form | None = None
     components: Sequence[UiComponent] = ()
     zone: str | None = None
+    module_docs: Sequence[str] = ()
+    """The text of the modules' ``*.abstract.md`` developer docs (akan.guide.abstract-md-never-served)."""
+    store_actions: Sequence[str] = ()
+    """Actions the page's stores define, reachable in code as ``st.do.<name>``
+    (akan.tool.st-do-alone-reaches-nobody)."""
 
 
 # -- the relay, the voice engine, compaction ---------------------------------------------------------------

@@ -11,7 +11,7 @@ Every decision is read from the ``AkanPolicies`` the page was given.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from reference.akan import forms
 from reference.akan.html_tree import Element, parse_html
@@ -98,6 +98,8 @@ class LivePage:
         if refused is not None:
             return json_text({"error": refused})
         self.form_values.update(writes)
+        writer: Literal["control", "fill"] = "fill" if name == forms.fill_name(form) else "control"
+        self.form_values.update(policy.after_write(form, self.form_values, list(writes), writer))
         return json_text({"written": writes})
 
     def local_tools(self) -> list[dict[str, Any]]:
@@ -114,7 +116,12 @@ class LivePage:
         return json_text({"written": {target[0]: self.local[target[0]]}})
 
     def guides(self) -> list[str]:
-        return self.policies.placement.guides(self.model.guides, self.route, self.model.zone)
+        """The rendered guides for the route; module docs only where a policy serves them.
+
+        akan.guide.abstract-md-never-served: ``*.abstract.md`` docs are for developers, never the agent.
+        """
+        rendered = self.policies.placement.guides(self.model.guides, self.route, self.model.zone)
+        return [*rendered, *self.model.module_docs] if self.policies.serves_module_docs else rendered
 
     def ui_tools(self) -> list[dict[str, Any]]:
         return self.policies.ui.tools(self.model.components, self.ui_open)

@@ -13,7 +13,7 @@ that depends on it follows: a broken ``controls`` is what ``operations`` and ``f
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -23,7 +23,7 @@ from reference.akan.builtins import Builtins, max_turns
 from reference.akan.ceilings import Ceilings
 from reference.akan.commands import CommandTable, export, retry_transcript
 from reference.akan.cut import choose_cut
-from reference.akan.declarations import Declarations
+from reference.akan.declarations import Declarations, model_text
 from reference.akan.forms import FormTools
 from reference.akan.local_state import LocalStates
 from reference.akan.model import Accepts, Adaptor, ErrorKey, File, Message
@@ -118,6 +118,17 @@ class AkanPolicies:
     forms: FormTools = field(default_factory=FormTools)
     local_state: LocalStates = field(default_factory=LocalStates)
     ui: UiCatalogue = field(default_factory=UiCatalogue)
+
+    # -- what a turn offers the model: reference.akan.session, reference.akan.page ---------------------
+    catalogue_follows_route: bool = True
+    """akan.builtin.catalogue-snapshot-per-turn: each turn's tools are those mounted on the route the page
+    is on when it starts (False: the route the page opened on, for good)."""
+    publishes_store_actions: bool = False
+    """akan.tool.st-do-alone-reaches-nobody: whether a store action is a tool by itself."""
+    serves_module_docs: bool = False
+    """akan.guide.abstract-md-never-served: whether module ``*.abstract.md`` docs ride with the guides."""
+    model_text: Callable[[str, Mapping[str, str]], str] = model_text
+    """akan.state.model-facing-text-english: a tool description or guide as the model receives it."""
 
     # -- the surface: reference.akan.placement, state_read, screen --------------------------------------
     placement: Placement = field(default_factory=Placement)

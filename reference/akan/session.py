@@ -46,6 +46,7 @@ from reference.akan.model import (
     Voice,
 )
 from reference.akan.page import LivePage
+from reference.akan.placement import under
 from reference.akan.policies import DEFAULT_POLICIES, AkanPolicies
 from reference.akan.results import ChatState, Status, TurnResult
 from reference.akan.speech import Speaker
@@ -131,6 +132,11 @@ class ChatSession:
         self.declarations = [t for t in page.tools if in_view(t.zone, page.zone)]
         for name, count in policies.declarations.clashes(self.declarations).items():
             self._emit("tool_clash", name=name, registrations=count)
+        notices = [*policies.declarations.withdrawal_notices(self.declarations),
+                   *(policies.forms.misspelled(page.form) if page.form is not None else [])]
+        # akan.tool.undescribable-arg-console-not-throw, akan.form.post-set-misspelling-logged
+        for text in notices:
+            self._emit("console", level="warn", text=text)
         self.waiting: Waiting | None = None
         self.stored: list[Message] = [dict(message) for message in stored]
         self._minted_ids = 0
@@ -465,15 +471,19 @@ class ChatSession:
         if policies.should_compact(self._estimate(self.transcript), self.at, self.held_at):
             self._compact(keep=self.keep, trigger="auto")
         messages = policies.on_wire(self.transcript)
+        actions = [{"name": name, "description": "", "parameters": {"type": "object", "properties": {}}}
+                   for name in page.model.store_actions] if policies.publishes_store_actions else []
+        tools = policies.builtins.offered(
+            [*policies.declarations.page_entries(self._mounted()), *page.form_tools(), *page.ui_tools(),
+             *page.local_tools(), *actions]
+        )
+        to_model = policies.model_text
         return self._relay_turn({
             "messages": messages,
-            "tools": policies.builtins.offered(
-                [*policies.declarations.page_entries(self.declarations), *page.form_tools(), *page.ui_tools(),
-                 *page.local_tools()]
-            ),
+            "tools": [{**t, "description": to_model(t["description"], self.dictionary)} for t in tools],
             "screen": page.model.screen,
             "context": page.context(),
-            "guides": page.guides(),
+            "guides": [to_model(text, self.dictionary) for text in page.guides()],
             "provider": policies.provider_settings(self.adaptor),
             "provider_messages": [
                 policies.provider_message(policies.explained(m), self.accepts, policies.can_read)
@@ -564,9 +574,18 @@ class ChatSession:
         if self._run_calls(calls[1:]):
             self._loop()
 
+    def _mounted(self) -> list[PageTool]:
+        """The declarations mounted on the page as the turn starts.
+
+        akan.builtin.catalogue-snapshot-per-turn: a tool whose page a navigation mounts is offered from the
+        turn after the navigation, and one whose page was left is gone by then.
+        """
+        route = self.page.route if self.policies.catalogue_follows_route else self.page.model.route
+        return [tool for tool in self.declarations if tool.route is None or under(route, tool.route)]
+
     def _tool(self, name: str) -> PageTool | None:
         """Only published declarations can be called by the model."""
-        return self.policies.declarations.published(self.declarations).get(name)
+        return self.policies.declarations.published(self._mounted()).get(name)
 
     def _run_tool(self, tool: PageTool | None, name: str, arguments: dict[str, Any]) -> str:
         """Whoever answers ``name`` first, in ``Builtins.call_order`` (a page tool shadows a built-in of its

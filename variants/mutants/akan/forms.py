@@ -154,7 +154,21 @@ class _IdPickersList(FormTools):
         return ops
 
 
+class _InnerListRegistersToo(FormTools):
+    """Field.TextList's inner DraggableList registers the field a second time, without the transform."""
+
+    def tools(self, form: Form | None) -> list[dict[str, Any]]:
+        entries = super().tools(form)
+        doubled = [dict(entry) for entry in entries if form is not None and any(
+            entry["name"] == forms.setter_name(form, field) for field in form.fields
+            if field.control is not None and field.control.type == "textList")]
+        return [*entries, *doubled]
+
+
 MUTANTS: list[Mutant] = [
+    mutant("akan-text-list-registers-twice", "akan.form.composed-draggable-single-registration",
+           "Field.TextList's inner DraggableList registers the field's setter a second time",
+           forms=_InnerListRegistersToo()),
     mutant("akan-inline-arrow-publishes", "akan.form.inline-arrow-publishes-nothing",
            "a control with an inline onChange publishes the setter it wraps", forms=_InlineArrowPublishes()),
     mutant("akan-disabled-control-publishes",
