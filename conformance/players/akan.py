@@ -92,7 +92,7 @@ def _step(session: ChatSession, step: vocab.Step) -> None:
     elif isinstance(step, vocab.StopStep):
         session.stop()
     elif isinstance(step, vocab.UnmountStep):
-        session.unmount(step.tools, step.state)
+        session.unmount(step.tools, step.state, step.guides)
     elif isinstance(step, vocab.MicStep):
         session.mic(step.heard)
     elif isinstance(step, vocab.SendDraftStep):

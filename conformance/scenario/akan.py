@@ -565,6 +565,9 @@ class UnmountStep(Strict):
     op: Literal["unmount"]
     tools: list[str] = Field(default_factory=list, description="Names of the tool declarations removed.")
     state: list[str] = Field(default_factory=list, description="Keys no mounted component reads any more.")
+    guides: list[str] = Field(
+        default_factory=list, description="Texts of the guides whose components stop rendering."
+    )
 
 
 class NoteStep(Strict):

@@ -34,6 +34,8 @@ class LivePage:
         #: Current values of the published useState / expose names.
         published = policies.local_state.published(self.local_states)
         self.local = {name: state.value for name, state in published.items()}
+        #: Guides whose components are rendered (akan.guide.is-a-rendered-component).
+        self.rendered_guides = list(page.guides)
         form = page.form
         self.form_values: dict[str, Any] = {f.name: f.value for f in form.fields} if form else {}
 
@@ -120,7 +122,7 @@ class LivePage:
 
         akan.guide.abstract-md-never-served: ``*.abstract.md`` docs are for developers, never the agent.
         """
-        rendered = self.policies.placement.guides(self.model.guides, self.route, self.model.zone)
+        rendered = self.policies.placement.guides(self.rendered_guides, self.route, self.model.zone)
         return [*rendered, *self.model.module_docs] if self.policies.serves_module_docs else rendered
 
     def ui_tools(self) -> list[dict[str, Any]]:

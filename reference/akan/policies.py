@@ -125,6 +125,9 @@ class AkanPolicies:
     is on when it starts (False: the route the page opened on, for good)."""
     publishes_store_actions: bool = False
     """akan.tool.st-do-alone-reaches-nobody: whether a store action is a tool by itself."""
+    guides_follow_render: bool = True
+    """akan.guide.is-a-rendered-component: a guide leaves with its component (False: it is fixed for the
+    route, as a page setting would be)."""
     serves_module_docs: bool = False
     """akan.guide.abstract-md-never-served: whether module ``*.abstract.md`` docs ride with the guides."""
     model_text: Callable[[str, Mapping[str, str]], str] = model_text

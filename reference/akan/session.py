@@ -286,11 +286,18 @@ class ChatSession:
         self.draft, self.draft_voiced = "", False
         return self.send(text, voiced=voiced)
 
-    def unmount(self, tools: Sequence[str] = (), state: Sequence[str] = ()) -> None:
-        """Components unmount: the tools they declared and the keys they read leave the surface."""
+    def unmount(
+        self, tools: Sequence[str] = (), state: Sequence[str] = (), guides: Sequence[str] = ()
+    ) -> None:
+        """Components unmount: the tools they declared, the keys they read and the guides they rendered leave.
+
+        akan.guide.is-a-rendered-component: a guide is a component, so it goes when it stops rendering.
+        """
         self.declarations, self.page.state = self.policies.placement.unmount(
             self.declarations, self.page.state, tools, state
         )
+        if self.policies.guides_follow_render:
+            self.page.rendered_guides = [g for g in self.page.rendered_guides if g.text not in guides]
 
     def advance(self, ms: int) -> None:
         """Let ``ms`` milliseconds of virtual time pass (speech in progress moves on)."""
