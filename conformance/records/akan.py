@@ -355,6 +355,7 @@ class Final(Open):
     draft: str = optional("Only with setup.voice.")
     microphone: bool = optional("Only with setup.voice.")
     form: dict[str, Any] = optional("Only with setup.form.")
+    page_state: dict[str, Any] = optional("Only with setup.state: the keys' values as the page holds them.")
 
 
 class AkanRecord(Open):

@@ -59,6 +59,8 @@ class ChatState:
     """The composer's text, when the chat has a voice engine."""
     microphone: bool | None = None
     """Whether a microphone is drawn, when the chat has a voice engine."""
+    page_state: dict[str, Any] | None = None
+    """The subscribed keys' values as the page holds them, when the page subscribes any."""
 
     def to_dict(self) -> dict[str, Any]:
         """The state as the conformance record's ``final`` holds it (optional parts only when present)."""
@@ -73,6 +75,8 @@ class ChatState:
         }
         if self.form is not None:
             state["form"] = self.form
+        if self.page_state is not None:
+            state["page_state"] = self.page_state
         if self.draft is not None:
             state["draft"] = self.draft
             state["microphone"] = self.microphone

@@ -669,6 +669,8 @@ class ChatSession:
             route=self.page.route,
             commands=tuple(self.commands()),
             form=self.page.form_values if self.page.model.form is not None else None,
+            page_state={name: self.policies.state.page_view(entry) for name, entry in self.page.state.items()}
+            if self.page.model.state else None,
             draft=self.draft if self.voice is not None else None,
             microphone=self.microphone() if self.voice is not None else None,
         )

@@ -9,6 +9,7 @@ from typing import Any
 from reference.akan import attachments, compaction, sanitize
 from reference.akan.attachments import CanRead
 from reference.akan.ceilings import MB, Candidate, Ceilings
+from reference.akan.commands import CommandTable
 from reference.akan.model import Accepts, File, Message
 from variants import Mutant
 from variants.mutants.akan.common import mutant
@@ -114,7 +115,18 @@ class _DuplicatesAllowed(Ceilings):
         return False
 
 
+class _MenuWithoutPrompts(CommandTable):
+    """The / menu lists only the chat's own commands; the app's prompts are left out of it."""
+
+    def menu(self, prompt_names: Sequence[str]) -> list[str]:
+        return super().menu(())
+
+
 MUTANTS: list[Mutant] = [
+    mutant(
+        "akan-prompts-not-commands", "akan.slash.prompts-are-commands",
+        "the app's prompt() endpoints are left out of the slash-command list", commands=_MenuWithoutPrompts(),
+    ),
     mutant(
         "akan-cut-on-tool",
         ("akan.compaction.cut.never-on-tool", "akan.compaction.cut.prefers-user",
