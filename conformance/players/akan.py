@@ -141,6 +141,7 @@ def tool_of(tool: vocab.PageTool) -> model.PageTool:
         settles=tool.settles,
         asks=tool.asks,
         route=tool.route,
+        html_after=vocab.expand_fillers(tool.html_after) if tool.html_after is not None else None,
     )
 
 

@@ -157,6 +157,10 @@ class PageTool(Strict):
         default=None, pattern=r"^/", description="The route (a path prefix) whose page mounts it; omitted, "
         "it is mounted on every route."
     )
+    html_after: str | None = Field(
+        default=None, description="The page's HTML (`setup.html`) once a call's work commits, a moment "
+        "after the body returns (a store action whose fetch lands a tick later); `{filler:N}` works as there."
+    )
 
     @model_validator(mode="after")
     def _one_behaviour(self) -> PageTool:

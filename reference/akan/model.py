@@ -126,6 +126,8 @@ class PageTool:
     asks: str | None = None
     route: str | None = None
     """The route prefix whose page mounts it; None, mounted on every route."""
+    html_after: str | None = None
+    """The page's HTML once a call's work commits, a moment after the body returns (None: no change)."""
 
     def __post_init__(self) -> None:
         if self.asks is not None and not self.settles:

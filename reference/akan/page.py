@@ -34,6 +34,9 @@ class LivePage:
         #: Current values of the published useState / expose names.
         published = policies.local_state.published(self.local_states)
         self.local = {name: state.value for name, state in published.items()}
+        #: The page's HTML now, and a change a tool's work has started that has not landed yet.
+        self.html: str | None = page.html
+        self.pending_html: str | None = None
         #: Guides whose components are rendered (akan.guide.is-a-rendered-component).
         self.rendered_guides = list(page.guides)
         form = page.form
@@ -46,7 +49,7 @@ class LivePage:
         ``readState``.
         """
         scopes: list[str] = []
-        if self.model.html is not None:
+        if self.html is not None:
             scopes = [e.attrs["data-agent-scope"] for e in self.screen_root().elements()
                       if "data-agent-scope" in e.attrs and e.visible()]
         reader = self.policies.state
@@ -66,7 +69,7 @@ class LivePage:
         section = arguments.get("section" if name == "readScreen" else "target")
         if name == "readScreen":
             return self.read_screen(None if section is None else str(section))
-        if self.model.html is None:
+        if self.html is None:
             return json_text({"error": "this screen declares no elements to highlight"})
         root = self.screen_root()
         screen = self.policies.screen
@@ -74,9 +77,14 @@ class LivePage:
             return screen.refusal(root, str(section or ""))
         return json_text({"highlighted": section})
 
+    def settle(self) -> None:
+        """Wait for the screen to settle: a change a tool's work started lands now."""
+        if self.pending_html is not None:
+            self.html, self.pending_html = self.pending_html, None
+
     def read_screen(self, section: str | None = None) -> str:
         """``readScreen``: the declared HTML as compact text, or the plain-text screen when there is none."""
-        if self.model.html is None:
+        if self.html is None:
             return self.policies.screen.read_text(self.model.screen)
         return self.policies.screen.read(self.screen_root(), section)
 
@@ -145,7 +153,7 @@ class LivePage:
 
         akan.ui.closed-menu-text-not-read: a dropdown's menu is on the page while closed, but hidden.
         """
-        root = parse_html(self.model.html or "")
+        root = parse_html(self.html or "")
         open_menus = self.policies.ui.open_menus(self.model.components, self.ui_open)
         for element in root.elements():
             menu = element.attrs.get("data-agent-dropdown")

@@ -120,6 +120,8 @@ class AkanPolicies:
     ui: UiCatalogue = field(default_factory=UiCatalogue)
 
     # -- what a turn offers the model: reference.akan.session, reference.akan.page ---------------------
+    settles_after_tools: bool = True
+    """akan.builtin.settle-after-non-query-tools: the session waits for the screen after a page tool."""
     catalogue_follows_route: bool = True
     """akan.builtin.catalogue-snapshot-per-turn: each turn's tools are those mounted on the route the page
     is on when it starts (False: the route the page opened on, for good)."""

@@ -474,6 +474,7 @@ class ChatSession:
         akan.sanitize.runs-on-request-assembly: the turn's own request is built from a sound transcript.
         """
         policies, page = self.policies, self.page
+        page.settle()  # the model's reply takes far longer than any change a tool left in flight
         self.transcript = policies.sanitize_request(self.transcript, policies.stopped_result)
         if policies.should_compact(self._estimate(self.transcript), self.at, self.held_at):
             self._compact(keep=self.keep, trigger="auto")
@@ -617,6 +618,12 @@ class ChatSession:
         if refused is not None:
             return json_text({"error": refused})
         result = tool.run(arguments)
+        if tool.html_after is not None:
+            self.page.pending_html = tool.html_after
+        if self.policies.settles_after_tools:
+            # akan.builtin.settle-after-non-query-tools: the documents do not say how a tool is marked
+            # `query`, so every page tool is waited for; a change its work started lands before the answer.
+            self.page.settle()
         return result if isinstance(result, str) else json_text(result)
 
     # -- compaction ---------------------------------------------------------------------------------
