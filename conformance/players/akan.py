@@ -93,6 +93,8 @@ def _step(session: ChatSession, step: vocab.Step) -> None:
         session.stop()
     elif isinstance(step, vocab.UnmountStep):
         session.unmount(step.tools, step.state, step.guides)
+    elif isinstance(step, vocab.ClickStep):
+        session.click(step.tool, step.arguments)
     elif isinstance(step, vocab.MicStep):
         session.mic(step.heard)
     elif isinstance(step, vocab.SendDraftStep):

@@ -574,6 +574,14 @@ class UnmountStep(Strict):
     )
 
 
+class ClickStep(Strict):
+    """The person presses the control wired to the callable a tool declaration returned (its `onClick`)."""
+
+    op: Literal["click"]
+    tool: str = Field(min_length=1, description="The declaration's name, as in `setup.tools`.")
+    arguments: dict[str, Any] = Field(default_factory=dict, description="What the control passes it.")
+
+
 class NoteStep(Strict):
     """``session.note(text)``: a local message, shown in the transcript."""
 
@@ -637,6 +645,6 @@ class AdvanceStep(Strict):
 
 Step = Annotated[
     AttachStep | SendStep | NoteStep | PersistStep | ReloadStep | StopStep | AdvanceStep | UnmountStep
-    | MicStep | SendDraftStep | ReportStep,
+    | MicStep | SendDraftStep | ReportStep | ClickStep,
     Field(discriminator="op"),
 ]

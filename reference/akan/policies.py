@@ -120,6 +120,8 @@ class AkanPolicies:
     ui: UiCatalogue = field(default_factory=UiCatalogue)
 
     # -- what a turn offers the model: reference.akan.session, reference.akan.page ---------------------
+    click_runs_handler: bool = True
+    """akan.tool.declaration-returns-shared-callable: the callable a person presses runs the tool's body."""
     settles_after_tools: bool = True
     """akan.builtin.settle-after-non-query-tools: the session waits for the screen after a page tool."""
     catalogue_follows_route: bool = True

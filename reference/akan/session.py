@@ -286,6 +286,19 @@ class ChatSession:
         self.draft, self.draft_voiced = "", False
         return self.send(text, voiced=voiced)
 
+    def click(self, name: str, arguments: Mapping[str, Any] | None = None) -> None:
+        """The person presses the control wired to the callable ``st.tool(name)`` returned.
+
+        akan.tool.declaration-returns-shared-callable: the callable is the declaration's own handler, so
+        the person's press runs the body the agent's call runs, with the same effect on the page.
+        """
+        tool = next((t for t in self.declarations if t.name == name), None)
+        if tool is None or not self.policies.click_runs_handler:
+            return
+        tool.run(dict(arguments or {}))
+        if tool.html_after is not None:
+            self.page.pending_html = tool.html_after
+
     def unmount(
         self, tools: Sequence[str] = (), state: Sequence[str] = (), guides: Sequence[str] = ()
     ) -> None:
