@@ -144,6 +144,7 @@ def tool_of(tool: vocab.PageTool) -> model.PageTool:
         asks=tool.asks,
         route=tool.route,
         html_after=vocab.expand_fillers(tool.html_after) if tool.html_after is not None else None,
+        on_abort=tool.on_abort,
     )
 
 

@@ -159,7 +159,12 @@ class PageTool(Strict):
     )
     html_after: str | None = Field(
         default=None, description="The page's HTML (`setup.html`) once a call's work commits, a moment "
-        "after the body returns (a store action whose fetch lands a tick later); `{filler:N}` works as there."
+        "after the body returns (a store action whose fetch lands a tick later); `{filler:N}` works as "
+        "there. For a tool that never settles: what its work changes once Stop has left it running."
+    )
+    on_abort: Literal["ignore", "honour"] = Field(
+        default="ignore", description="What the body does with `AgentAbort.current` when Stop ends its turn: "
+        "`ignore` runs on (its work lands), `honour` cleans up (its work never lands)."
     )
 
     @model_validator(mode="after")

@@ -128,6 +128,8 @@ class PageTool:
     """The route prefix whose page mounts it; None, mounted on every route."""
     html_after: str | None = None
     """The page's HTML once a call's work commits, a moment after the body returns (None: no change)."""
+    on_abort: Literal["ignore", "honour"] = "ignore"
+    """What the body does with ``AgentAbort.current`` when Stop ends its turn: run on, or clean up."""
 
     def __post_init__(self) -> None:
         if self.asks is not None and not self.settles:

@@ -120,6 +120,10 @@ class AkanPolicies:
     ui: UiCatalogue = field(default_factory=UiCatalogue)
 
     # -- what a turn offers the model: reference.akan.session, reference.akan.page ---------------------
+    abort_reaches_tools: bool = True
+    """akan.builtin.abort-signal-via-agent-abort: Stop hands a running tool the signal it may honour."""
+    stop_cancels_tools: bool = False
+    """akan.builtin.abort-signal-via-agent-abort: whether Stop forcibly ends a tool that ignores it."""
     click_runs_handler: bool = True
     """akan.tool.declaration-returns-shared-callable: the callable a person presses runs the tool's body."""
     settles_after_tools: bool = True

@@ -471,12 +471,28 @@ class ChatSession:
     def _abort(self) -> None:
         """End the running turn now. Unanswered calls are left as they are (see the module docstring)."""
         if self.waiting is not None:
+            running = self._tool(self.waiting.calls[0]["name"])
+            if running is not None and self.waiting.question is None:
+                self._left_running(running)
             self.transcript.extend(self.policies.stop_answers(self.waiting.calls, self.waiting.question))
         answered = {m.get("tool_call_id") for m in self.transcript if m["role"] == "tool"}
         calls = [c["id"] for c in self.waiting.calls if c["id"] not in answered] if self.waiting else []
         self.waiting = None
         self._emit("turn_stopped", calls=calls)
         self._status(running=False)
+
+    def _left_running(self, tool: PageTool) -> None:
+        """What becomes of the tool a stopped turn was waiting on.
+
+        akan.builtin.abort-signal-via-agent-abort: Stop hands the body the abort signal (``AgentAbort
+        .current``) and cancels nothing. A body that honours the signal cleans up, so its work never lands;
+        one that ignores it runs on, and the change its work makes lands on the page.
+        """
+        signalled = self.policies.abort_reaches_tools
+        if self.policies.stop_cancels_tools or (signalled and tool.on_abort == "honour"):
+            return
+        if tool.html_after is not None:
+            self.page.pending_html = tool.html_after
 
     def _estimate(self, transcript: list[Message]) -> int:
         return estimate_tokens(self.policies.on_wire(transcript), self.policies.chars_per_token)
