@@ -227,6 +227,7 @@ def _prompt(prompt: vocab.Prompt) -> model.Prompt:
         name=prompt.name,
         params=prompt.params,
         allowed=prompt.allowed,
+        desc=prompt.desc,
         messages=[
             model.PromptMessage(m.text, [file_of(image) for image in m.images]) for m in prompt.messages
         ],

@@ -355,6 +355,9 @@ class Final(Open):
     draft: str = optional("Only with setup.voice.")
     microphone: bool = optional("Only with setup.voice.")
     form: dict[str, Any] = optional("Only with setup.form.")
+    command_descriptions: dict[str, str] = optional(
+        "Only when a prompt has a desc: the text the / menu shows beside each prompt command."
+    )
     page_state: dict[str, Any] = optional("Only with setup.state: the keys' values as the page holds them.")
 
 

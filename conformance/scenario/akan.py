@@ -230,6 +230,7 @@ class Prompt(Strict):
     allowed: bool = Field(
         default=True, description="false: the guard refuses the prompt's GET (HTTP 403) when it runs."
     )
+    desc: str | None = Field(default=None, description="The prompt's dictionary `.desc()`.")
 
 
 class StateKey(Strict):

@@ -196,6 +196,8 @@ class Prompt:
     messages: Sequence[PromptMessage]
     params: Sequence[str] = ()
     allowed: bool = True
+    desc: str | None = None
+    """The prompt's dictionary ``.desc()``, which the ``/`` menu shows beside it."""
 
 
 # -- store keys, local state, forms, components, guides ----------------------------------------------------

@@ -59,6 +59,8 @@ class ChatState:
     """The composer's text, when the chat has a voice engine."""
     microphone: bool | None = None
     """Whether a microphone is drawn, when the chat has a voice engine."""
+    command_descriptions: dict[str, str] | None = None
+    """What the ``/`` menu shows beside each prompt command, when a prompt has a description."""
     page_state: dict[str, Any] | None = None
     """The subscribed keys' values as the page holds them, when the page subscribes any."""
 
@@ -75,6 +77,8 @@ class ChatState:
         }
         if self.form is not None:
             state["form"] = self.form
+        if self.command_descriptions is not None:
+            state["command_descriptions"] = self.command_descriptions
         if self.page_state is not None:
             state["page_state"] = self.page_state
         if self.draft is not None:

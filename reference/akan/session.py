@@ -408,6 +408,12 @@ class ChatSession:
         """The ``/`` menu."""
         return self.policies.commands.menu([prompt.name for prompt in self.prompts])
 
+    def command_descriptions(self) -> dict[str, str]:
+        """The description the ``/`` menu shows beside each listed prompt that has one."""
+        listed, table = set(self.commands()), self.policies.commands
+        described = {f"/{p.name}": table.description(p) for p in self.prompts}
+        return {name: text for name, text in described.items() if name in listed and text is not None}
+
     def _prompt(self, command: Command) -> bool:
         """An app's ``prompt()`` command, called with the positional arguments typed after its name.
 
@@ -704,6 +710,7 @@ class ChatSession:
             is_compacting=self.is_compacting,
             route=self.page.route,
             commands=tuple(self.commands()),
+            command_descriptions=self.command_descriptions() if any(p.desc for p in self.prompts) else None,
             form=self.page.form_values if self.page.model.form is not None else None,
             page_state={name: self.policies.state.page_view(entry) for name, entry in self.page.state.items()}
             if self.page.model.state else None,

@@ -10,7 +10,7 @@ from reference.akan import attachments, compaction, sanitize
 from reference.akan.attachments import CanRead
 from reference.akan.ceilings import MB, Candidate, Ceilings
 from reference.akan.commands import CommandTable
-from reference.akan.model import Accepts, File, Message
+from reference.akan.model import Accepts, File, Message, Prompt
 from variants import Mutant
 from variants.mutants.akan.common import mutant
 
@@ -122,7 +122,19 @@ class _MenuWithoutPrompts(CommandTable):
         return super().menu(())
 
 
+class _MenuShowsFirstMessage(CommandTable):
+    """The / menu describes a prompt by its first message instead of its dictionary desc."""
+
+    def description(self, prompt: Prompt) -> str | None:
+        return prompt.messages[0].text if prompt.messages else None
+
+
 MUTANTS: list[Mutant] = [
+    mutant(
+        "akan-menu-shows-first-message", "akan.slash.menu-shows-dictionary-desc",
+        "the / menu describes a prompt by its first message rather than its dictionary desc",
+        commands=_MenuShowsFirstMessage(),
+    ),
     mutant(
         "akan-prompts-not-commands", "akan.slash.prompts-are-commands",
         "the app's prompt() endpoints are left out of the slash-command list", commands=_MenuWithoutPrompts(),
