@@ -40,7 +40,9 @@ def play(
     """
     recorder = Recorder()
     session = session_for(
-        scenario.setup, provider(scenario.script, recorder), recorder,
+        scenario.setup,
+        provider(scenario.script, recorder),
+        recorder,
         DEFAULT_POLICIES if policies is None else policies(DEFAULT_POLICIES),
     )
     try:
@@ -67,7 +69,8 @@ def session_for(
         dictionary=setup.dictionary,
         voice=(
             model.Voice(setup.voice.available, **given(sentence_ms=setup.voice.sentence_ms))
-            if setup.voice else None
+            if setup.voice
+            else None
         ),
         max_turns=setup.max_turns,
         stored=stored_at_open(setup),
@@ -94,7 +97,9 @@ def _step(session: ChatSession, step: vocab.Step) -> None:
     elif isinstance(step, vocab.StopStep):
         session.stop()
     elif isinstance(step, vocab.UnmountStep):
-        session.unmount(step.tools, step.state)
+        session.unmount(step.tools, step.state, step.guides)
+    elif isinstance(step, vocab.ClickStep):
+        session.click(step.tool, step.arguments)
     elif isinstance(step, vocab.MicStep):
         session.mic(step.heard)
     elif isinstance(step, vocab.SendDraftStep):
@@ -121,7 +126,7 @@ def _step(session: ChatSession, step: vocab.Step) -> None:
 def page_of(setup: vocab.Setup) -> model.Page:
     return model.Page(
         route=setup.route,
-        screen=setup.screen,
+        screen=vocab.expand_fillers(setup.screen),
         html=vocab.expand_fillers(setup.html) if setup.html is not None else None,
         tools=[tool_of(tool) for tool in setup.tools],
         state={name: _state_key(key) for name, key in setup.state.items()},
@@ -133,13 +138,20 @@ def page_of(setup: vocab.Setup) -> model.Page:
         form=_form(setup.form) if setup.form is not None else None,
         components=[
             model.UiComponent(
-                type=c.type, namespace=c.namespace, type_name_to_remove=c.type_name_to_remove, open=c.open,
-                model=c.model, confirm_close=c.confirm_close, on_cancel=c.on_cancel,
+                type=c.type,
+                namespace=c.namespace,
+                type_name_to_remove=c.type_name_to_remove,
+                open=c.open,
+                model=c.model,
+                confirm_close=c.confirm_close,
+                on_cancel=c.on_cancel,
             )
             for c in setup.components
         ],
         zone=setup.zone,
         stores=[model.Store(name=st.name, methods=st.methods, fields=st.fields) for st in setup.stores],
+        module_docs=setup.module_docs,
+        store_actions=setup.store_actions,
     )
 
 
@@ -150,12 +162,18 @@ def tool_of(tool: vocab.PageTool) -> model.PageTool:
         run=_fixed_result(tool.returns, tool.filler_chars),
         description=tool.description,
         args=[
-            model.ToolArg(a.name, values=a.values, one_of=a.one_of, **given(type=a.type)) for a in tool.args
+            model.ToolArg(
+                a.name, values=a.values, one_of=a.one_of, later_one_of=a.later_one_of, **given(type=a.type)
+            )
+            for a in tool.args
         ],
         zone=tool.zone,
         shared=tool.shared,
         settles=tool.settles,
         asks=tool.asks,
+        route=tool.route,
+        html_after=vocab.expand_fillers(tool.html_after) if tool.html_after is not None else None,
+        on_abort=tool.on_abort,
     )
 
 
@@ -181,15 +199,23 @@ def _form(form: vocab.Form) -> model.Form:
         agent=form.agent,
         fields=[
             model.FormField(
-                name=f.name, kind=f.kind, flag=f.flag, value=f.value,
-                control=None if f.control is None else model.FormControl(
-                    type=f.control.type, on_change=f.control.on_change, disabled=f.control.disabled,
+                name=f.name,
+                kind=f.kind,
+                flag=f.flag,
+                value=f.value,
+                control=None
+                if f.control is None
+                else model.FormControl(
+                    type=f.control.type,
+                    on_change=f.control.on_change,
+                    disabled=f.control.disabled,
                     transform=f.control.transform,
                 ),
                 options=[model.RelationOption(o.id, o.label) for o in f.options],
             )
             for f in form.fields
         ],
+        post_sets=[model.PostSet(p.name, p.appends_to, p.shape) for p in form.post_sets],
     )
 
 
@@ -206,7 +232,8 @@ def adaptor_of(provider: vocab.Provider, env: dict[str, str] | None = None) -> m
         settings=model.LlmSettings(settings.model, settings.host) if settings is not None else None,
         accepts=(
             model.Accepts(provider.accepts.image, provider.accepts.document)
-            if provider.accepts is not None else None
+            if provider.accepts is not None
+            else None
         ),
         api_key=provider.api_key and provider.from_options is None,
         on_delta=provider.on_delta,
@@ -255,6 +282,7 @@ def _prompt(prompt: vocab.Prompt) -> model.Prompt:
         name=prompt.name,
         params=prompt.params,
         allowed=prompt.allowed,
+        desc=prompt.desc,
         messages=[
             model.PromptMessage(m.text, [file_of(image) for image in m.images]) for m in prompt.messages
         ],
@@ -277,12 +305,20 @@ def panel_of(panel: vocab.Panel | None) -> model.ChatPanel | None:
     if panel is None:
         return None
     return model.ChatPanel(
-        open=panel.open, initially_open=panel.initially_open, launcher=panel.launcher,
-        class_name=panel.class_name, launcher_class_name=panel.launcher_class_name,
-        panel_class_name=panel.panel_class_name, intro=panel.intro, header=list(panel.header),
+        open=panel.open,
+        initially_open=panel.initially_open,
+        launcher=panel.launcher,
+        class_name=panel.class_name,
+        launcher_class_name=panel.launcher_class_name,
+        panel_class_name=panel.panel_class_name,
+        intro=panel.intro,
+        header=list(panel.header),
         overrides={slot: o.wraps_default for slot, o in panel.overrides.items()},
-        shortcut=panel.shortcut, width=panel.width, persist=panel.persist is not None,
-        storage=panel.persist.storage if panel.persist is not None else None, session=panel.session,
+        shortcut=panel.shortcut,
+        width=panel.width,
+        persist=panel.persist is not None,
+        storage=panel.persist.storage if panel.persist is not None else None,
+        session=panel.session,
         agent_chat=panel.agent_chat,
     )
 

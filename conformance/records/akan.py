@@ -235,6 +235,14 @@ class ToolClash(Open):
     registrations: int
 
 
+class Console(Open):
+    """A message the chat's code wrote to the browser console while mounting (a warning, never a throw)."""
+
+    type: Literal["console"]
+    level: Literal["warn", "error"]
+    text: str
+
+
 class Restored(Open):
     type: Literal["restored"]
     transcript: list[Message]
@@ -380,6 +388,7 @@ Event = Annotated[
     | PromptCalled
     | PromptDenied
     | ToolClash
+    | Console
     | Restored
     | Compaction
     | Status
@@ -452,6 +461,10 @@ class Final(Open):
     microphone: bool = optional("Only with setup.voice.")
     form: dict[str, Any] = optional("Only with setup.form.")
     panel: PanelView = optional("Only with setup.panel.")
+    command_descriptions: dict[str, str] = optional(
+        "Only when a prompt has a desc: the text the / menu shows beside each prompt command."
+    )
+    page_state: dict[str, Any] = optional("Only with setup.state: the keys' values as the page holds them.")
 
 
 class AkanRecord(Open):

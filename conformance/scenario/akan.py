@@ -142,6 +142,10 @@ class ToolArg(Strict):
     one_of: list[Scalar] | None = Field(
         default=None, description="The `{ oneOf: [...] }` option: the values this argument may take."
     )
+    later_one_of: list[Scalar] | None = Field(
+        default=None, description="The `oneOf` list the renders after the first pass (a set that fills in "
+        "after the first render, before the chat opens); omitted, every render passes `one_of`."
+    )
 
     @model_validator(mode="after")
     def _values_for_enum(self) -> ToolArg:
@@ -171,6 +175,19 @@ class PageTool(Strict):
     asks: str | None = Field(
         default=None, description="A call opens a question card with this text; the user's next message "
         "is the call's result (`{\"answer\": <text>}`)."
+    )
+    route: str | None = Field(
+        default=None, pattern=r"^/", description="The route (a path prefix) whose page mounts it; omitted, "
+        "it is mounted on every route."
+    )
+    html_after: str | None = Field(
+        default=None, description="The page's HTML (`setup.html`) once a call's work commits, a moment "
+        "after the body returns (a store action whose fetch lands a tick later); `{filler:N}` works as "
+        "there. For a tool that never settles: what its work changes once Stop has left it running."
+    )
+    on_abort: Literal["ignore", "honour"] = Field(
+        default="ignore", description="What the body does with `AgentAbort.current` when Stop ends its turn: "
+        "`ignore` runs on (its work lands), `honour` cleans up (its work never lands)."
     )
 
     @model_validator(mode="after")
@@ -238,6 +255,7 @@ class Prompt(Strict):
     allowed: bool = Field(
         default=True, description="false: the guard refuses the prompt's GET (HTTP 403) when it runs."
     )
+    desc: str | None = Field(default=None, description="The prompt's dictionary `.desc()`.")
 
 
 class StateKey(Strict):
@@ -280,10 +298,11 @@ class FormControl(Strict):
 
     type: Literal[
         "text", "number", "phone", "select", "switch", "list", "draggable", "parent", "children", "parentId",
-        "childrenId",
+        "childrenId", "textList",
     ] = Field(
         default="text", description="`list` is Field.List; `draggable` is DraggableList (a list the person "
-        "can reorder); `parent` / `children` are Field.Parent / Field.Children (relation pickers, for a "
+        "can reorder); `textList` is Field.TextList (which renders a DraggableList inside); "
+        "`parent` / `children` are Field.Parent / Field.Children (relation pickers, for a "
         "`relation` field); `parentId` / `childrenId` are Field.ParentId / Field.ChildrenId (for a plain "
         "field holding ids)."
     )
@@ -325,6 +344,19 @@ class FormField(Strict):
 
 
 
+class PostSet(Strict):
+    """A ``_postSet<Field>`` hook on the form's store: it appends the field's new value to an array field."""
+
+    name: str = Field(
+        pattern=r"^_postSet[A-Za-z0-9]+$", description="The method's name, e.g. `_postSetTitle`."
+    )
+    appends_to: str = Field(description="The array field whose generated `add` action the hook calls.")
+    shape: Literal["method", "field", "getter"] = Field(
+        default="method", description="How the store subclass declares it: a method, or a class field or "
+        "getter holding the function."
+    )
+
+
 class Form(Strict):
     """A model form on this screen and its subscriptions (``st.use.<model>Form()``)."""
 
@@ -334,6 +366,7 @@ class Form(Strict):
     )
     agent: bool = Field(default=True, description="false: subscribed with `{ agent: false }`.")
     fields: list[FormField] = Field(min_length=1)
+    post_sets: list[PostSet] = Field(default_factory=list, description="The store's `_postSet` hooks.")
 
 
 UiComponentType = Literal[
@@ -564,7 +597,10 @@ class Setup(Strict):
     compact: Compact = Field(default_factory=Compact)
     provider: Provider = Field(default_factory=Provider)
     tools: list[PageTool] = Field(default_factory=list, description="Tools the page publishes.")
-    screen: str = Field(default="", description="The screen context each turn carries.")
+    screen: str = Field(
+        default="", description="The screen context each turn carries; with no `html`, readScreen reads this "
+        "text as written. `{filler:N}` in it stands for N generated characters."
+    )
     reader: list[ReaderRule] | None = Field(
         default=None, description="The app's attachment reader; omitted means the app supplies none."
     )
@@ -603,6 +639,13 @@ class Setup(Strict):
     max_turns: int | None = Field(
         default=None, ge=1, description="maxTurns: model requests one loop may post; omitted, the "
         "implementation's default (the documents give none)."
+    )
+    module_docs: list[str] = Field(
+        default_factory=list, description="The text of the page's modules' `*.abstract.md` developer docs."
+    )
+    store_actions: list[str] = Field(
+        default_factory=list, description="Actions the page's stores define (`st.do.<name>` in code); a "
+        "tool's body may call them."
     )
     stored: StoredTranscript | None = Field(
         default=None, description="The transcript in web storage when the page opens (saved by an earlier "
@@ -646,6 +689,17 @@ class UnmountStep(Strict):
     op: Literal["unmount"]
     tools: list[str] = Field(default_factory=list, description="Names of the tool declarations removed.")
     state: list[str] = Field(default_factory=list, description="Keys no mounted component reads any more.")
+    guides: list[str] = Field(
+        default_factory=list, description="Texts of the guides whose components stop rendering."
+    )
+
+
+class ClickStep(Strict):
+    """The person presses the control wired to the callable a tool declaration returned (its `onClick`)."""
+
+    op: Literal["click"]
+    tool: str = Field(min_length=1, description="The declaration's name, as in `setup.tools`.")
+    arguments: dict[str, Any] = Field(default_factory=dict, description="What the control passes it.")
 
 
 class TypeStep(Strict):
@@ -754,6 +808,6 @@ class AdvanceStep(Strict):
 Step = Annotated[
     AttachStep | SendStep | NoteStep | PersistStep | ReloadStep | StopStep | AdvanceStep | UnmountStep
     | MicStep | SendDraftStep | ReportStep | OpenRowStep | TypeStep | KeyStep | ViewportStep
-    | ReopenStep | UnmountChatStep,
+    | ReopenStep | UnmountChatStep | ClickStep,
     Field(discriminator="op"),
 ]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
-from reference.akan.model import Message
+from reference.akan.model import Message, Prompt
 
 #: akan.slash.six-builtins, in the order the reference lists them (the documents fix no order).
 BUILTINS: tuple[str, ...] = ("new", "retry", "compact", "copy", "help", "tools")
@@ -115,6 +115,14 @@ class CommandTable:
         names = dict.fromkeys(prompt_names)
         prompts = [name for name in names if self.winner == "prompt" or self.builtin(name) is None]
         return [f"/{name}" for name in (*self.builtins, *prompts)]
+
+    def description(self, prompt: Prompt) -> str | None:
+        """What the ``/`` menu shows beside a prompt: its dictionary ``.desc()``.
+
+        akan.slash.menu-shows-dictionary-desc: there is no listing endpoint; the client reads the desc from
+        the prompt's own serialized signal.
+        """
+        return prompt.desc
 
     def parse(self, line: str) -> Command | None:
         """The command a composer line names, or None when the line is a message (no leading slash)."""

@@ -11,7 +11,7 @@ refuses anything else before the tool body runs (akan.tool.enum-of-refuses-off-v
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +25,15 @@ def _same(value: Any, option: Scalar) -> bool:
     """JSON equality: 2 and 2.0 are one number, but neither is "2" nor true."""
     kinds = (isinstance(value, bool), isinstance(value, str))
     return kinds == (isinstance(option, bool), isinstance(option, str)) and bool(value == option)
+
+
+def model_text(text: str, dictionary: Mapping[str, str]) -> str:
+    """Text written for the model (a tool's description, a guide) as the model receives it: as written.
+
+    akan.state.model-facing-text-english: model-facing text is English and never goes through the
+    browser's dictionary, even where the dictionary has an entry for the very same text.
+    """
+    return text
 
 
 @dataclass(frozen=True)
@@ -82,6 +91,22 @@ class Declarations:
                 keep_first = tool.name in offered and tool.shared
                 offered[tool.name] = offered[tool.name] if keep_first else tool
         return offered
+
+    def withdrawal_notices(self, tools: Sequence[PageTool]) -> list[str]:
+        """Console warnings for the published names withdrawn over an argument no schema describes.
+
+        akan.tool.undescribable-arg-console-not-throw: the warning names the tool, the argument and its
+        type; nothing is thrown, so the rest of the page is declared as usual.
+        """
+        notices: list[str] = []
+        for tool in tools:
+            undescribable = next((arg for arg in tool.args if self.arg_schema(arg) is None), None)
+            if tool.name and undescribable is not None:
+                notices.append(
+                    f"st.tool {tool.name!r} is not published: argument {undescribable.name!r} has type "
+                    f"{undescribable.type}, which no tool schema can describe"
+                )
+        return notices
 
     def clashes(self, tools: Sequence[PageTool]) -> dict[str, int]:
         """Names registered more than once without ``shared`` on every registration, with their count.

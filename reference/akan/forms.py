@@ -12,16 +12,19 @@ applies -- and composite fields with their setter directly. It can never write a
 field or a hidden/secret field, and it refuses a plain field with no published control, naming the plain
 fields that do have one. The reference refuses a patch as a whole when any field in it is refused, so a
 refusal never leaves the form half written (the documents do not say whether the rest is applied).
+
+A store's ``_postSet<Field>`` hook runs right after any write of its field, by either tool, and reads the
+new value; only hooks declared as methods are collected, and one naming no field is reported at mount.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, Literal
 
-from reference.akan.model import Form, FormField
+from reference.akan.model import Form, FormField, PostSet
 
 
 def _cap(name: str) -> str:
@@ -132,7 +135,10 @@ class FormTools:
 
     def schema(self, field: FormField) -> dict[str, Any]:
         """A field's JSON Schema type: from its control when drawn, else from the value it holds."""
-        control_types = {"number": "number", "switch": "boolean", "list": "array", "draggable": "array"}
+        control_types = {
+            "number": "number", "switch": "boolean", "list": "array", "draggable": "array",
+            "textList": "array",
+        }
         if field.control is not None and field.control.type in ("parent", "parentId"):
             return {"type": "string"}
         if field.control is not None and field.control.type in MANY_PICKERS:
@@ -209,6 +215,36 @@ class FormTools:
             return None, f"from and to must be indexes below {len(rows)}"
         rows.insert(target, rows.pop(source))
         return rows, None
+
+    def hooks(self, form: Form) -> list[PostSet]:
+        """The ``_postSet`` hooks ``StoreRegistry.register`` collects: functions on the prototype only.
+
+        akan.form.register-collects-prototype-functions-only: a class field or getter is skipped.
+        """
+        return [hook for hook in form.post_sets if hook.shape == "method"]
+
+    def misspelled(self, form: Form) -> list[str]:
+        """Collected hooks whose suffix names no field of the form (akan.form.post-set-misspelling-logged)."""
+        fields = {_cap(field.name) for field in form.fields}
+        return [hook.name for hook in self.hooks(form) if hook.name.removeprefix("_postSet") not in fields]
+
+    def after_write(
+        self, form: Form, values: dict[str, Any], written: Sequence[str], writer: Literal["control", "fill"]
+    ) -> dict[str, Any]:
+        """What the hooks of the fields just written write in turn, reading the stored (new) values.
+
+        akan.form.post-set-runs-after-every-write: every writer (a control's tool, the patch tool) runs
+        them, right after its write. ``writer`` says which one wrote; the reference treats both alike.
+        """
+        extra: dict[str, Any] = {}
+        for hook in self.hooks(form):
+            for name in written:
+                if hook.name.removeprefix("_postSet") != _cap(name):
+                    continue
+                current = extra.get(hook.appends_to, values.get(hook.appends_to))
+                rows = list(current) if isinstance(current, list) else []
+                extra[hook.appends_to] = [*rows, values.get(name)]
+        return extra
 
     def fill(self, form: Form, patch: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
         """The writes a patch makes, or a refusal naming the fields it cannot write (nothing is written).

@@ -108,6 +108,9 @@ class ToolArg:
     type: ArgType = "string"
     values: Sequence[Scalar] | None = None
     one_of: Sequence[Scalar] | None = None
+    later_one_of: Sequence[Scalar] | None = None
+    """The ``oneOf`` list later renders pass (a set that fills in after the first render); a declaration
+    is mount-static, so only ``one_of`` is published (akan.tool.declaration-is-mount-static)."""
 
     def __post_init__(self) -> None:
         if (self.type == "enumOf") != (self.values is not None):
@@ -142,6 +145,12 @@ class PageTool:
     """Declared with ``shared: true``: repeats are one tool."""
     settles: bool = True
     asks: str | None = None
+    route: str | None = None
+    """The route prefix whose page mounts it; None, mounted on every route."""
+    html_after: str | None = None
+    """The page's HTML once a call's work commits, a moment after the body returns (None: no change)."""
+    on_abort: Literal["ignore", "honour"] = "ignore"
+    """What the body does with ``AgentAbort.current`` when Stop ends its turn: run on, or clean up."""
 
     def __post_init__(self) -> None:
         if self.asks is not None and not self.settles:
@@ -208,6 +217,8 @@ class Prompt:
     messages: Sequence[PromptMessage]
     params: Sequence[str] = ()
     allowed: bool = True
+    desc: str | None = None
+    """The prompt's dictionary ``.desc()``, which the ``/`` menu shows beside it."""
 
 
 # -- store keys, local state, forms, components, guides ----------------------------------------------------
@@ -252,7 +263,7 @@ class LocalState:
 
 ControlType = Literal[
     "text", "number", "phone", "select", "switch", "list", "draggable", "parent", "children", "parentId",
-    "childrenId",
+    "childrenId", "textList",
 ]
 
 
@@ -287,6 +298,20 @@ class FormField:
 
 
 @dataclass(frozen=True)
+class PostSet:
+    """A ``_postSet<Field>`` hook declared on the form's store.
+
+    When it runs it appends the field's new value to the array field ``appends_to`` (through that field's
+    generated ``add`` action). ``shape`` is how the subclass declares it: a ``method`` (on the prototype),
+    or a class ``field`` or ``getter`` holding the function.
+    """
+
+    name: str
+    appends_to: str
+    shape: Literal["method", "field", "getter"] = "method"
+
+
+@dataclass(frozen=True)
 class Form:
     """A model form on the screen and its subscriptions (``st.use.<model>Form()``)."""
 
@@ -294,6 +319,7 @@ class Form:
     fields: Sequence[FormField]
     subscriptions: int = 1
     agent: bool = True
+    post_sets: Sequence[PostSet] = ()
 
 
 UiComponentType = Literal[
@@ -360,6 +386,11 @@ class Page:
     zone: str | None = None
     stores: Sequence[Store] = ()
     """The app's store classes, whether or not any component reads them."""
+    module_docs: Sequence[str] = ()
+    """The text of the modules' ``*.abstract.md`` developer docs (akan.guide.abstract-md-never-served)."""
+    store_actions: Sequence[str] = ()
+    """Actions the page's stores define, reachable in code as ``st.do.<name>``
+    (akan.tool.st-do-alone-reaches-nobody)."""
 
 
 # -- the relay, the voice engine, compaction ---------------------------------------------------------------

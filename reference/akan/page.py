@@ -11,7 +11,7 @@ Every decision is read from the ``AkanPolicies`` the page was given.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from reference.akan import forms
 from reference.akan.html_tree import Element, parse_html
@@ -34,6 +34,11 @@ class LivePage:
         #: Current values of the published useState / expose names.
         published = policies.local_state.published(self.local_states)
         self.local = {name: state.value for name, state in published.items()}
+        #: The page's HTML now, and a change a tool's work has started that has not landed yet.
+        self.html: str | None = page.html
+        self.pending_html: str | None = None
+        #: Guides whose components are rendered (akan.guide.is-a-rendered-component).
+        self.rendered_guides = list(page.guides)
         form = page.form
         self.form_values: dict[str, Any] = {f.name: f.value for f in form.fields} if form else {}
         #: Dialog dismissals tools started, not yet reported (akan.ui.dialog-close-uses-dismissal).
@@ -46,7 +51,7 @@ class LivePage:
         ``readState``.
         """
         scopes: list[str] = []
-        if self.model.html is not None:
+        if self.html is not None:
             scopes = [e.attrs["data-agent-scope"] for e in self.screen_root().elements()
                       if "data-agent-scope" in e.attrs and e.visible()]
         reader = self.policies.state
@@ -66,7 +71,7 @@ class LivePage:
         section = arguments.get("section" if name == "readScreen" else "target")
         if name == "readScreen":
             return self.read_screen(None if section is None else str(section))
-        if self.model.html is None:
+        if self.html is None:
             return json_text({"error": "this screen declares no elements to highlight"})
         root = self.screen_root()
         screen = self.policies.screen
@@ -74,9 +79,14 @@ class LivePage:
             return screen.refusal(root, str(section or ""))
         return json_text({"highlighted": section})
 
+    def settle(self) -> None:
+        """Wait for the screen to settle: a change a tool's work started lands now."""
+        if self.pending_html is not None:
+            self.html, self.pending_html = self.pending_html, None
+
     def read_screen(self, section: str | None = None) -> str:
         """``readScreen``: the declared HTML as compact text, or the plain-text screen when there is none."""
-        if self.model.html is None:
+        if self.html is None:
             return self.policies.screen.read_text(self.model.screen)
         return self.policies.screen.read(self.screen_root(), section)
 
@@ -100,6 +110,8 @@ class LivePage:
         if refused is not None:
             return json_text({"error": refused})
         self.form_values.update(writes)
+        writer: Literal["control", "fill"] = "fill" if name == forms.fill_name(form) else "control"
+        self.form_values.update(policy.after_write(form, self.form_values, list(writes), writer))
         return json_text({"written": writes})
 
     def local_tools(self) -> list[dict[str, Any]]:
@@ -116,7 +128,12 @@ class LivePage:
         return json_text({"written": {target[0]: self.local[target[0]]}})
 
     def guides(self) -> list[str]:
-        return self.policies.placement.guides(self.model.guides, self.route, self.model.zone)
+        """The rendered guides for the route; module docs only where a policy serves them.
+
+        akan.guide.abstract-md-never-served: ``*.abstract.md`` docs are for developers, never the agent.
+        """
+        rendered = self.policies.placement.guides(self.rendered_guides, self.route, self.model.zone)
+        return [*rendered, *self.model.module_docs] if self.policies.serves_module_docs else rendered
 
     def ui_tools(self) -> list[dict[str, Any]]:
         return self.policies.ui.tools(self.model.components, self.ui_open)
@@ -144,7 +161,7 @@ class LivePage:
 
         akan.ui.closed-menu-text-not-read: a dropdown's menu is on the page while closed, but hidden.
         """
-        root = parse_html(self.model.html or "")
+        root = parse_html(self.html or "")
         open_menus = self.policies.ui.open_menus(self.model.components, self.ui_open)
         for element in root.elements():
             menu = element.attrs.get("data-agent-dropdown")

@@ -13,7 +13,7 @@ that depends on it follows: a broken ``controls`` is what ``operations`` and ``f
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -24,7 +24,7 @@ from reference.akan.ceilings import Ceilings
 from reference.akan.commands import CommandTable, export, retry_transcript
 from reference.akan.composer import ComposerPolicy
 from reference.akan.cut import choose_cut
-from reference.akan.declarations import Declarations
+from reference.akan.declarations import Declarations, model_text
 from reference.akan.forms import FormTools
 from reference.akan.local_state import LocalStates
 from reference.akan.model import Accepts, Adaptor, ErrorKey, File, Message
@@ -121,6 +121,28 @@ class AkanPolicies:
     forms: FormTools = field(default_factory=FormTools)
     local_state: LocalStates = field(default_factory=LocalStates)
     ui: UiCatalogue = field(default_factory=UiCatalogue)
+
+    # -- what a turn offers the model: reference.akan.session, reference.akan.page ---------------------
+    abort_reaches_tools: bool = True
+    """akan.builtin.abort-signal-via-agent-abort: Stop hands a running tool the signal it may honour."""
+    stop_cancels_tools: bool = False
+    """akan.builtin.abort-signal-via-agent-abort: whether Stop forcibly ends a tool that ignores it."""
+    click_runs_handler: bool = True
+    """akan.tool.declaration-returns-shared-callable: the callable a person presses runs the tool's body."""
+    settles_after_tools: bool = True
+    """akan.builtin.settle-after-non-query-tools: the session waits for the screen after a page tool."""
+    catalogue_follows_route: bool = True
+    """akan.builtin.catalogue-snapshot-per-turn: each turn's tools are those mounted on the route the page
+    is on when it starts (False: the route the page opened on, for good)."""
+    publishes_store_actions: bool = False
+    """akan.tool.st-do-alone-reaches-nobody: whether a store action is a tool by itself."""
+    guides_follow_render: bool = True
+    """akan.guide.is-a-rendered-component: a guide leaves with its component (False: it is fixed for the
+    route, as a page setting would be)."""
+    serves_module_docs: bool = False
+    """akan.guide.abstract-md-never-served: whether module ``*.abstract.md`` docs ride with the guides."""
+    model_text: Callable[[str, Mapping[str, str]], str] = model_text
+    """akan.state.model-facing-text-english: a tool description or guide as the model receives it."""
 
     # -- the surface: reference.akan.placement, state_read, screen --------------------------------------
     placement: Placement = field(default_factory=Placement)

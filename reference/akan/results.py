@@ -61,6 +61,10 @@ class ChatState:
     """Whether a microphone is drawn, when the chat has a voice engine."""
     panel: dict[str, Any] | None = None
     """What the panel draws, when the chat was opened with one (``reference.akan.panel``)."""
+    command_descriptions: dict[str, str] | None = None
+    """What the ``/`` menu shows beside each prompt command, when a prompt has a description."""
+    page_state: dict[str, Any] | None = None
+    """The subscribed keys' values as the page holds them, when the page subscribes any."""
 
     def to_dict(self) -> dict[str, Any]:
         """The state as the conformance record's ``final`` holds it (optional parts only when present)."""
@@ -75,6 +79,10 @@ class ChatState:
         }
         if self.form is not None:
             state["form"] = self.form
+        if self.command_descriptions is not None:
+            state["command_descriptions"] = self.command_descriptions
+        if self.page_state is not None:
+            state["page_state"] = self.page_state
         if self.draft is not None:
             state["draft"] = self.draft
             state["microphone"] = self.microphone

@@ -48,6 +48,7 @@ from reference.akan.model import (
     Voice,
 )
 from reference.akan.page import LivePage
+from reference.akan.placement import under
 from reference.akan.policies import DEFAULT_POLICIES, AkanPolicies
 from reference.akan.results import ChatState, Status, TurnResult
 from reference.akan.speech import Speaker
@@ -134,6 +135,11 @@ class ChatSession:
         self.declarations = [t for t in page.tools if in_view(t.zone, page.zone)]
         for name, count in policies.declarations.clashes(self.declarations).items():
             self._emit("tool_clash", name=name, registrations=count)
+        notices = [*policies.declarations.withdrawal_notices(self.declarations),
+                   *(policies.forms.misspelled(page.form) if page.form is not None else [])]
+        # akan.tool.undescribable-arg-console-not-throw, akan.form.post-set-misspelling-logged
+        for text in notices:
+            self._emit("console", level="warn", text=text)
         self.waiting: Waiting | None = None
         self.stored: list[Message] = [dict(message) for message in stored]
         self._minted_ids = 0
@@ -289,11 +295,31 @@ class ChatSession:
         self.draft, self.draft_voiced = "", False
         return self.send(text, voiced=voiced)
 
-    def unmount(self, tools: Sequence[str] = (), state: Sequence[str] = ()) -> None:
-        """Components unmount: the tools they declared and the keys they read leave the surface."""
+    def click(self, name: str, arguments: Mapping[str, Any] | None = None) -> None:
+        """The person presses the control wired to the callable ``st.tool(name)`` returned.
+
+        akan.tool.declaration-returns-shared-callable: the callable is the declaration's own handler, so
+        the person's press runs the body the agent's call runs, with the same effect on the page.
+        """
+        tool = next((t for t in self.declarations if t.name == name), None)
+        if tool is None or not self.policies.click_runs_handler:
+            return
+        tool.run(dict(arguments or {}))
+        if tool.html_after is not None:
+            self.page.pending_html = tool.html_after
+
+    def unmount(
+        self, tools: Sequence[str] = (), state: Sequence[str] = (), guides: Sequence[str] = ()
+    ) -> None:
+        """Components unmount: the tools they declared, the keys they read and the guides they rendered leave.
+
+        akan.guide.is-a-rendered-component: a guide is a component, so it goes when it stops rendering.
+        """
         self.declarations, self.page.state = self.policies.placement.unmount(
             self.declarations, self.page.state, tools, state
         )
+        if self.policies.guides_follow_render:
+            self.page.rendered_guides = [g for g in self.page.rendered_guides if g.text not in guides]
 
     def advance(self, ms: int) -> None:
         """Let ``ms`` milliseconds of virtual time pass (speech in progress moves on)."""
@@ -420,6 +446,12 @@ class ChatSession:
         """The ``/`` menu."""
         return self.policies.commands.menu([prompt.name for prompt in self.prompts])
 
+    def command_descriptions(self) -> dict[str, str]:
+        """The description the ``/`` menu shows beside each listed prompt that has one."""
+        listed, table = set(self.commands()), self.policies.commands
+        described = {f"/{p.name}": table.description(p) for p in self.prompts}
+        return {name: text for name, text in described.items() if name in listed and text is not None}
+
     def _prompt(self, command: Command) -> bool:
         """An app's ``prompt()`` command, called with the positional arguments typed after its name.
 
@@ -483,12 +515,28 @@ class ChatSession:
     def _abort(self) -> None:
         """End the running turn now. Unanswered calls are left as they are (see the module docstring)."""
         if self.waiting is not None:
+            running = self._tool(self.waiting.calls[0]["name"])
+            if running is not None and self.waiting.question is None:
+                self._left_running(running)
             self.transcript.extend(self.policies.stop_answers(self.waiting.calls, self.waiting.question))
         answered = {m.get("tool_call_id") for m in self.transcript if m["role"] == "tool"}
         calls = [c["id"] for c in self.waiting.calls if c["id"] not in answered] if self.waiting else []
         self.waiting = None
         self._emit("turn_stopped", calls=calls)
         self._status(running=False)
+
+    def _left_running(self, tool: PageTool) -> None:
+        """What becomes of the tool a stopped turn was waiting on.
+
+        akan.builtin.abort-signal-via-agent-abort: Stop hands the body the abort signal (``AgentAbort
+        .current``) and cancels nothing. A body that honours the signal cleans up, so its work never lands;
+        one that ignores it runs on, and the change its work makes lands on the page.
+        """
+        signalled = self.policies.abort_reaches_tools
+        if self.policies.stop_cancels_tools or (signalled and tool.on_abort == "honour"):
+            return
+        if tool.html_after is not None:
+            self.page.pending_html = tool.html_after
 
     def _estimate(self, transcript: list[Message]) -> int:
         return estimate_tokens(self.policies.on_wire(transcript), self.policies.chars_per_token)
@@ -499,19 +547,24 @@ class ChatSession:
         akan.sanitize.runs-on-request-assembly: the turn's own request is built from a sound transcript.
         """
         policies, page = self.policies, self.page
+        page.settle()  # the model's reply takes far longer than any change a tool left in flight
         self.transcript = policies.sanitize_request(self.transcript, policies.stopped_result)
         if policies.should_compact(self._estimate(self.transcript), self.at, self.held_at):
             self._compact(keep=self.keep, trigger="auto")
         messages = policies.on_wire(self.transcript)
+        actions = [{"name": name, "description": "", "parameters": {"type": "object", "properties": {}}}
+                   for name in page.model.store_actions] if policies.publishes_store_actions else []
+        tools = policies.builtins.offered(
+            [*policies.declarations.page_entries(self._mounted()), *page.form_tools(), *page.ui_tools(),
+             *page.local_tools(), *actions, *policies.declarations.store_tools(page.model.stores)]
+        )
+        to_model = policies.model_text
         return self._relay_turn({
             "messages": messages,
-            "tools": policies.builtins.offered(
-                [*policies.declarations.page_entries(self.declarations), *page.form_tools(), *page.ui_tools(),
-                 *page.local_tools(), *policies.declarations.store_tools(page.model.stores)]
-            ),
+            "tools": [{**t, "description": to_model(t["description"], self.dictionary)} for t in tools],
             "screen": page.model.screen,
             "context": page.context(),
-            "guides": page.guides(),
+            "guides": [to_model(text, self.dictionary) for text in page.guides()],
             "provider": policies.provider_settings(self.adaptor),
             "provider_messages": [
                 policies.provider_message(policies.explained(m), self.accepts, policies.can_read)
@@ -602,9 +655,18 @@ class ChatSession:
         if self._run_calls(calls[1:]):
             self._loop()
 
+    def _mounted(self) -> list[PageTool]:
+        """The declarations mounted on the page as the turn starts.
+
+        akan.builtin.catalogue-snapshot-per-turn: a tool whose page a navigation mounts is offered from the
+        turn after the navigation, and one whose page was left is gone by then.
+        """
+        route = self.page.route if self.policies.catalogue_follows_route else self.page.model.route
+        return [tool for tool in self.declarations if tool.route is None or under(route, tool.route)]
+
     def _tool(self, name: str) -> PageTool | None:
         """Only published declarations can be called by the model."""
-        return self.policies.declarations.published(self.declarations).get(name)
+        return self.policies.declarations.published(self._mounted()).get(name)
 
     def _run_tool(self, tool: PageTool | None, name: str, arguments: dict[str, Any]) -> str:
         """Whoever answers ``name`` first, in ``Builtins.call_order`` (a page tool shadows a built-in of its
@@ -637,6 +699,12 @@ class ChatSession:
         if refused is not None:
             return json_text({"error": refused})
         result = tool.run(arguments)
+        if tool.html_after is not None:
+            self.page.pending_html = tool.html_after
+        if self.policies.settles_after_tools:
+            # akan.builtin.settle-after-non-query-tools: the documents do not say how a tool is marked
+            # `query`, so every page tool is waited for; a change its work started lands before the answer.
+            self.page.settle()
         return result if isinstance(result, str) else json_text(result)
 
     # -- compaction ---------------------------------------------------------------------------------
@@ -722,7 +790,10 @@ class ChatSession:
             is_compacting=self.is_compacting,
             route=self.page.route,
             commands=tuple(self.commands()),
+            command_descriptions=self.command_descriptions() if any(p.desc for p in self.prompts) else None,
             form=self.page.form_values if self.page.model.form is not None else None,
+            page_state={name: self.policies.state.page_view(entry) for name, entry in self.page.state.items()}
+            if self.page.model.state else None,
             draft=self.draft if self.voice is not None else None,
             microphone=self.microphone() if self.voice is not None else None,
             panel=self.ui.render() if self.ui is not None else None,

@@ -57,6 +57,14 @@ class StateReader:
             return _walk(entry.value, drop, set()), None
         return _walk(entry.value, drop, set(entry.mask) | set(entry.secret)), None
 
+    def page_view(self, entry: StateKey) -> Any:
+        """A key's value as the page receives and keeps it: whole, ``field.visual`` fields included.
+
+        akan.state.visual-field-kept-for-browser: ``resolveReturn`` leaves a visual field alone; only the
+        agent's reads (``agent_view``) drop it.
+        """
+        return entry.value
+
     def readable(self, state: Mapping[str, StateKey]) -> dict[str, StateKey]:
         """The keys on the agent's surface: named, and not subscribed with ``{ agent: false }``.
 

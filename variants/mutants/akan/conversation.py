@@ -9,7 +9,8 @@ from typing import Any
 from reference.akan import attachments, compaction, sanitize
 from reference.akan.attachments import CanRead
 from reference.akan.ceilings import MB, Candidate, Ceilings
-from reference.akan.model import Accepts, File, Message
+from reference.akan.commands import CommandTable
+from reference.akan.model import Accepts, File, Message, Prompt
 from variants import Mutant
 from variants.mutants.akan.common import mutant
 
@@ -114,7 +115,30 @@ class _DuplicatesAllowed(Ceilings):
         return False
 
 
+class _MenuWithoutPrompts(CommandTable):
+    """The / menu lists only the chat's own commands; the app's prompts are left out of it."""
+
+    def menu(self, prompt_names: Sequence[str]) -> list[str]:
+        return super().menu(())
+
+
+class _MenuShowsFirstMessage(CommandTable):
+    """The / menu describes a prompt by its first message instead of its dictionary desc."""
+
+    def description(self, prompt: Prompt) -> str | None:
+        return prompt.messages[0].text if prompt.messages else None
+
+
 MUTANTS: list[Mutant] = [
+    mutant(
+        "akan-menu-shows-first-message", "akan.slash.menu-shows-dictionary-desc",
+        "the / menu describes a prompt by its first message rather than its dictionary desc",
+        commands=_MenuShowsFirstMessage(),
+    ),
+    mutant(
+        "akan-prompts-not-commands", "akan.slash.prompts-are-commands",
+        "the app's prompt() endpoints are left out of the slash-command list", commands=_MenuWithoutPrompts(),
+    ),
     mutant(
         "akan-cut-on-tool",
         ("akan.compaction.cut.never-on-tool", "akan.compaction.cut.prefers-user",
@@ -186,6 +210,11 @@ MUTANTS: list[Mutant] = [
         "akan-unbounded-digest", "akan.compaction.summarizer.bounded-digest",
         "the summarizer is handed the transcript whole",
         digest_max_chars=10**9, digest_message_chars=10**9,
+    ),
+    mutant(
+        "akan-empty-digest", "akan.compaction.summarizer.bounded-digest",
+        "the summarizer is handed an empty digest: a bound of zero characters keeps none of the conversation",
+        digest_max_chars=0,
     ),
     mutant(
         "akan-summarizer-with-tools", "akan.compaction.summarizer.no-tools-no-screen",

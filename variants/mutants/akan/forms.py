@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 from reference.akan import forms
 from reference.akan.forms import FormTools
-from reference.akan.model import Form, FormField
+from reference.akan.model import Form, FormField, PostSet
 from variants import Mutant
 from variants.mutants.akan.common import mutant
 
@@ -154,7 +155,79 @@ class _IdPickersList(FormTools):
         return ops
 
 
+class _InnerListRegistersToo(FormTools):
+    """Field.TextList's inner DraggableList registers the field a second time, without the transform."""
+
+    def tools(self, form: Form | None) -> list[dict[str, Any]]:
+        entries = super().tools(form)
+        doubled = [dict(entry) for entry in entries if form is not None and any(
+            entry["name"] == forms.setter_name(form, field) for field in form.fields
+            if field.control is not None and field.control.type == "textList")]
+        return [*entries, *doubled]
+
+
+class _NoPostSet(FormTools):
+    def after_write(
+        self, form: Form, values: dict[str, Any], written: Sequence[str], writer: Literal["control", "fill"]
+    ) -> dict[str, Any]:
+        return {}
+
+
+class _PostSetSkipsFill(FormTools):
+    """The patch tool writes around the store's hooks; only a control's own tool runs them."""
+
+    def after_write(
+        self, form: Form, values: dict[str, Any], written: Sequence[str], writer: Literal["control", "fill"]
+    ) -> dict[str, Any]:
+        return {} if writer == "fill" else super().after_write(form, values, written, writer)
+
+
+class _PostSetSkipsControl(FormTools):
+    """Only the patch tool runs the hooks; a control's own tool writes around them."""
+
+    def after_write(
+        self, form: Form, values: dict[str, Any], written: Sequence[str], writer: Literal["control", "fill"]
+    ) -> dict[str, Any]:
+        return {} if writer == "control" else super().after_write(form, values, written, writer)
+
+
+class _MisspellingSilent(FormTools):
+    def misspelled(self, form: Form) -> list[str]:
+        return []
+
+
+class _MisspellingReportsAll(FormTools):
+    """Reports every hook as unknown, whether or not its suffix names a field."""
+
+    def misspelled(self, form: Form) -> list[str]:
+        return [hook.name for hook in self.hooks(form)]
+
+
+class _CollectsEveryShape(FormTools):
+    """Takes class fields and getters holding a function as hooks too."""
+
+    def hooks(self, form: Form) -> list[PostSet]:
+        return list(form.post_sets)
+
+
 MUTANTS: list[Mutant] = [
+    mutant("akan-post-set-never-runs", "akan.form.post-set-runs-after-every-write",
+           "a store's _postSet hook never runs", forms=_NoPostSet()),
+    mutant("akan-post-set-skips-fill", "akan.form.post-set-runs-after-every-write",
+           "the patch tool writes a field without running its _postSet hook", forms=_PostSetSkipsFill()),
+    mutant("akan-post-set-skips-control", "akan.form.post-set-runs-after-every-write",
+           "a control's own tool writes a field without running its _postSet hook",
+           forms=_PostSetSkipsControl()),
+    mutant("akan-post-set-misspelling-silent", "akan.form.post-set-misspelling-logged",
+           "a _postSet hook naming no field is not reported", forms=_MisspellingSilent()),
+    mutant("akan-post-set-all-reported", "akan.form.post-set-misspelling-logged",
+           "every _postSet hook is reported as naming no field", forms=_MisspellingReportsAll()),
+    mutant("akan-post-set-every-shape-collected", "akan.form.register-collects-prototype-functions-only",
+           "a _postSet declared as a class field or getter is collected and runs",
+           forms=_CollectsEveryShape()),
+    mutant("akan-text-list-registers-twice", "akan.form.composed-draggable-single-registration",
+           "Field.TextList's inner DraggableList registers the field's setter a second time",
+           forms=_InnerListRegistersToo()),
     mutant("akan-inline-arrow-publishes", "akan.form.inline-arrow-publishes-nothing",
            "a control with an inline onChange publishes the setter it wraps", forms=_InlineArrowPublishes()),
     mutant("akan-disabled-control-publishes",

@@ -93,6 +93,28 @@ class _NoSkipMarker(ScreenReader):
         return super().render(root, scope, skip=False)
 
 
+class _CutKeepsNothing(ScreenReader):
+    """A read past the limit keeps none of the page: only the list of headings below the cut."""
+
+    def limit(self, lines: list[Line]) -> str:
+        text = "\n".join(line.text for line in lines)
+        if len(text) <= self.max_chars:
+            return text
+        below = "; ".join(line.heading for line in lines if line.level is not None)
+        return f"[read cut; further down: {below}]"
+
+
+class _DropsOverlongFirstLine(ScreenReader):
+    """Cuts only between lines, so a first line longer than the limit is dropped whole."""
+
+    def limit(self, lines: list[Line]) -> str:
+        text = "\n".join(line.text for line in lines)
+        if len(text) <= self.max_chars or len(lines[0].text) <= self.max_chars:
+            return super().limit(lines)
+        below = "; ".join(line.heading for line in lines if line.level is not None)
+        return f"[read cut; further down: {below}]"
+
+
 class _ZoneReadsWholePage(Placement):
     def zone_root(self, page: Element, agent_zone: str | None) -> Element:
         return page
@@ -129,6 +151,20 @@ MUTANTS: list[Mutant] = [
     mutant("akan-no-read-limit",
            ("akan.readscreen.character-limit", "akan.readscreen.truncated-read-lists-remaining-headings"),
            "readScreen returns the whole page however long", screen=ScreenReader(max_chars=10**9)),
+    mutant("akan-read-limit-7999", "akan.readscreen.character-limit",
+           "readScreen cuts at 7999 characters, so a read of exactly 8000 loses its end",
+           screen=ScreenReader(max_chars=7999)),
+    mutant("akan-read-limit-7998", "akan.readscreen.character-limit",
+           "readScreen cuts at 7998 characters, so a read of 7999 loses its end",
+           screen=ScreenReader(max_chars=7998)),
+    mutant("akan-read-limit-8001", "akan.readscreen.character-limit",
+           "readScreen lets 8001 characters through whole", screen=ScreenReader(max_chars=8001)),
+    mutant("akan-read-cut-keeps-nothing", "akan.readscreen.character-limit",
+           "a read past the limit returns none of the page, only the headings below the cut",
+           screen=_CutKeepsNothing()),
+    mutant("akan-read-drops-overlong-first-line", "akan.readscreen.character-limit",
+           "a first line longer than the limit is dropped whole instead of cut inside",
+           screen=_DropsOverlongFirstLine()),
     mutant("akan-no-skip-marker", "akan.readscreen.skip-marker",
            "skipped regions are read in full by the default read", screen=_NoSkipMarker()),
     mutant("akan-max-turns-ignored", "akan.builtin.max-turns-bound",

@@ -35,6 +35,16 @@ class _VisualAsSecret(StateReader):
         return super().agent_view(replace(entry, secret=(*entry.secret, *entry.visual), visual=()))
 
 
+class _VisualStrippedAtSource(StateReader):
+    """resolveReturn strips visual fields too, so the page never receives them."""
+
+    def page_view(self, entry: StateKey) -> Any:
+        value = entry.value
+        if isinstance(value, dict):
+            return {k: v for k, v in value.items() if k not in entry.visual}
+        return value
+
+
 class _EveryUseStateWritable(LocalStates):
     """Every published useState gets a setter, `set` or not."""
 
@@ -73,6 +83,9 @@ class _UnnamedStatePublishesSetter(LocalStates):
 
 
 MUTANTS: list[Mutant] = [
+    mutant("akan-visual-stripped-for-page", "akan.state.visual-field-kept-for-browser",
+           "field.visual fields are stripped from the page response as well as from agent reads",
+           state=_VisualStrippedAtSource()),
     mutant("akan-agent-false-readable", "akan.state.agent-false-keeps-key-off",
            "a key subscribed with { agent: false } is listed and readable", state=_AgentFalseReadable()),
     mutant("akan-secrets-read-without-mask", "akan.state.masked-model-refused-without-mask",

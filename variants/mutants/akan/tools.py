@@ -39,6 +39,34 @@ class _ClashSilent(Declarations):
         return {}
 
 
+class _ReadsLatestRender(Declarations):
+    """Publishes the values of the latest render instead of the first."""
+
+    def arg_schema(self, arg: ToolArg) -> dict[str, Any] | None:
+        if arg.later_one_of is None:
+            return super().arg_schema(arg)
+        return {"type": "string", "enum": list(arg.later_one_of)}
+
+
+class _WithdrawsSilently(Declarations):
+    def withdrawal_notices(self, tools: Sequence[PageTool]) -> list[str]:
+        return []
+
+
+class _WithdrawalNamesToolOnly(Declarations):
+    def withdrawal_notices(self, tools: Sequence[PageTool]) -> list[str]:
+        return [notice.split(":")[0] for notice in super().withdrawal_notices(tools)]
+
+
+class _WithdrawalAbortsRender(Declarations):
+    """An undescribable argument aborts the render: no tool of the page is declared at all."""
+
+    def published(self, tools: Sequence[PageTool]) -> dict[str, PageTool]:
+        if any(tool.name and self.parameters(tool.args) is None for tool in tools):
+            return {}
+        return super().published(tools)
+
+
 class _KeysOutliveReaders(Placement):
     def unmount(
         self, tools: Sequence[PageTool], keys: Mapping[str, StateKey], gone_tools: Sequence[str],
@@ -58,6 +86,40 @@ class _ToolsOutliveComponents(Placement):
 
 
 MUTANTS: list[Mutant] = [
+    mutant("akan-schema-reads-latest-render", "akan.tool.declaration-is-mount-static",
+           "a tool's published values follow later renders instead of staying those of the first",
+           declarations=_ReadsLatestRender()),
+    mutant("akan-withdrawal-silent", "akan.tool.undescribable-arg-console-not-throw",
+           "a tool withdrawn over an undescribable argument is not reported on the console",
+           declarations=_WithdrawsSilently()),
+    mutant("akan-withdrawal-names-tool-only", "akan.tool.undescribable-arg-console-not-throw",
+           "the console warning names the withdrawn tool but neither the argument nor its type",
+           declarations=_WithdrawalNamesToolOnly()),
+    mutant("akan-withdrawal-aborts-render", "akan.tool.undescribable-arg-console-not-throw",
+           "an undescribable argument throws during render, so none of the page's tools is declared",
+           declarations=_WithdrawalAbortsRender()),
+    mutant("akan-store-actions-published", "akan.tool.st-do-alone-reaches-nobody",
+           "every store action is offered to the model as a tool of its own", publishes_store_actions=True),
+    mutant("akan-callable-not-the-handler", "akan.tool.declaration-returns-shared-callable",
+           "the callable handed to the button is not the tool's handler: a person's press runs nothing",
+           click_runs_handler=False),
+    mutant("akan-stop-cancels-tools", "akan.builtin.abort-signal-via-agent-abort",
+           "Stop forcibly cancels a running tool, so one ignoring the signal never finishes its work",
+           stop_cancels_tools=True),
+    mutant("akan-abort-signal-withheld", "akan.builtin.abort-signal-via-agent-abort",
+           "AgentAbort.current never carries Stop's signal, so a tool honouring it runs on regardless",
+           abort_reaches_tools=False),
+    mutant("akan-no-settle-after-tools", "akan.builtin.settle-after-non-query-tools",
+           "the session answers a page tool without waiting for the screen its work changes",
+           settles_after_tools=False),
+    mutant("akan-catalogue-fixed-at-open", "akan.builtin.catalogue-snapshot-per-turn",
+           "the tools offered stay those of the route the chat opened on, whatever the navigation",
+           catalogue_follows_route=False),
+    mutant("akan-module-docs-served", "akan.guide.abstract-md-never-served",
+           "module *.abstract.md docs are sent to the model with the guides", serves_module_docs=True),
+    mutant("akan-model-text-localized", "akan.state.model-facing-text-english",
+           "tool descriptions and guides go through the browser's dictionary before the model sees them",
+           model_text=lambda text, dictionary: dictionary.get(text, text)),
     mutant("akan-off-values-run", ("akan.tool.enum-of-refuses-off-values", "akan.tool.one-of-render-values"),
            "a value outside an argument's enum reaches the tool body", declarations=_OffValuesRun()),
     mutant("akan-enum-always-string", "akan.tool.enum-of-argument",

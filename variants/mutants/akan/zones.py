@@ -31,6 +31,14 @@ class _ZoneAgentSeesNothingInside(Placement):
         return agent_zone is None
 
 
+class _MembershipByKey(Placement):
+    """A declaration joins a zone only through a zone key of its own; one mounted inside a zone without a
+    key (every declaration a scenario can write) stays with the root agent."""
+
+    def in_view(self, placed_in: str | None, agent_zone: str | None) -> bool:
+        return agent_zone is None
+
+
 class _RootLosesZones(Placement):
     def in_view(self, placed_in: str | None, agent_zone: str | None) -> bool:
         return placed_in == agent_zone
@@ -46,6 +54,12 @@ MUTANTS: list[Mutant] = [
     mutant("akan-zone-agent-sees-nothing-inside", "akan.zone.inner-declarations-join-zone",
            "declarations mounted in a zone are not on its agent's surface",
            placement=_ZoneAgentSeesNothingInside()),
+    mutant("akan-guides-fixed-per-route", "akan.guide.is-a-rendered-component",
+           "guides are a setting of the route: one keeps being sent after its component unmounts",
+           guides_follow_render=False),
+    mutant("akan-zone-membership-by-key", "akan.zone.membership-is-positional",
+           "zone membership comes from a per-declaration key, so a keyless library component mounted "
+           "in a zone is not on that zone's surface", placement=_MembershipByKey()),
     mutant("akan-root-loses-zones", "akan.zone.visible-to-root",
            "wrapping a section in a zone hides it from the root agent", placement=_RootLosesZones()),
 ]
