@@ -22,7 +22,9 @@ from conformance.paths import REPO_ROOT
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m conformance.mutation_tool", description=__doc__)
     parser.add_argument("command", choices=["run", "score"])
-    parser.add_argument("--per-module", type=int, default=PER_MODULE, help=f"mutants per module ({PER_MODULE})")
+    parser.add_argument(
+        "--per-module", type=int, default=PER_MODULE, help=f"mutants per module ({PER_MODULE})"
+    )
     parser.add_argument("--seed", type=int, default=SEED, help=f"sampling seed ({SEED})")
     parser.add_argument("--module", action="append", help="only this target (e.g. falai/routing), repeatable")
     parser.add_argument("--system", action="append", help="only this system's targets, repeatable")

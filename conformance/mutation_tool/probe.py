@@ -70,7 +70,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=CASE_TIMEOUT, help="seconds per case")
     args = parser.parse_args(argv)
     code, line = probe(
-        args.system, [a for a in args.first.split(",") if a], [a for a in args.last.split(",") if a], args.timeout
+        args.system,
+        [a for a in args.first.split(",") if a],
+        [a for a in args.last.split(",") if a],
+        args.timeout,
     )
     print(line, flush=True)
     return code

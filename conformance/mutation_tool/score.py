@@ -103,9 +103,15 @@ def read_db(db: Path) -> list[Mutant]:
             line, column = spec.start_pos
             mutants.append(
                 Mutant(
-                    target.name, target.system, spec.operator_name, spec.occurrence, f"{line}:{column}",
-                    mutation_text(result.diff), outcome, detail,
-                )  # fmt: skip
+                    module=target.name,
+                    system=target.system,
+                    operator=spec.operator_name,
+                    occurrence=spec.occurrence,
+                    location=f"{line}:{column}",
+                    mutation=mutation_text(result.diff),
+                    outcome=outcome,
+                    detail=detail,
+                )
             )
     return sorted(mutants, key=lambda m: (m.module, m.operator, m.occurrence))
 
@@ -143,7 +149,10 @@ def _percent(value: float | None) -> str:
 
 def table(summary: dict[str, Any]) -> str:
     """The printed table: one line per module, then per system, then overall."""
-    head = f"{'':22} {'mutants':>7} {'killed':>6} {'expect':>6} {'crash':>5} {'surv':>4} {'score':>6} {'by-exp':>6}"
+    head = (
+        f"{'':22} {'mutants':>7} {'killed':>6} {'expect':>6} {'crash':>5} {'surv':>4} "
+        f"{'score':>6} {'by-exp':>6}"
+    )
     lines = [head]
 
     def row(name: str, t: dict[str, Any]) -> str:

@@ -94,7 +94,9 @@ def sample(db: Path, item: Target, per_module: int, seed: int) -> int:
     return len(keep)
 
 
-def run_module(item: Target, tree: Path, out: Path, per_module: int, seed: int, log: Callable[[str], None]) -> Path:
+def run_module(
+    item: Target, tree: Path, out: Path, per_module: int, seed: int, log: Callable[[str], None]
+) -> Path:
     folder = out / item.system
     folder.mkdir(parents=True, exist_ok=True)
     stem = item.name.split("/", 1)[1]
@@ -128,7 +130,9 @@ def run(
     systems = sorted({t.system for t in targets})
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = [
-            pool.submit(run_system, s, [t for t in targets if t.system == s], root, out, per_module, seed, log)
+            pool.submit(
+                run_system, s, [t for t in targets if t.system == s], root, out, per_module, seed, log
+            )
             for s in systems
         ]
         for future in futures:
