@@ -46,6 +46,11 @@ def _summary_with_tools(messages: list[Message], max_chars: int, message_chars: 
     return {**compaction.summary_request(messages, max_chars, message_chars), "tools": [], "screen": ""}
 
 
+def _summary_of_nothing(messages: list[Message], max_chars: int, message_chars: int) -> dict[str, Any]:
+    """The summarizing request without the conversation: its digest is empty."""
+    return compaction.summary_request([], max_chars, message_chars)
+
+
 def _summary_left_as_user(message: Message, accepts: Accepts, readable: CanRead) -> Message:
     """Maps a summary like any other user message, so the provider reads the notes as a question."""
     plain = {key: value for key, value in message.items() if key != "summary"}
@@ -186,6 +191,11 @@ MUTANTS: list[Mutant] = [
         "akan-unbounded-digest", "akan.compaction.summarizer.bounded-digest",
         "the summarizer is handed the transcript whole",
         digest_max_chars=10**9, digest_message_chars=10**9,
+    ),
+    mutant(
+        "akan-summarizer-sees-nothing", "akan.compaction.summarizer.bounded-digest",
+        "the summarizer is sent an empty digest instead of the conversation",
+        summary_request=_summary_of_nothing,
     ),
     mutant(
         "akan-summarizer-with-tools", "akan.compaction.summarizer.no-tools-no-screen",
