@@ -166,6 +166,26 @@ MUTANTS: list[Mutant] = [
         description="a 15-point lead takes the floor even below 40",
     ),
     Mutant(
+        "falai-takeover-min-41",
+        rules=("falai.routing.takeover.min-score",),
+        policies=_set(
+            takes_over=lambda challenger, asking, p: (
+                challenger >= asking + p.takeover_margin and challenger > p.new_flow_min_score
+            )
+        ),
+        description="a challenger needs more than 40 to take the floor (a new flow still starts at 40)",
+    ),
+    Mutant(
+        "falai-takeover-min-39",
+        rules=("falai.routing.takeover.min-score",),
+        policies=_set(
+            takes_over=lambda challenger, asking, p: (
+                challenger >= asking + p.takeover_margin and challenger >= p.new_flow_min_score - 1
+            )
+        ),
+        description="a challenger takes the floor from 39 (a new flow still needs 40)",
+    ),
+    Mutant(
         "falai-catch-all-over-floor",
         rules=("falai.message.catch-all.when",),
         policies=_catch_all_over_floor,
