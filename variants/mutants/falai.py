@@ -142,6 +142,16 @@ MUTANTS: list[Mutant] = [
         description="every silence wake is honoured, however stale",
     ),
     Mutant(
+        "falai-silence-needs-simultaneous-reply",
+        rules=("falai.silence.honoured-only-while",),
+        policies=_set(
+            silence_still_holds=lambda key_ms, last_assistant, last_customer: (
+                key_ms == last_assistant and (last_customer is None or last_customer == last_assistant)
+            )
+        ),
+        description="a silence holds only if the customer last wrote at the very moment the assistant spoke",
+    ),
+    Mutant(
         "falai-idle-silent-speaks",
         rules=("falai.idle.silent",),
         policies=_set(idle_speaks=lambda idle: True),
