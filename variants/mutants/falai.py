@@ -15,6 +15,7 @@ from reference.falai.messages import Understanding
 from reference.falai.policies import Policies
 from reference.falai.repeat import Policy
 from reference.falai.routing import Decision, Plan, Situation
+from reference.falai.timers import SilenceKey, parse_silence_key
 from variants import Mutant
 
 Change = Callable[[Policies], Policies]
@@ -35,6 +36,16 @@ def _catch_all_over_floor(base: Policies) -> Policies:
         return decision
 
     return dataclasses.replace(base, decide=decide)
+
+
+def _four_part_silence_key(key: str) -> SilenceKey | None:
+    """Splits a silence key on every colon, so a session id holding ':' no longer parses."""
+    return parse_silence_key(key) if len(key.split(":")) == 4 else None
+
+
+def _silence_key_anywhere(key: str) -> SilenceKey | None:
+    """Takes any key that contains ``silence:`` for a silence key, reading it from there on."""
+    return parse_silence_key(key[key.index("silence:") :]) if "silence:" in key else None
 
 
 def _plan_seeing(idle_silent: bool) -> Change:
@@ -150,6 +161,18 @@ MUTANTS: list[Mutant] = [
             )
         ),
         description="a silence holds only if the customer last wrote at the very moment the assistant spoke",
+    ),
+    Mutant(
+        "falai-silence-key-four-parts",
+        rules=("falai.silence.arm", "falai.silence.fires"),
+        policies=_set(parse_silence_key=_four_part_silence_key),
+        description="a silence key is recognised only with exactly four colon-separated parts",
+    ),
+    Mutant(
+        "falai-silence-key-anywhere",
+        rules=("falai.silence.customer-replied",),
+        policies=_set(parse_silence_key=_silence_key_anywhere),
+        description="a run's wake key that contains a silence key is handled as a silence wake",
     ),
     Mutant(
         "falai-idle-silent-speaks",
