@@ -51,6 +51,25 @@ class _ReadsPassword(ScreenReader):
         return super().control(control, labels)
 
 
+class _SelectShowsFirstOption(ScreenReader):
+    """A select always reads as its first option, whichever one is chosen."""
+
+    def control(self, control: Element, labels: dict[str, str]) -> str:
+        token = super().control(control, labels)
+        options = [o for o in control.elements() if o.tag == "option"] if control.tag == "select" else []
+        chosen = next((o for o in options if "selected" in o.attrs), None)
+        return token.replace(chosen.text(), options[0].text()) if chosen is not None else token
+
+
+class _TextareaUnread(ScreenReader):
+    """A textarea reads like an empty input: its text is not given."""
+
+    def control(self, control: Element, labels: dict[str, str]) -> str:
+        if control.tag == "textarea":
+            return "[textarea]"
+        return super().control(control, labels)
+
+
 class _ReadsChatUi(ScreenReader):
     def is_chat_ui(self, element: Element) -> bool:
         return False
@@ -112,6 +131,11 @@ MUTANTS: list[Mutant] = [
            "readState returns masked fields in the clear", state=_Unmasked()),
     mutant("akan-reads-password", "akan.builtin.read-screen-never-reads-password",
            "readScreen prints a password field's value", screen=_ReadsPassword()),
+    mutant("akan-select-reads-first-option", "akan.builtin.read-screen-compact-text",
+           "a select's value is read as its first option, not the chosen one",
+           screen=_SelectShowsFirstOption()),
+    mutant("akan-textarea-unread", "akan.builtin.read-screen-compact-text",
+           "a textarea is listed without its text", screen=_TextareaUnread()),
     mutant("akan-reads-chat-ui", "akan.builtin.read-screen-skips-chat-ui",
            "readScreen reads the chat panel as part of the page", screen=_ReadsChatUi()),
     mutant("akan-no-disabled-marker",
