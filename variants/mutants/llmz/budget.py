@@ -220,4 +220,10 @@ MUTANTS: list[Mutant] = [
         description="a failed or invalid summary is replaced by a placeholder and the history is dropped",
         policies=lambda p: replace(p, summary_failure_fallback="(no summary)"),
     ),
+    Mutant(
+        "llmz-failed-segment-skipped",
+        rules=("llmz.compaction.failure-keeps-history",),
+        description="a segment whose summary fails is left out; the later segments are summarized without it",
+        policies=lambda p: replace(p, summary_failure_fallback=""),
+    ),
 ]
