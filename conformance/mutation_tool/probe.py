@@ -16,7 +16,10 @@ missing line as a crash, like a Cosmic Ray timeout.
 from __future__ import annotations
 
 import argparse
+import builtins
 import sys
+
+from cosmic_ray.exceptions import CosmicRayTestingException
 
 from conformance.adapters.reference import ReferenceAdapter
 from conformance.mutation_tool.plan import CASE_TIMEOUT, SYSTEMS
@@ -24,6 +27,11 @@ from conformance.runner import Selection, run_case, select
 from conformance.scenario.load import LoadedScenario, LoadError
 
 PREFIX = "mutation-probe:"
+
+# Cosmic Ray's exception operator rewrites ``except E`` to ``except CosmicRayTestingException``: the handler
+# no longer matches, so E propagates. The name must resolve for that to mean anything (else every such
+# mutant dies of a NameError), so the probe makes it a builtin, as Cosmic Ray's documentation asks.
+builtins.CosmicRayTestingException = CosmicRayTestingException  # type: ignore[attr-defined]
 
 
 def ordered(
