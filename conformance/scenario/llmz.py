@@ -305,7 +305,7 @@ class CompactionSpec(Strict):
     """Serializable session compaction controls (``new Session({ compaction })``)."""
 
     trigger_ratio: float = Field(default=0.85, gt=0, le=1)
-    target_ratio: float = Field(default=0.65, gt=0, le=1)
+    target_ratio: float = Field(default=0.65, ge=0, le=1)  # 0 is given so the runtime can refuse it
     keep_recent_iterations: int = Field(default=2, ge=0)
     max_summary_tokens: int = Field(default=1024, gt=0)
     model: str | None = None

@@ -95,6 +95,18 @@ def _controls_ignoring_disabled(p: Policies) -> Policies:
     return replace(p, compaction_controls=lambda settings: base(settings) or Controls())
 
 
+def _target_zero_accepted(p: Policies) -> Policies:
+    """Reads a targetRatio of 0 as the smallest valid target instead of refusing it."""
+    base = p.compaction_controls
+
+    def controls(settings: dict[str, Any] | None) -> Controls | None:
+        if settings and settings.get("targetRatio") == 0:
+            settings = {**settings, "targetRatio": 0.01}
+        return base(settings)
+
+    return replace(p, compaction_controls=controls)
+
+
 def _output_overflow_as_generation_failure(entry: Any) -> LlmzError:
     return LlmzError("GENERATION_FAILED", "the response was incomplete")
 
@@ -225,5 +237,11 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.compaction.failure-keeps-history",),
         description="a segment whose summary fails is left out; the later segments are summarized without it",
         policies=lambda p: replace(p, summary_failure_fallback=""),
+    ),
+    Mutant(
+        "llmz-target-ratio-zero-accepted",
+        rules=("llmz.compaction.config-invalid",),
+        description="a targetRatio of 0 is taken (as the smallest target) instead of refused",
+        policies=_target_zero_accepted,
     ),
 ]
