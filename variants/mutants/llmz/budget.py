@@ -107,6 +107,12 @@ def _target_zero_accepted(p: Policies) -> Policies:
     return replace(p, compaction_controls=controls)
 
 
+def _cut_to_protected(p: Policies) -> Policies:
+    """Drops everything compaction may drop, whatever the target would let it keep."""
+    base = p.choose_cut
+    return replace(p, choose_cut=lambda groups, **kw: base(groups, **{**kw, "target_ratio": 1e-9}))
+
+
 def _output_overflow_as_generation_failure(entry: Any) -> LlmzError:
     return LlmzError("GENERATION_FAILED", "the response was incomplete")
 
@@ -243,5 +249,11 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.compaction.config-invalid",),
         description="a targetRatio of 0 is taken (as the smallest target) instead of refused",
         policies=_target_zero_accepted,
+    ),
+    Mutant(
+        "llmz-compaction-drops-to-protected",
+        rules=("llmz.compaction.target-ratio",),
+        description="compaction drops all it may, down to the protected iterations, ignoring the target",
+        policies=_cut_to_protected,
     ),
 ]
