@@ -56,6 +56,14 @@ def main(argv: list[str] | None = None) -> int:
         "seconds": round(time.monotonic() - started, 1),
     }
     summary = score.summarise(mutants, entries, meta)
+    closed = {e.key for e in entries if e.verdict == "gap" and e.status == "closed"}
+    reopened = [
+        s
+        for s in summary["survivors"]
+        if (s["module"], s["operator"], s["location"], s["mutation"]) in closed
+    ]
+    summary["closed_gaps"] = len(closed)
+    summary["open_gaps"] = len(triage.open_gaps(entries))
     score.write(summary, args.out / "score.json")
     print(score.table(summary))
     gaps = triage.open_gaps(entries)
@@ -64,7 +72,9 @@ def main(argv: list[str] | None = None) -> int:
     for s in summary["survivors"]:
         if s["verdict"] is None:
             print(f"untriaged: {s['module']} {s['location']} {s['operator']}: {s['mutation']}")
-    return 1 if gaps or summary["untriaged"] else 0
+    for s in reopened:
+        print(f"closed gap still survives: {s['module']} {s['location']} {s['operator']}: {s['mutation']}")
+    return 1 if gaps or reopened or summary["untriaged"] else 0
 
 
 if __name__ == "__main__":

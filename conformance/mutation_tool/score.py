@@ -128,7 +128,7 @@ def summarise(mutants: list[Mutant], triage: list[Entry], meta: dict[str, Any]) 
     for m in mutants:
         if m.outcome != "survived":
             continue
-        entry = verdicts.get((m.module, m.operator, m.location))
+        entry = verdicts.get((m.module, m.operator, m.location, m.mutation))
         survivors.append(
             {**asdict(m), "verdict": entry.verdict if entry else None, "rule": entry.rule if entry else None}
         )

@@ -10,8 +10,9 @@ A survivor is a change to the reference that no scenario notices. Each gets one 
   ``status: open`` until a scenario pins it, then says ``status: closed`` with ``closed_by`` (the
   scenario id) and ``mutant`` (the hand-written mutant in ``variants/mutants`` that names the rule).
 
-Survivors are matched to entries by module, operator and location (``line:column`` of the mutated
-node, as Cosmic Ray reports it), which are stable for the same source.
+Survivors are matched to entries by module, operator, location (``line:column`` of the mutated node, as
+Cosmic Ray reports it) and the mutation itself (one operator can change one place in two ways), all
+stable for the same source.
 """
 
 from __future__ import annotations
@@ -60,8 +61,8 @@ class Entry(BaseModel):
         return self
 
     @property
-    def key(self) -> tuple[str, str, str]:
-        return (self.module, self.operator, self.location)
+    def key(self) -> tuple[str, str, str, str]:
+        return (self.module, self.operator, self.location, self.mutation)
 
 
 class TriageFile(BaseModel):
@@ -82,10 +83,10 @@ def load(path: Path = TRIAGE_FILE) -> list[Entry]:
         raise TriageError(str(exc)) from exc
     except ValidationError as exc:
         raise TriageError("\n".join(field_problems(exc, path))) from exc
-    seen: set[tuple[str, str, str]] = set()
+    seen: set[tuple[str, str, str, str]] = set()
     for index, entry in enumerate(parsed.entries):
         if entry.key in seen:
-            raise TriageError(f"{path}: entries.{index}: a second entry for {' '.join(entry.key)}")
+            raise TriageError(f"{path}: entries.{index}: a second entry for {' | '.join(entry.key)}")
         seen.add(entry.key)
     return parsed.entries
 
