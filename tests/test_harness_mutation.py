@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-
 import pytest
 
 import variants
@@ -18,8 +16,8 @@ def test_a_harmless_mutant_survives_and_an_unpinned_one_is_reported(monkeypatch:
     loaded = next((i for i in items if isinstance(i, LoadedScenario)), None)
     if loaded is None:
         pytest.skip("no scenarios yet")
-    harmless = Mutant("harmless", (loaded.scenario.rules[0],), contextlib.nullcontext)
-    unpinned = Mutant("unpinned", ("llmz.no.such-rule",), contextlib.nullcontext)
+    harmless = Mutant("harmless", (loaded.scenario.rules[0],), policies=lambda policies: policies)
+    unpinned = Mutant("unpinned", ("llmz.no.such-rule",), policies=lambda policies: policies)
     known = {m.name: m for m in (harmless, unpinned)}
     monkeypatch.setattr(variants, "all_mutants", lambda: known)
     results = [judge_mutant(harmless, [loaded]), judge_mutant(unpinned, [loaded])]
