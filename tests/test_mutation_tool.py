@@ -120,9 +120,19 @@ def test_scores_count_crash_kills_apart_and_leave_incompetents_out() -> None:
     summary = score.summarise(mutants, [], {})
     assert summary["modules"]["falai/routing"] == {
         "mutants": 4, "killed": 2, "killed_by_expectation": 1, "killed_by_crash_only": 1, "survived": 1,
-        "incompetent": 1, "score": 0.6667, "expectation_score": 0.3333,
+        "incompetent": 1, "score": 0.6667, "expectation_score": 0.3333, "survivors_equivalent": 0,
+        "survivors_open_in_documents": 0, "rule_score": 0.6667,
     }  # fmt: skip
     assert summary["overall"]["score"] == 0.75
+    survivor = mutants[2]
+    triaged = triage.Entry(
+        module=survivor.module, operator=survivor.operator, location=survivor.location,
+        mutation=survivor.mutation, verdict="equivalent", reason="a reason of ten characters or more",
+    )  # fmt: skip
+    rescored = score.summarise(mutants, [triaged], {})
+    assert rescored["modules"]["falai/routing"]["rule_score"] == 1.0, "an equivalent survivor still counted"
+    assert rescored["modules"]["falai/routing"]["score"] == 0.6667, "the raw score must not move"
+    assert rescored["untriaged"] == 0
     assert summary["untriaged"] == 1
     assert "overall" in score.table(summary)
     assert score.mutation_text("--- a\n+++ b\n@@ -1 +1 @@\n-    x < 1\n+    x <= 1\n") == "x < 1 -> x <= 1"

@@ -4,13 +4,14 @@ A sampled mutant ends one of four ways: killed by a failed expectation (a scenar
 it: the suite *says what is wrong*), killed only by a crash (the reference raised, timed out or wrote a
 broken record: caught, but not by a rule), survived, or incompetent (Cosmic Ray could not apply or run
 it; left out of every ratio). ``score`` is killed / (killed + survived); ``expectation_score`` counts
-the expectation kills alone, the sharper figure.
+the expectation kills alone, the sharper figure. ``rule_score`` leaves out the survivors the triage calls
+``equivalent`` or ``open-in-the-documents``: killed / the mutants that break something the documents fix.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,10 +41,17 @@ class Tally:
     crash: int = 0
     survived: int = 0
     incompetent: int = 0
-    modules: list[str] = field(default_factory=list)
+    equivalent: int = 0
+    """Survivors triaged ``equivalent``: no implementation could show the change."""
+    open_in_documents: int = 0
+    """Survivors triaged ``open-in-the-documents``: the change is another permitted reading."""
 
-    def add(self, outcome: str) -> None:
+    def add(self, outcome: str, verdict: str | None = None) -> None:
         setattr(self, outcome, getattr(self, outcome) + 1)
+        if outcome == "survived" and verdict == "equivalent":
+            self.equivalent += 1
+        elif outcome == "survived" and verdict == "open-in-the-documents":
+            self.open_in_documents += 1
 
     @property
     def killed(self) -> int:
@@ -51,6 +59,9 @@ class Tally:
 
     def as_dict(self) -> dict[str, Any]:
         judged = self.killed + self.survived
+        # The mutants that break what the documents fix: all judged ones but the survivors triaged as
+        # equivalent or as another permitted reading.
+        rule_breaking = judged - self.equivalent - self.open_in_documents
         return {
             "mutants": judged + self.incompetent,
             "killed": self.killed,
@@ -60,6 +71,9 @@ class Tally:
             "incompetent": self.incompetent,
             "score": round(self.killed / judged, 4) if judged else None,
             "expectation_score": round(self.expectation / judged, 4) if judged else None,
+            "survivors_equivalent": self.equivalent,
+            "survivors_open_in_documents": self.open_in_documents,
+            "rule_score": round(self.killed / rule_breaking, 4) if rule_breaking else None,
         }
 
 
@@ -120,10 +134,11 @@ def summarise(mutants: list[Mutant], triage: list[Entry], meta: dict[str, Any]) 
     modules: dict[str, Tally] = {}
     systems: dict[str, Tally] = {}
     overall = Tally()
-    for m in mutants:
-        for tally in (modules.setdefault(m.module, Tally()), systems.setdefault(m.system, Tally()), overall):
-            tally.add(m.outcome)
     verdicts = {e.key: e for e in triage}
+    for m in mutants:
+        entry = verdicts.get((m.module, m.operator, m.location, m.mutation))
+        for tally in (modules.setdefault(m.module, Tally()), systems.setdefault(m.system, Tally()), overall):
+            tally.add(m.outcome, entry.verdict if entry else None)
     survivors = []
     for m in mutants:
         if m.outcome != "survived":
@@ -151,7 +166,7 @@ def table(summary: dict[str, Any]) -> str:
     """The printed table: one line per module, then per system, then overall."""
     head = (
         f"{'':22} {'mutants':>7} {'killed':>6} {'expect':>6} {'crash':>5} {'surv':>4} "
-        f"{'score':>6} {'by-exp':>6}"
+        f"{'score':>6} {'by-exp':>6} {'rules':>6}"
     )
     lines = [head]
 
@@ -159,7 +174,7 @@ def table(summary: dict[str, Any]) -> str:
         return (
             f"{name:22} {t['mutants']:7d} {t['killed']:6d} {t['killed_by_expectation']:6d} "
             f"{t['killed_by_crash_only']:5d} {t['survived']:4d} {_percent(t['score']):>6} "
-            f"{_percent(t['expectation_score']):>6}"
+            f"{_percent(t['expectation_score']):>6} {_percent(t['rule_score']):>6}"
         )
 
     lines += [row(name, t) for name, t in summary["modules"].items()]
