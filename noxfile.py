@@ -135,7 +135,7 @@ def mutants(s: nox.Session) -> None:
 def mutation(s: nox.Session) -> None:
     """Generated mutants (Cosmic Ray) over the rule-bearing policy modules, the suite as the test.
 
-    Budget: 20 mutants per module (11 modules) by a seeded uniform sample, about 15 minutes on one core;
+    Budget: 20 mutants per module (11 modules) by a seeded uniform sample, about 25 minutes on 2 busy cores;
     ``-- --per-module N --seed S --module falai/routing --jobs 2`` to change it. Writes
     ``build/mutation/score.json`` and prints the score per module, per system and overall; fails while a
     survivor is untriaged or a gap in ``conformance/mutation_triage.yaml`` is open. Not part of ``tests``

@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=SEED, help=f"sampling seed ({SEED})")
     parser.add_argument("--module", action="append", help="only this target (e.g. falai/routing), repeatable")
     parser.add_argument("--system", action="append", help="only this system's targets, repeatable")
-    parser.add_argument("--jobs", type=int, default=1, help="systems run side by side (one tree copy each)")
+    parser.add_argument("--jobs", type=int, default=2, help="systems run side by side (one tree copy each)")
     parser.add_argument("--out", type=Path, default=Path("build/mutation"))
     parser.add_argument("--triage", type=Path, default=triage.TRIAGE_FILE)
     args = parser.parse_args(argv)
