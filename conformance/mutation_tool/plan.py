@@ -5,8 +5,9 @@ Budget. Every module gets the same number of mutants, ``PER_MODULE``, drawn by a
 operators below. With the defaults (20 per module, 11 modules, seed 7) that is 220 mutants; each runs its
 own system's scenarios only, stopping at the first failed expectation. Measured: 25 minutes with the three
 systems side by side (``--jobs 3``) on two cores shared with other work; llmz, whose suite takes about
-16 s for a survivor, dominates. Killed mutants cost 1-5 s, survivors a whole system's suite. Raise ``--per-module`` for a
-sharper figure; the sample, and so the score, is the same for the same seed and source.
+16 s for a survivor, dominates. Killed mutants cost 1-5 s, survivors a whole system's suite. Raise
+``--per-module`` for a sharper figure; the sample, and so the score, is the same for the same seed and
+source.
 
 Modules. Those whose code decides a documented number or order: routing scores and takeovers, silence
 and wake timers, repeat scope (falai); compaction trigger and keep counts, the cut, readScreen's limit,
