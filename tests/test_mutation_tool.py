@@ -35,7 +35,11 @@ def test_two_sampled_mutants_run_end_to_end_in_a_copy_of_the_tree(
     assert any(m.outcome == "expectation" for m in mutants), "a sampled timer mutant should fail a case"
     assert (REPO_ROOT / item.path).read_text(encoding="utf-8") == original, "the clone was mutated"
     assert (tmp_path / "tree-falai" / item.path).read_text(encoding="utf-8") == original, "not restored"
-    code = main(["score", "--module", "falai/timers", "--out", str(tmp_path), "--per-module", "2"])
+    (tmp_path / "empty.yaml").write_text("entries: []\n", encoding="utf-8")
+    empty = str(tmp_path / "empty.yaml")
+    code = main(
+        ["score", "--module", "falai/timers", "--out", str(tmp_path), "--per-module", "2", "--triage", empty]
+    )
     written = json.loads((tmp_path / "score.json").read_text(encoding="utf-8"))
     assert written["modules"]["falai/timers"]["mutants"] == 2
     assert set(written["systems"]) == {"falai"}
