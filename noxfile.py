@@ -1,5 +1,5 @@
-"""Sessions: tests, conformance (the main job), conformance-llmz, report, snapshots, spec, mutants, fuzz,
-fuzz-llmz, bench, lint, typecheck, demo, reliability.
+"""Sessions: tests, conformance (the main job), conformance-llmz, report, snapshots, spec, mutants, mutation,
+fuzz, fuzz-llmz, bench, lint, typecheck, demo, reliability.
 
 Every session needs the same packages (the project with its dev extra), so they share one environment,
 ``.nox/shared``, instead of building one each: set-up is paid once per clone, not once per session. It is
@@ -129,6 +129,19 @@ def spec(s: nox.Session) -> None:
 def mutants(s: nox.Session) -> None:
     """Mutation score: every deliberately broken reference must be caught by the cases pinning its rules."""
     _run(s, "python", "-m", "conformance", "check-mutants", *s.posargs)
+
+
+@nox.session(venv_backend=OWN_ENV)
+def mutation(s: nox.Session) -> None:
+    """Generated mutants (Cosmic Ray) over the rule-bearing policy modules, the suite as the test.
+
+    Budget: 20 mutants per module (11 modules) by a seeded uniform sample, about 25 minutes on 2 busy cores;
+    ``-- --per-module N --seed S --module falai/routing --jobs 2`` to change it. Writes
+    ``build/mutation/score.json`` and prints the score per module, per system and overall; fails while a
+    survivor is untriaged or a gap in ``conformance/mutation_triage.yaml`` is open. Not part of ``tests``
+    or CI (too slow); ``tests/test_mutation_tool.py`` runs a few mutants end to end instead.
+    """
+    _run(s, "python", "-m", "conformance.mutation_tool", "run", *s.posargs)
 
 
 @nox.session(venv_backend=OWN_ENV)

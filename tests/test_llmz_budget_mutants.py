@@ -20,6 +20,9 @@ from variants.mutants.llmz import BUDGET_MUTANTS as MUTANTS
 AREAS = ("llmz/budget/", "llmz/compaction/")
 
 KILLERS: dict[str, tuple[str, ...]] = {
+    "llmz-failed-segment-skipped": ("llmz/compaction/segment-summary-failure-keeps-history",),
+    "llmz-target-ratio-zero-accepted": ("llmz/compaction/target-ratio-zero-rejected",),
+    "llmz-compaction-drops-to-protected": ("llmz/compaction/target-keeps-history-nothing-protected",),
     "llmz-budget-no-reserve-floor": ("llmz/budget/reserve-floor-small-window",),
     "llmz-budget-reserve-ignores-model-output": (
         "llmz/budget/reserve-model-output-limit",

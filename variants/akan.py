@@ -93,10 +93,13 @@ def _answer_running_call(calls: list[dict[str, Any]], question: str | None) -> l
     """Stop lands the race at once: the call that was running gets its own answer, in other words."""
     if question is not None or not calls:
         return []
-    return [{
-        "role": "tool", "tool_call_id": calls[0]["id"],
-        "content": json_text({"aborted": True, "note": "Cancelled by the user while it ran."}),
-    }]
+    return [
+        {
+            "role": "tool",
+            "tool_call_id": calls[0]["id"],
+            "content": json_text({"aborted": True, "note": "Cancelled by the user while it ran."}),
+        }
+    ]
 
 
 # -- readScreen -------------------------------------------------------------------------------------------
@@ -132,7 +135,8 @@ class _LimitBodyOnly(ScreenReader):
 # -- tools and refusals -----------------------------------------------------------------------------------
 
 _EXTRA_BUILTIN = {
-    "name": "listSections", "description": "List the named sections on the screen.",
+    "name": "listSections",
+    "description": "List the named sections on the screen.",
     "parameters": {"type": "object", "properties": {}, "required": []},
 }
 
@@ -191,9 +195,13 @@ def _persist_with_mime(message: Message) -> Message:
     """Saving keeps each attachment's name and MIME type; the bytes and the text are still dropped."""
     if not message.get("attachments"):
         return dict(message)
-    return {**message, "attachments": [
-        {"name": a["name"], **({"mime": a["mime"]} if "mime" in a else {})} for a in message["attachments"]
-    ]}
+    return {
+        **message,
+        "attachments": [
+            {"name": a["name"], **({"mime": a["mime"]} if "mime" in a else {})}
+            for a in message["attachments"]
+        ],
+    }
 
 
 class _NotesReworded(CommandTable):
@@ -243,8 +251,10 @@ PERMITTED: list[Permitted] = [
     Permitted(
         name="akan-running-call-answered-otherwise",
         system="akan",
-        exercises=("akan.sanitize.stopped-calls-answered-not-erased#open_question",
-                   "akan.builtin.stop-races-running-tool"),
+        exercises=(
+            "akan.sanitize.stopped-calls-answered-not-erased#open_question",
+            "akan.builtin.stop-races-running-tool",
+        ),
         description="Stop answers the call that was running at once, in words without 'stopped'",
         policies=_change(stop_answers=_answer_running_call),
     ),

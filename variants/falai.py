@@ -180,8 +180,10 @@ PERMITTED: list[Permitted] = [
     Permitted(
         name="falai-score-ties-to-later-flow",
         system="falai",
-        exercises=("falai.routing.new-flow-min-score#open_question",
-                   "falai.routing.takeover.margin#open_question"),
+        exercises=(
+            "falai.routing.new-flow-min-score#open_question",
+            "falai.routing.takeover.margin#open_question",
+        ),
         description="among equal top scores the later flow in agent order wins",
         policies=lambda base: dataclasses.replace(base, best=_ties_to_later),
     ),

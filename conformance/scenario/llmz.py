@@ -389,8 +389,8 @@ class CompactionSpec(Strict):
     trigger_ratio: float | None = Field(
         default=None, gt=0, le=1, description="Omitted: llmz.compaction.trigger-ratio."
     )
-    target_ratio: float | None = Field(
-        default=None, gt=0, le=1, description="Omitted: llmz.compaction.target-ratio."
+    target_ratio: float | None = Field(  # 0 is allowed so the runtime's own refusal is what is tested
+        default=None, ge=0, le=1, description="Omitted: llmz.compaction.target-ratio."
     )
     keep_recent_iterations: int | None = Field(
         default=None, ge=0, description="Omitted: llmz.compaction.keep-recent-iterations."

@@ -173,7 +173,7 @@ class Agent:
     # -- wakes ----------------------------------------------------------------------------------------
     def _wake(self, wake: Wake) -> TurnResult:
         turn = TurnResult(input=wake)
-        silence = timers.parse_silence_key(wake.key)
+        silence = self.engine.policies.parse_silence_key(wake.key)
         if silence is not None:
             self._silence_wake(wake.key, silence, turn)
             return turn

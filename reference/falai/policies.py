@@ -32,9 +32,9 @@ class Policies:
     """falai.routing.takeover.margin"""
     plan: Callable[[routing.Situation], routing.Plan] = routing.plan
     """falai.routing.asking-scored, lone-candidate-*, falai.message.catch-all.never-scored"""
-    decide: Callable[
-        [routing.Situation, routing.Plan, Mapping[str, float], Policies], routing.Decision
-    ] = routing.decide
+    decide: Callable[[routing.Situation, routing.Plan, Mapping[str, float], Policies], routing.Decision] = (
+        routing.decide
+    )
     """falai.routing.* steps 3 to 6, falai.message.catch-all.when"""
     best: Callable[[Mapping[str, float], Sequence[str]], tuple[str, float] | None] = routing.best
     """Which flow has the top score; ties go to the earlier flow (an open question)."""
@@ -46,9 +46,9 @@ class Policies:
     """falai.triggers.duplicate-input"""
     ingesting_run: Callable[[Sequence[Run]], Run | None] = messages.ingesting_run
     """falai.routing.ingest-first"""
-    parse_understanding: Callable[
-        [dict[str, Any], tuple[str, ...], int], messages.Understanding
-    ] = messages.parse_understanding
+    parse_understanding: Callable[[dict[str, Any], tuple[str, ...], int], messages.Understanding] = (
+        messages.parse_understanding
+    )
     """falai.message.scores, falai.mention.extract.input: what the understand call answered."""
     another_reply: Callable[[bool], bool] = messages.another_reply
     """falai.mention.say-answers"""
@@ -95,6 +95,8 @@ class Policies:
     # -- timers (reference.falai.timers) ---------------------------------------------------------------------
     silence_key: Callable[[str, str, int], str] = timers.silence_key
     """falai.silence.arm"""
+    parse_silence_key: Callable[[str], timers.SilenceKey | None] = timers.parse_silence_key
+    """falai.silence.arm, falai.silence.fires: which wake keys are silence keys (the rest wake runs)."""
     silence_still_holds: Callable[[int, int | None, int | None], bool] = timers.silence_still_holds
     """falai.silence.honoured-only-while"""
     start_key: Callable[[str, int], str] = timers.start_key

@@ -19,6 +19,7 @@ from reference.falai.policies import Policies
 from reference.falai.repeat import Policy
 from reference.falai.routing import Decision, Plan, Situation
 from reference.falai.session import Session
+from reference.falai.timers import SilenceKey, parse_silence_key
 from variants import Mutant
 
 Change = Callable[[Policies], Policies]
@@ -39,6 +40,16 @@ def _catch_all_over_floor(base: Policies) -> Policies:
         return decision
 
     return dataclasses.replace(base, decide=decide)
+
+
+def _four_part_silence_key(key: str) -> SilenceKey | None:
+    """Splits a silence key on every colon, so a session id holding ':' no longer parses."""
+    return parse_silence_key(key) if len(key.split(":")) == 4 else None
+
+
+def _silence_key_anywhere(key: str) -> SilenceKey | None:
+    """Takes any key that contains ``silence:`` for a silence key, reading it from there on."""
+    return parse_silence_key(key[key.index("silence:") :]) if "silence:" in key else None
 
 
 def _plan_seeing(idle_silent: bool) -> Change:
@@ -210,6 +221,28 @@ MUTANTS: list[Mutant] = [
         description="every silence wake is honoured, however stale",
     ),
     Mutant(
+        "falai-silence-needs-simultaneous-reply",
+        rules=("falai.silence.honoured-only-while",),
+        policies=_set(
+            silence_still_holds=lambda key_ms, last_assistant, last_customer: (
+                key_ms == last_assistant and (last_customer is None or last_customer == last_assistant)
+            )
+        ),
+        description="a silence holds only if the customer last wrote at the very moment the assistant spoke",
+    ),
+    Mutant(
+        "falai-silence-key-four-parts",
+        rules=("falai.silence.arm", "falai.silence.fires"),
+        policies=_set(parse_silence_key=_four_part_silence_key),
+        description="a silence key is recognised only with exactly four colon-separated parts",
+    ),
+    Mutant(
+        "falai-silence-key-anywhere",
+        rules=("falai.silence.customer-replied",),
+        policies=_set(parse_silence_key=_silence_key_anywhere),
+        description="a run's wake key that contains a silence key is handled as a silence wake",
+    ),
+    Mutant(
         "falai-idle-silent-speaks",
         rules=("falai.idle.silent",),
         policies=_set(idle_speaks=lambda idle: True),
@@ -236,29 +269,41 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "falai-takeover-min-39",
         rules=("falai.routing.takeover.min-score",),
-        policies=_set(takes_over=lambda challenger, asking, p: challenger >= asking + p.takeover_margin
-                      and challenger >= 39),
+        policies=_set(
+            takes_over=lambda challenger, asking, p: (
+                challenger >= asking + p.takeover_margin and challenger >= 39
+            )
+        ),
         description="a challenger of an asking run wins from 39",
     ),
     Mutant(
         "falai-takeover-min-41",
         rules=("falai.routing.takeover.min-score",),
-        policies=_set(takes_over=lambda challenger, asking, p: challenger >= asking + p.takeover_margin
-                      and challenger >= 41),
+        policies=_set(
+            takes_over=lambda challenger, asking, p: (
+                challenger >= asking + p.takeover_margin and challenger >= 41
+            )
+        ),
         description="a challenger of an asking run needs 41",
     ),
     Mutant(
         "falai-takeover-min-exact",
         rules=("falai.routing.takeover.min-score",),
-        policies=_set(takes_over=lambda challenger, asking, p: challenger >= asking + p.takeover_margin
-                      and challenger == p.new_flow_min_score),
+        policies=_set(
+            takes_over=lambda challenger, asking, p: (
+                challenger >= asking + p.takeover_margin and challenger == p.new_flow_min_score
+            )
+        ),
         description="only a challenger scoring exactly 40 wins",
     ),
     Mutant(
         "falai-takeover-margin-exact",
         rules=("falai.routing.takeover.margin",),
-        policies=_set(takes_over=lambda challenger, asking, p: challenger == asking + p.takeover_margin
-                      and challenger >= p.new_flow_min_score),
+        policies=_set(
+            takes_over=lambda challenger, asking, p: (
+                challenger == asking + p.takeover_margin and challenger >= p.new_flow_min_score
+            )
+        ),
         description="only a lead of exactly 15 takes the floor",
     ),
     Mutant(

@@ -23,7 +23,15 @@ from variants.mutants.akan import (
 )
 
 MUTANTS: list[Mutant] = [
-    *conversation.MUTANTS, *screen.MUTANTS, *tools.MUTANTS, *state.MUTANTS, *forms.MUTANTS, *ui.MUTANTS,
-    *zones.MUTANTS, *mounting.MUTANTS, *voice.MUTANTS, *storage.MUTANTS,
+    *conversation.MUTANTS,
+    *screen.MUTANTS,
+    *tools.MUTANTS,
+    *state.MUTANTS,
+    *forms.MUTANTS,
+    *ui.MUTANTS,
+    *zones.MUTANTS,
+    *mounting.MUTANTS,
+    *voice.MUTANTS,
+    *storage.MUTANTS,
     *chat.MUTANTS,
 ]

@@ -47,6 +47,11 @@ def _summary_with_tools(messages: list[Message], max_chars: int, message_chars: 
     return {**compaction.summary_request(messages, max_chars, message_chars), "tools": [], "screen": ""}
 
 
+def _summary_of_nothing(messages: list[Message], max_chars: int, message_chars: int) -> dict[str, Any]:
+    """The summarizing request without the conversation: its digest is empty."""
+    return compaction.summary_request([], max_chars, message_chars)
+
+
 def _summary_left_as_user(message: Message, accepts: Accepts, readable: CanRead) -> Message:
     """Maps a summary like any other user message, so the provider reads the notes as a question."""
     plain = {key: value for key, value in message.items() if key != "summary"}
@@ -67,8 +72,11 @@ def _erasing_sanitize(transcript: list[Message], stopped: str) -> list[Message]:
             continue
         calls = [c for c in message.get("tool_calls") or [] if c["id"] in answered]
         if message.get("tool_calls") is not None:
-            message = {**message, "tool_calls": calls} if calls else {
-                k: v for k, v in message.items() if k != "tool_calls"}
+            message = (
+                {**message, "tool_calls": calls}
+                if calls
+                else {k: v for k, v in message.items() if k != "tool_calls"}
+            )
         out.append(message)
     return out
 
@@ -131,93 +139,121 @@ class _MenuShowsFirstMessage(CommandTable):
 
 MUTANTS: list[Mutant] = [
     mutant(
-        "akan-menu-shows-first-message", "akan.slash.menu-shows-dictionary-desc",
+        "akan-menu-shows-first-message",
+        "akan.slash.menu-shows-dictionary-desc",
         "the / menu describes a prompt by its first message rather than its dictionary desc",
         commands=_MenuShowsFirstMessage(),
     ),
     mutant(
-        "akan-prompts-not-commands", "akan.slash.prompts-are-commands",
-        "the app's prompt() endpoints are left out of the slash-command list", commands=_MenuWithoutPrompts(),
+        "akan-prompts-not-commands",
+        "akan.slash.prompts-are-commands",
+        "the app's prompt() endpoints are left out of the slash-command list",
+        commands=_MenuWithoutPrompts(),
     ),
     mutant(
         "akan-cut-on-tool",
-        ("akan.compaction.cut.never-on-tool", "akan.compaction.cut.prefers-user",
-         "akan.compaction.cut.assistant-when-no-user"),
+        (
+            "akan.compaction.cut.never-on-tool",
+            "akan.compaction.cut.prefers-user",
+            "akan.compaction.cut.assistant-when-no-user",
+        ),
         "the cut keeps exactly `keep` messages even when that opens the kept part on a tool result",
         cut=_nominal_cut,
     ),
     mutant(
-        "akan-local-on-wire", "akan.local.withheld-from-wire",
+        "akan-local-on-wire",
+        "akan.local.withheld-from-wire",
         "local messages are posted (and exported) like any other",
         on_wire=_everything_on_wire,
     ),
     mutant(
-        "akan-file-ceiling-off-by-one", "akan.attachments.ceiling.per-file",
+        "akan-file-ceiling-off-by-one",
+        "akan.attachments.ceiling.per-file",
         "a file of exactly 4 MB is refused",
         lambda p: replace(p, ceilings=replace(p.ceilings, file_max_bytes=4 * MB - 1)),
     ),
     mutant(
-        "akan-message-bytes-unchecked", "akan.attachments.ceiling.per-message-bytes",
+        "akan-message-bytes-unchecked",
+        "akan.attachments.ceiling.per-message-bytes",
         "the 8 MB per-message ceiling is never applied",
         lambda p: replace(p, ceilings=replace(p.ceilings, message_max_bytes=10**12)),
     ),
     mutant(
-        "akan-six-files", "akan.attachments.ceiling.per-message-files",
+        "akan-six-files",
+        "akan.attachments.ceiling.per-message-files",
         "a sixth file is accepted",
         lambda p: replace(p, ceilings=replace(p.ceilings, message_max_files=6)),
     ),
     mutant(
-        "akan-duplicates-allowed", "akan.attachments.duplicate-refused",
+        "akan-duplicates-allowed",
+        "akan.attachments.duplicate-refused",
         "the same file can be attached twice",
         ceilings=_DuplicatesAllowed(),
     ),
     mutant(
-        "akan-threshold-halved", "akan.compaction.threshold.past",
+        "akan-threshold-halved",
+        "akan.compaction.threshold.past",
         "compaction starts once the estimate passes half of compact.at",
         should_compact=_half_threshold,
     ),
     mutant(
-        "akan-at-zero-compacts", "akan.compaction.disabled-at-zero",
+        "akan-at-zero-compacts",
+        "akan.compaction.disabled-at-zero",
         "compact.at = 0 is treated as a threshold of zero tokens",
         should_compact=_zero_is_a_threshold,
     ),
     mutant(
-        "akan-default-12000", "akan.compaction.threshold.default",
+        "akan-default-12000",
+        "akan.compaction.threshold.default",
         "the default threshold is half of 24k",
         default_at_tokens=12_000,
     ),
     mutant(
-        "akan-default-48000", "akan.compaction.threshold.default",
+        "akan-default-48000",
+        "akan.compaction.threshold.default",
         "the default threshold is twice 24k",
         default_at_tokens=48_000,
     ),
     mutant(
-        "akan-five-chars-per-token", "akan.compaction.estimate.four-chars-per-token",
+        "akan-five-chars-per-token",
+        "akan.compaction.estimate.four-chars-per-token",
         "the estimate divides by five",
         chars_per_token=5,
     ),
     mutant(
-        "akan-three-chars-per-token", "akan.compaction.estimate.four-chars-per-token",
+        "akan-three-chars-per-token",
+        "akan.compaction.estimate.four-chars-per-token",
         "the estimate divides by three",
         chars_per_token=3,
     ),
     mutant(
-        "akan-no-shrink-retried", "akan.compaction.no-shrink.held",
+        "akan-no-shrink-retried",
+        "akan.compaction.no-shrink.held",
         "an unhelpful summary is retried on the very next request",
         hold_after=lambda before, after: None,
     ),
     mutant(
-        "akan-unbounded-digest", "akan.compaction.summarizer.bounded-digest",
+        "akan-unbounded-digest",
+        "akan.compaction.summarizer.bounded-digest",
         "the summarizer is handed the transcript whole",
-        digest_max_chars=10**9, digest_message_chars=10**9,
+        digest_max_chars=10**9,
+        digest_message_chars=10**9,
     ),
     mutant(
-        "akan-empty-digest", "akan.compaction.summarizer.bounded-digest",
+        "akan-empty-digest",
+        "akan.compaction.summarizer.bounded-digest",
         "the summarizer is handed an empty digest: a bound of zero characters keeps none of the conversation",
         digest_max_chars=0,
     ),
     mutant(
-        "akan-summarizer-with-tools", "akan.compaction.summarizer.no-tools-no-screen",
+        "akan-summarizer-sees-nothing",
+        "akan.compaction.summarizer.bounded-digest",
+        "the summarizer is sent an empty digest instead of the conversation",
+        summary_request=_summary_of_nothing,
+    ),
+    mutant(
+        "akan-summarizer-with-tools",
+        "akan.compaction.summarizer.no-tools-no-screen",
         "the summarizing request carries tools and screen context",
         summary_request=_summary_with_tools,
     ),
@@ -228,19 +264,23 @@ MUTANTS: list[Mutant] = [
         can_read=lambda kind, accepts: True,
     ),
     mutant(
-        "akan-summary-as-user-for-provider", "akan.compaction.summary-as-system-for-provider",
+        "akan-summary-as-user-for-provider",
+        "akan.compaction.summary-as-system-for-provider",
         "the adaptor hands the summary to the provider as a user message",
         provider_message=_summary_left_as_user,
     ),
     mutant(
-        "akan-persist-keeps-content", "akan.attachments.persist-names-only",
+        "akan-persist-keeps-content",
+        "akan.attachments.persist-names-only",
         "saving the transcript keeps attachment bytes and text",
         persisted=_persist_everything,
     ),
     mutant(
-        "akan-sanitize-erases", "akan.sanitize.stopped-calls-answered-not-erased",
+        "akan-sanitize-erases",
+        "akan.sanitize.stopped-calls-answered-not-erased",
         "an unanswered call is deleted from the transcript instead of being answered as stopped",
-        sanitize_request=_erasing_sanitize, restore=_erasing_sanitize,
+        sanitize_request=_erasing_sanitize,
+        restore=_erasing_sanitize,
     ),
     mutant(
         "akan-request-unsanitized",
@@ -249,72 +289,86 @@ MUTANTS: list[Mutant] = [
         sanitize_request=_as_is,
     ),
     mutant(
-        "akan-restore-unsanitized", "akan.sanitize.runs-on-restore",
+        "akan-restore-unsanitized",
+        "akan.sanitize.runs-on-restore",
         "a transcript restored from storage is taken as saved, holes and all",
         restore=_as_is,
     ),
     mutant(
-        "akan-cap-unsanitized", "akan.sanitize.runs-on-capped-store",
+        "akan-cap-unsanitized",
+        "akan.sanitize.runs-on-capped-store",
         "a capped store keeps the window as cut, opening on results whose call is gone",
         cap_store=_window_only,
     ),
     mutant(
-        "akan-prompt-wins-collision", "akan.slash.builtin-wins-collision",
+        "akan-prompt-wins-collision",
+        "akan.slash.builtin-wins-collision",
         "an app prompt named like a built-in runs instead of it and is listed twice",
         lambda p: replace(p, commands=replace(p.commands, winner="prompt", dispatch_first=frozenset())),
     ),
     mutant(
-        "akan-new-and-copy-after-running-check", "akan.slash.new-and-copy-dispatch-first",
+        "akan-new-and-copy-after-running-check",
+        "akan.slash.new-and-copy-dispatch-first",
         "/new and /copy are refused mid-turn and taken by an open question card as the answer",
         lambda p: replace(p, commands=replace(p.commands, dispatch_first=frozenset())),
     ),
     mutant(
-        "akan-new-without-abort", "akan.slash.new-aborts-then-waits",
+        "akan-new-without-abort",
+        "akan.slash.new-aborts-then-waits",
         "/new empties the transcript while the turn it interrupted is still running",
         new_aborts=False,
     ),
     mutant(
-        "akan-retry-replays-everything", "akan.slash.retry-replays-trailing-user-message",
+        "akan-retry-replays-everything",
+        "akan.slash.retry-replays-trailing-user-message",
         "/retry sends the whole last input again, a prompt's preamble included",
         retry=_retry_everything,
     ),
     mutant(
-        "akan-args-split-on-spaces", "akan.slash.positional-whitespace-args-with-quotes",
+        "akan-args-split-on-spaces",
+        "akan.slash.positional-whitespace-args-with-quotes",
         "quotes do not group: every word is its own argument",
         lambda p: replace(p, commands=replace(p.commands, split=_split_on_spaces)),
     ),
     mutant(
-        "akan-copy-without-route-and-time", "akan.slash.copy-includes-route-and-time",
+        "akan-copy-without-route-and-time",
+        "akan.slash.copy-includes-route-and-time",
         "the /copy export holds the messages only: its route and time are empty",
         export=_export_conversation_only,
     ),
     mutant(
-        "akan-error-not-folded", "akan.transcript.error-folded-into-text",
+        "akan-error-not-folded",
+        "akan.transcript.error-folded-into-text",
         "a failed turn reaches the provider as an empty assistant message with a stray error field",
         explained=lambda message: message,
     ),
     mutant(
-        "akan-report-as-note", "akan.slash.note-and-report",
+        "akan-report-as-note",
+        "akan.slash.note-and-report",
         "session.report writes its failure as a local note",
         report_lands_as="note",
     ),
     mutant(
-        "akan-compact-command-keeps-tail", "akan.compaction.command-keeps-nothing",
+        "akan-compact-command-keeps-tail",
+        "akan.compaction.command-keeps-nothing",
         "/compact keeps the newest messages, as an automatic compaction does",
         command_keep=2,
     ),
     mutant(
-        "akan-compacting-never-shown", "akan.compaction.is-compacting",
+        "akan-compacting-never-shown",
+        "akan.compaction.is-compacting",
         "isCompacting is never raised while a summary is written",
         shows_compacting=False,
     ),
     mutant(
-        "akan-voice-flag-on-wire", "akan.speech.no-wire-field-for-voice",
+        "akan-voice-flag-on-wire",
+        "akan.speech.no-wire-field-for-voice",
         "a voiced ask is posted with a field saying it was spoken",
         user_message=_message_marking_voice,
     ),
     mutant(
-        "akan-prompt-image-as-text", "akan.attachments.msg-image-same-shape",
+        "akan-prompt-image-as-text",
+        "akan.attachments.msg-image-same-shape",
         "a prompt's image becomes the literal [image] in its text",
         prompt_message=_prompt_images_as_text,
     ),

@@ -20,7 +20,9 @@ class _InlineArrowPublishes(FormTools):
         return {
             forms.setter_name(form, field): field
             for field in form.fields
-            if field.kind == "plain" and field.control is not None and field.flag is None
+            if field.kind == "plain"
+            and field.control is not None
+            and field.flag is None
             and not field.control.disabled
         }
 
@@ -30,7 +32,9 @@ class _DisabledControlPublishes(FormTools):
         return {
             forms.setter_name(form, field): field
             for field in form.fields
-            if field.kind == "plain" and field.control is not None and field.flag is None
+            if field.kind == "plain"
+            and field.control is not None
+            and field.flag is None
             and field.control.on_change == "reference"
         }
 
@@ -136,11 +140,15 @@ class _PickersIgnoreReference(FormTools):
     """Relation and id pickers publish whether or not they hold the setter, and while disabled."""
 
     def controls(self, form: Form) -> dict[str, FormField]:
-        loose = replace(form, fields=[
-            replace(f, control=replace(f.control, on_change="reference", disabled=False))
-            if f.control is not None and f.control.type in _PICKERS else f
-            for f in form.fields
-        ])
+        loose = replace(
+            form,
+            fields=[
+                replace(f, control=replace(f.control, on_change="reference", disabled=False))
+                if f.control is not None and f.control.type in _PICKERS
+                else f
+                for f in form.fields
+            ],
+        )
         return super().controls(loose)
 
 
@@ -160,9 +168,16 @@ class _InnerListRegistersToo(FormTools):
 
     def tools(self, form: Form | None) -> list[dict[str, Any]]:
         entries = super().tools(form)
-        doubled = [dict(entry) for entry in entries if form is not None and any(
-            entry["name"] == forms.setter_name(form, field) for field in form.fields
-            if field.control is not None and field.control.type == "textList")]
+        doubled = [
+            dict(entry)
+            for entry in entries
+            if form is not None
+            and any(
+                entry["name"] == forms.setter_name(form, field)
+                for field in form.fields
+                if field.control is not None and field.control.type == "textList"
+            )
+        ]
         return [*entries, *doubled]
 
 
@@ -211,71 +226,169 @@ class _CollectsEveryShape(FormTools):
 
 
 MUTANTS: list[Mutant] = [
-    mutant("akan-post-set-never-runs", "akan.form.post-set-runs-after-every-write",
-           "a store's _postSet hook never runs", forms=_NoPostSet()),
-    mutant("akan-post-set-skips-fill", "akan.form.post-set-runs-after-every-write",
-           "the patch tool writes a field without running its _postSet hook", forms=_PostSetSkipsFill()),
-    mutant("akan-post-set-skips-control", "akan.form.post-set-runs-after-every-write",
-           "a control's own tool writes a field without running its _postSet hook",
-           forms=_PostSetSkipsControl()),
-    mutant("akan-post-set-misspelling-silent", "akan.form.post-set-misspelling-logged",
-           "a _postSet hook naming no field is not reported", forms=_MisspellingSilent()),
-    mutant("akan-post-set-all-reported", "akan.form.post-set-misspelling-logged",
-           "every _postSet hook is reported as naming no field", forms=_MisspellingReportsAll()),
-    mutant("akan-post-set-every-shape-collected", "akan.form.register-collects-prototype-functions-only",
-           "a _postSet declared as a class field or getter is collected and runs",
-           forms=_CollectsEveryShape()),
-    mutant("akan-text-list-registers-twice", "akan.form.composed-draggable-single-registration",
-           "Field.TextList's inner DraggableList registers the field's setter a second time",
-           forms=_InnerListRegistersToo()),
-    mutant("akan-inline-arrow-publishes", "akan.form.inline-arrow-publishes-nothing",
-           "a control with an inline onChange publishes the setter it wraps", forms=_InlineArrowPublishes()),
-    mutant("akan-disabled-control-publishes",
-           ("akan.form.disabled-control-publishes-nothing", "akan.form.disabled-field-refused-by-fill"),
-           "a disabled control keeps its tool, and fill writes its field", forms=_DisabledControlPublishes()),
-    mutant("akan-fill-per-subscriber", "akan.form.fill-tool-registered-shared",
-           "each component subscribing the form registers its own fill tool", forms=_FillPerSubscriber()),
-    mutant("akan-fill-despite-agent-false", "akan.form.agent-false-withholds-fill-tool",
-           "{ agent: false } on the form subscription is ignored", forms=_FillDespiteAgentFalse()),
-    mutant("akan-fill-raw-setter",
-           ("akan.form.fill-writes-through-control-tool", "akan.form.phone-default-transform"),
-           "the patch tool writes plain fields with the raw setter, skipping the control's transform",
-           forms=_FillRawSetter()),
-    mutant("akan-fill-replaces-form", "akan.form.fill-is-a-patch",
-           "fields the patch leaves out are cleared", forms=_FillReplacesForm()),
-    mutant("akan-fill-writes-anything",
-           ("akan.form.fill-refuses-offscreen-plain-field",
-            "akan.form.fill-excludes-relation-base-hidden-secret"),
-           "the patch tool writes any field it is given", forms=_FillWritesAnything()),
-    mutant("akan-no-default-phone-transform", "akan.form.transform-applies-to-agent-writes",
-           "a phone control with no transform prop stores the agent's digits as typed",
-           forms=_NoDefaultPhone()),
-    mutant("akan-transform-whole-value", "akan.form.transform-per-element-and-null",
-           "a list is transformed as one value and a cleared field is transformed too",
-           forms=_TransformWholeValue()),
-    mutant("akan-no-add-sub", "akan.form.embedded-array-add-sub",
-           "an array of embedded rows publishes only its whole-array setter", forms=_Operations(drop="add")),
-    mutant("akan-sub-one-at-a-time", "akan.form.add-sub-take-lists-atomically",
-           "sub removes listed positions one by one, each shifting the next", forms=_SubOneAtATime()),
-    mutant("akan-add-takes-position", "akan.form.add-appends-only",
-           "add publishes an insert position", forms=_AddTakesPosition()),
-    mutant("akan-primitive-arrays-add-sub", "akan.form.primitive-arrays-setter-only",
-           "an array of primitives gets add and sub too", forms=_Operations(primitive_rows=True)),
-    mutant("akan-add-or-sub-published", "akan.form.add-or-sub-never-published",
-           "the generated addOrSub action is offered to the agent", forms=_Operations(add_or_sub=True)),
-    mutant("akan-no-move", "akan.form.draggable-list-publishes-move",
-           "a DraggableList publishes no reorder tool", forms=_Operations(drop="move")),
-    mutant("akan-move-transforms", "akan.form.move-is-whole-array-write-without-transform",
-           "moving an entry runs the control's transform over the array", forms=_MoveTransforms()),
-    mutant("akan-every-list-moves", "akan.form.move-only-from-sortable-control",
-           "any list field publishes a reorder tool", forms=_Operations(any_list_moves=True)),
-    mutant("akan-pickers-ignore-reference", "akan.form.relation-pickers-need-reference",
-           "relation pickers publish with an inline onChange and while disabled",
-           forms=_PickersIgnoreReference()),
-    mutant("akan-id-pickers-list-options", "akan.form.id-pickers-plain-setter",
-           "Field.ParentId / Field.ChildrenId publish a listing tool beside their setter",
-           forms=_IdPickersList()),
-    mutant("akan-relation-pickers-without-listing", "akan.form.relation-picker-tools",
-           "Field.Parent / Field.Children publish neither a listing tool nor their setter",
-           forms=FormTools(relation_pickers=())),
+    mutant(
+        "akan-post-set-never-runs",
+        "akan.form.post-set-runs-after-every-write",
+        "a store's _postSet hook never runs",
+        forms=_NoPostSet(),
+    ),
+    mutant(
+        "akan-post-set-skips-fill",
+        "akan.form.post-set-runs-after-every-write",
+        "the patch tool writes a field without running its _postSet hook",
+        forms=_PostSetSkipsFill(),
+    ),
+    mutant(
+        "akan-post-set-skips-control",
+        "akan.form.post-set-runs-after-every-write",
+        "a control's own tool writes a field without running its _postSet hook",
+        forms=_PostSetSkipsControl(),
+    ),
+    mutant(
+        "akan-post-set-misspelling-silent",
+        "akan.form.post-set-misspelling-logged",
+        "a _postSet hook naming no field is not reported",
+        forms=_MisspellingSilent(),
+    ),
+    mutant(
+        "akan-post-set-all-reported",
+        "akan.form.post-set-misspelling-logged",
+        "every _postSet hook is reported as naming no field",
+        forms=_MisspellingReportsAll(),
+    ),
+    mutant(
+        "akan-post-set-every-shape-collected",
+        "akan.form.register-collects-prototype-functions-only",
+        "a _postSet declared as a class field or getter is collected and runs",
+        forms=_CollectsEveryShape(),
+    ),
+    mutant(
+        "akan-text-list-registers-twice",
+        "akan.form.composed-draggable-single-registration",
+        "Field.TextList's inner DraggableList registers the field's setter a second time",
+        forms=_InnerListRegistersToo(),
+    ),
+    mutant(
+        "akan-inline-arrow-publishes",
+        "akan.form.inline-arrow-publishes-nothing",
+        "a control with an inline onChange publishes the setter it wraps",
+        forms=_InlineArrowPublishes(),
+    ),
+    mutant(
+        "akan-disabled-control-publishes",
+        ("akan.form.disabled-control-publishes-nothing", "akan.form.disabled-field-refused-by-fill"),
+        "a disabled control keeps its tool, and fill writes its field",
+        forms=_DisabledControlPublishes(),
+    ),
+    mutant(
+        "akan-fill-per-subscriber",
+        "akan.form.fill-tool-registered-shared",
+        "each component subscribing the form registers its own fill tool",
+        forms=_FillPerSubscriber(),
+    ),
+    mutant(
+        "akan-fill-despite-agent-false",
+        "akan.form.agent-false-withholds-fill-tool",
+        "{ agent: false } on the form subscription is ignored",
+        forms=_FillDespiteAgentFalse(),
+    ),
+    mutant(
+        "akan-fill-raw-setter",
+        ("akan.form.fill-writes-through-control-tool", "akan.form.phone-default-transform"),
+        "the patch tool writes plain fields with the raw setter, skipping the control's transform",
+        forms=_FillRawSetter(),
+    ),
+    mutant(
+        "akan-fill-replaces-form",
+        "akan.form.fill-is-a-patch",
+        "fields the patch leaves out are cleared",
+        forms=_FillReplacesForm(),
+    ),
+    mutant(
+        "akan-fill-writes-anything",
+        (
+            "akan.form.fill-refuses-offscreen-plain-field",
+            "akan.form.fill-excludes-relation-base-hidden-secret",
+        ),
+        "the patch tool writes any field it is given",
+        forms=_FillWritesAnything(),
+    ),
+    mutant(
+        "akan-no-default-phone-transform",
+        "akan.form.transform-applies-to-agent-writes",
+        "a phone control with no transform prop stores the agent's digits as typed",
+        forms=_NoDefaultPhone(),
+    ),
+    mutant(
+        "akan-transform-whole-value",
+        "akan.form.transform-per-element-and-null",
+        "a list is transformed as one value and a cleared field is transformed too",
+        forms=_TransformWholeValue(),
+    ),
+    mutant(
+        "akan-no-add-sub",
+        "akan.form.embedded-array-add-sub",
+        "an array of embedded rows publishes only its whole-array setter",
+        forms=_Operations(drop="add"),
+    ),
+    mutant(
+        "akan-sub-one-at-a-time",
+        "akan.form.add-sub-take-lists-atomically",
+        "sub removes listed positions one by one, each shifting the next",
+        forms=_SubOneAtATime(),
+    ),
+    mutant(
+        "akan-add-takes-position",
+        "akan.form.add-appends-only",
+        "add publishes an insert position",
+        forms=_AddTakesPosition(),
+    ),
+    mutant(
+        "akan-primitive-arrays-add-sub",
+        "akan.form.primitive-arrays-setter-only",
+        "an array of primitives gets add and sub too",
+        forms=_Operations(primitive_rows=True),
+    ),
+    mutant(
+        "akan-add-or-sub-published",
+        "akan.form.add-or-sub-never-published",
+        "the generated addOrSub action is offered to the agent",
+        forms=_Operations(add_or_sub=True),
+    ),
+    mutant(
+        "akan-no-move",
+        "akan.form.draggable-list-publishes-move",
+        "a DraggableList publishes no reorder tool",
+        forms=_Operations(drop="move"),
+    ),
+    mutant(
+        "akan-move-transforms",
+        "akan.form.move-is-whole-array-write-without-transform",
+        "moving an entry runs the control's transform over the array",
+        forms=_MoveTransforms(),
+    ),
+    mutant(
+        "akan-every-list-moves",
+        "akan.form.move-only-from-sortable-control",
+        "any list field publishes a reorder tool",
+        forms=_Operations(any_list_moves=True),
+    ),
+    mutant(
+        "akan-pickers-ignore-reference",
+        "akan.form.relation-pickers-need-reference",
+        "relation pickers publish with an inline onChange and while disabled",
+        forms=_PickersIgnoreReference(),
+    ),
+    mutant(
+        "akan-id-pickers-list-options",
+        "akan.form.id-pickers-plain-setter",
+        "Field.ParentId / Field.ChildrenId publish a listing tool beside their setter",
+        forms=_IdPickersList(),
+    ),
+    mutant(
+        "akan-relation-pickers-without-listing",
+        "akan.form.relation-picker-tools",
+        "Field.Parent / Field.Children publish neither a listing tool nor their setter",
+        forms=FormTools(relation_pickers=()),
+    ),
 ]

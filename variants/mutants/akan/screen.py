@@ -51,6 +51,25 @@ class _ReadsPassword(ScreenReader):
         return super().control(control, labels)
 
 
+class _SelectShowsFirstOption(ScreenReader):
+    """A select always reads as its first option, whichever one is chosen."""
+
+    def control(self, control: Element, labels: dict[str, str]) -> str:
+        token = super().control(control, labels)
+        options = [o for o in control.elements() if o.tag == "option"] if control.tag == "select" else []
+        chosen = next((o for o in options if "selected" in o.attrs), None)
+        return token.replace(chosen.text(), options[0].text()) if chosen is not None else token
+
+
+class _TextareaUnread(ScreenReader):
+    """A textarea reads like an empty input: its text is not given."""
+
+    def control(self, control: Element, labels: dict[str, str]) -> str:
+        if control.tag == "textarea":
+            return "[textarea]"
+        return super().control(control, labels)
+
+
 class _ReadsChatUi(ScreenReader):
     def is_chat_ui(self, element: Element) -> bool:
         return False
@@ -121,57 +140,142 @@ class _ZoneReadsWholePage(Placement):
 
 
 MUTANTS: list[Mutant] = [
-    mutant("akan-builtin-beats-hook-tool", "akan.builtin.hook-tool-shadows-builtin",
-           "a page tool named like a built-in is listed twice and calls run the built-in",
-           builtins=_BuiltinBeatsHookTool(call_order=("builtin", "page", "form", "ui", "local"))),
-    mutant("akan-wait-builtin", "akan.builtin.no-general-wait",
-           "a general-purpose wait tool is offered on every screen",
-           builtins=Builtins(tools=(*BUILTIN_TOOLS, _WAIT))),
-    mutant("akan-navigate-anywhere", "akan.builtin.navigate-internal-only",
-           "navigate follows any address, external ones included", builtins=_NavigatesAnywhere()),
-    mutant("akan-unmasked-state",
-           ("akan.builtin.read-state-one-masked-key", "akan.state.read-masked-by-declared-model"),
-           "readState returns masked fields in the clear", state=_Unmasked()),
-    mutant("akan-reads-password", "akan.builtin.read-screen-never-reads-password",
-           "readScreen prints a password field's value", screen=_ReadsPassword()),
-    mutant("akan-reads-chat-ui", "akan.builtin.read-screen-skips-chat-ui",
-           "readScreen reads the chat panel as part of the page", screen=_ReadsChatUi()),
-    mutant("akan-no-disabled-marker",
-           ("akan.builtin.read-screen-compact-text", "akan.form.read-screen-marks-disabled"),
-           "disabled controls and buttons read like enabled ones", screen=_NoDisabledMarker()),
-    mutant("akan-hidden-resolves", "akan.readscreen.hidden-never-resolves",
-           "a hidden element can be named as a section or highlight target", screen=_HiddenResolves()),
-    mutant("akan-heading-exact", "akan.readscreen.heading-match-letters-digits",
-           "a heading resolves only by its exact text, so a slug misses it", screen=_HeadingExact()),
-    mutant("akan-loose-everything", "akan.readscreen.exact-match-for-non-headings",
-           "scope, id and annotation names match on letters and digits like headings",
-           screen=_LooseEverything()),
-    mutant("akan-section-to-the-end", "akan.readscreen.heading-section-extent",
-           "a heading section runs to the end of the page", screen=_SectionToTheEnd()),
-    mutant("akan-no-read-limit",
-           ("akan.readscreen.character-limit", "akan.readscreen.truncated-read-lists-remaining-headings"),
-           "readScreen returns the whole page however long", screen=ScreenReader(max_chars=10**9)),
-    mutant("akan-read-limit-7999", "akan.readscreen.character-limit",
-           "readScreen cuts at 7999 characters, so a read of exactly 8000 loses its end",
-           screen=ScreenReader(max_chars=7999)),
-    mutant("akan-read-limit-7998", "akan.readscreen.character-limit",
-           "readScreen cuts at 7998 characters, so a read of 7999 loses its end",
-           screen=ScreenReader(max_chars=7998)),
-    mutant("akan-read-limit-8001", "akan.readscreen.character-limit",
-           "readScreen lets 8001 characters through whole", screen=ScreenReader(max_chars=8001)),
-    mutant("akan-read-cut-keeps-nothing", "akan.readscreen.character-limit",
-           "a read past the limit returns none of the page, only the headings below the cut",
-           screen=_CutKeepsNothing()),
-    mutant("akan-read-drops-overlong-first-line", "akan.readscreen.character-limit",
-           "a first line longer than the limit is dropped whole instead of cut inside",
-           screen=_DropsOverlongFirstLine()),
-    mutant("akan-no-skip-marker", "akan.readscreen.skip-marker",
-           "skipped regions are read in full by the default read", screen=_NoSkipMarker()),
-    mutant("akan-max-turns-ignored", "akan.builtin.max-turns-bound",
-           "the loop keeps posting however many turns it has taken", max_turns=lambda configured: 10**6),
-    mutant("akan-zone-reads-whole-page", "akan.zone.read-screen-limited-to-container",
-           "a zone agent's readScreen reads the whole page", placement=_ZoneReadsWholePage()),
-    mutant("akan-key-values-in-context", "akan.state.subscribed-key-listed-and-read-on-demand",
-           "each turn's context carries the subscribed keys' values instead of their names",
-           state=_ValuesInContext()),
+    mutant(
+        "akan-builtin-beats-hook-tool",
+        "akan.builtin.hook-tool-shadows-builtin",
+        "a page tool named like a built-in is listed twice and calls run the built-in",
+        builtins=_BuiltinBeatsHookTool(call_order=("builtin", "page", "form", "ui", "local")),
+    ),
+    mutant(
+        "akan-wait-builtin",
+        "akan.builtin.no-general-wait",
+        "a general-purpose wait tool is offered on every screen",
+        builtins=Builtins(tools=(*BUILTIN_TOOLS, _WAIT)),
+    ),
+    mutant(
+        "akan-navigate-anywhere",
+        "akan.builtin.navigate-internal-only",
+        "navigate follows any address, external ones included",
+        builtins=_NavigatesAnywhere(),
+    ),
+    mutant(
+        "akan-unmasked-state",
+        ("akan.builtin.read-state-one-masked-key", "akan.state.read-masked-by-declared-model"),
+        "readState returns masked fields in the clear",
+        state=_Unmasked(),
+    ),
+    mutant(
+        "akan-reads-password",
+        "akan.builtin.read-screen-never-reads-password",
+        "readScreen prints a password field's value",
+        screen=_ReadsPassword(),
+    ),
+    mutant(
+        "akan-select-reads-first-option",
+        "akan.builtin.read-screen-compact-text",
+        "a select's value is read as its first option, not the chosen one",
+        screen=_SelectShowsFirstOption(),
+    ),
+    mutant(
+        "akan-textarea-unread",
+        "akan.builtin.read-screen-compact-text",
+        "a textarea is listed without its text",
+        screen=_TextareaUnread(),
+    ),
+    mutant(
+        "akan-reads-chat-ui",
+        "akan.builtin.read-screen-skips-chat-ui",
+        "readScreen reads the chat panel as part of the page",
+        screen=_ReadsChatUi(),
+    ),
+    mutant(
+        "akan-no-disabled-marker",
+        ("akan.builtin.read-screen-compact-text", "akan.form.read-screen-marks-disabled"),
+        "disabled controls and buttons read like enabled ones",
+        screen=_NoDisabledMarker(),
+    ),
+    mutant(
+        "akan-hidden-resolves",
+        "akan.readscreen.hidden-never-resolves",
+        "a hidden element can be named as a section or highlight target",
+        screen=_HiddenResolves(),
+    ),
+    mutant(
+        "akan-heading-exact",
+        "akan.readscreen.heading-match-letters-digits",
+        "a heading resolves only by its exact text, so a slug misses it",
+        screen=_HeadingExact(),
+    ),
+    mutant(
+        "akan-loose-everything",
+        "akan.readscreen.exact-match-for-non-headings",
+        "scope, id and annotation names match on letters and digits like headings",
+        screen=_LooseEverything(),
+    ),
+    mutant(
+        "akan-section-to-the-end",
+        "akan.readscreen.heading-section-extent",
+        "a heading section runs to the end of the page",
+        screen=_SectionToTheEnd(),
+    ),
+    mutant(
+        "akan-no-read-limit",
+        ("akan.readscreen.character-limit", "akan.readscreen.truncated-read-lists-remaining-headings"),
+        "readScreen returns the whole page however long",
+        screen=ScreenReader(max_chars=10**9),
+    ),
+    mutant(
+        "akan-read-limit-7999",
+        "akan.readscreen.character-limit",
+        "readScreen cuts at 7999 characters, so a read of exactly 8000 loses its end",
+        screen=ScreenReader(max_chars=7999),
+    ),
+    mutant(
+        "akan-read-limit-7998",
+        "akan.readscreen.character-limit",
+        "readScreen cuts at 7998 characters, so a read of 7999 loses its end",
+        screen=ScreenReader(max_chars=7998),
+    ),
+    mutant(
+        "akan-read-limit-8001",
+        "akan.readscreen.character-limit",
+        "readScreen lets 8001 characters through whole",
+        screen=ScreenReader(max_chars=8001),
+    ),
+    mutant(
+        "akan-read-cut-keeps-nothing",
+        "akan.readscreen.character-limit",
+        "a read past the limit returns none of the page, only the headings below the cut",
+        screen=_CutKeepsNothing(),
+    ),
+    mutant(
+        "akan-read-drops-overlong-first-line",
+        "akan.readscreen.character-limit",
+        "a first line longer than the limit is dropped whole instead of cut inside",
+        screen=_DropsOverlongFirstLine(),
+    ),
+    mutant(
+        "akan-no-skip-marker",
+        "akan.readscreen.skip-marker",
+        "skipped regions are read in full by the default read",
+        screen=_NoSkipMarker(),
+    ),
+    mutant(
+        "akan-max-turns-ignored",
+        "akan.builtin.max-turns-bound",
+        "the loop keeps posting however many turns it has taken",
+        max_turns=lambda configured: 10**6,
+    ),
+    mutant(
+        "akan-zone-reads-whole-page",
+        "akan.zone.read-screen-limited-to-container",
+        "a zone agent's readScreen reads the whole page",
+        placement=_ZoneReadsWholePage(),
+    ),
+    mutant(
+        "akan-key-values-in-context",
+        "akan.state.subscribed-key-listed-and-read-on-demand",
+        "each turn's context carries the subscribed keys' values instead of their names",
+        state=_ValuesInContext(),
+    ),
 ]

@@ -51,7 +51,8 @@ class _EveryUseStateWritable(LocalStates):
     def setters(self, states: Sequence[LocalState], describe: Describe) -> dict[str, Setter]:
         return {
             setter_name(name): (name, _ANY_VALUE)
-            for name, state in self.published(states).items() if state.api == "useState"
+            for name, state in self.published(states).items()
+            if state.api == "useState"
         }
 
 
@@ -61,7 +62,8 @@ class _UndescribableSetterKept(LocalStates):
     def setters(self, states: Sequence[LocalState], describe: Describe) -> dict[str, Setter]:
         return {
             setter_name(name): (name, _ANY_VALUE)
-            for name, state in self.published(states).items() if state.set is not None
+            for name, state in self.published(states).items()
+            if state.set is not None
         }
 
 
@@ -77,31 +79,66 @@ class _UnnamedStatePublishesSetter(LocalStates):
         tools = super().setters(states, describe)
         for state in states:
             if not state.name and state.api == "useState" and state.set is not None:
-                tools["setState"] = ("", {"type": "object", "properties": {"value": {"type": state.set}},
-                                          "required": ["value"]})
+                tools["setState"] = (
+                    "",
+                    {"type": "object", "properties": {"value": {"type": state.set}}, "required": ["value"]},
+                )
         return tools
 
 
 MUTANTS: list[Mutant] = [
-    mutant("akan-visual-stripped-for-page", "akan.state.visual-field-kept-for-browser",
-           "field.visual fields are stripped from the page response as well as from agent reads",
-           state=_VisualStrippedAtSource()),
-    mutant("akan-agent-false-readable", "akan.state.agent-false-keeps-key-off",
-           "a key subscribed with { agent: false } is listed and readable", state=_AgentFalseReadable()),
-    mutant("akan-secrets-read-without-mask", "akan.state.masked-model-refused-without-mask",
-           "hidden and secret fields are read out when no mask model is named", state=_SecretsInTheClear()),
-    mutant("akan-visual-fields-kept", "akan.state.visual-field-stripped-from-agent-reads",
-           "field.visual fields reach the agent", state=_VisualKept()),
-    mutant("akan-visual-fields-refuse", "akan.state.visual-field-never-refused",
-           "a populated field.visual field makes the read be refused like a secret", state=_VisualAsSecret()),
-    mutant("akan-use-state-always-writable", "akan.state.use-state-read-only-unless-set",
-           "a useState without `set` can be written by the agent", local_state=_EveryUseStateWritable()),
-    mutant("akan-undescribable-setter-published", "akan.tool.use-state-set-degrades-read-only",
-           "a useState setter of a type no schema describes is published anyway",
-           local_state=_UndescribableSetterKept()),
-    mutant("akan-expose-unpublished", "akan.state.expose-derived-value",
-           "st.expose values never reach the agent", local_state=_ExposeUnpublished()),
-    mutant("akan-unnamed-state-publishes-setter", "akan.tool.falsy-name-state-too",
-           "a useState whose name is empty still publishes a setter",
-           local_state=_UnnamedStatePublishesSetter()),
+    mutant(
+        "akan-visual-stripped-for-page",
+        "akan.state.visual-field-kept-for-browser",
+        "field.visual fields are stripped from the page response as well as from agent reads",
+        state=_VisualStrippedAtSource(),
+    ),
+    mutant(
+        "akan-agent-false-readable",
+        "akan.state.agent-false-keeps-key-off",
+        "a key subscribed with { agent: false } is listed and readable",
+        state=_AgentFalseReadable(),
+    ),
+    mutant(
+        "akan-secrets-read-without-mask",
+        "akan.state.masked-model-refused-without-mask",
+        "hidden and secret fields are read out when no mask model is named",
+        state=_SecretsInTheClear(),
+    ),
+    mutant(
+        "akan-visual-fields-kept",
+        "akan.state.visual-field-stripped-from-agent-reads",
+        "field.visual fields reach the agent",
+        state=_VisualKept(),
+    ),
+    mutant(
+        "akan-visual-fields-refuse",
+        "akan.state.visual-field-never-refused",
+        "a populated field.visual field makes the read be refused like a secret",
+        state=_VisualAsSecret(),
+    ),
+    mutant(
+        "akan-use-state-always-writable",
+        "akan.state.use-state-read-only-unless-set",
+        "a useState without `set` can be written by the agent",
+        local_state=_EveryUseStateWritable(),
+    ),
+    mutant(
+        "akan-undescribable-setter-published",
+        "akan.tool.use-state-set-degrades-read-only",
+        "a useState setter of a type no schema describes is published anyway",
+        local_state=_UndescribableSetterKept(),
+    ),
+    mutant(
+        "akan-expose-unpublished",
+        "akan.state.expose-derived-value",
+        "st.expose values never reach the agent",
+        local_state=_ExposeUnpublished(),
+    ),
+    mutant(
+        "akan-unnamed-state-publishes-setter",
+        "akan.tool.falsy-name-state-too",
+        "a useState whose name is empty still publishes a setter",
+        local_state=_UnnamedStatePublishesSetter(),
+    ),
 ]

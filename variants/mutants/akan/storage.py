@@ -14,7 +14,10 @@ def _restore_dropping_results(stored: list[Message], stopped: str) -> list[Messa
 
 
 MUTANTS: list[Mutant] = [
-    mutant("akan-restore-answers-every-call", "akan.sanitize.runs-on-restore",
-           "a restored transcript loses its stored results: every call is answered as stopped",
-           restore=_restore_dropping_results),
+    mutant(
+        "akan-restore-answers-every-call",
+        "akan.sanitize.runs-on-restore",
+        "a restored transcript loses its stored results: every call is answered as stopped",
+        restore=_restore_dropping_results,
+    ),
 ]

@@ -39,19 +39,40 @@ class _MicWhenUnavailable(SpeechPolicy):
 
 
 MUTANTS: list[Mutant] = [
-    mutant("akan-speaks-typed-asks",
-           ("akan.speech.read-aloud-only-after-voice-ask", "akan.speech.parked-card-read-aloud"),
-           "every reply is read aloud, typed asks included", speech=_SpeaksTypedAsks()),
-    mutant("akan-markdown-spoken", "akan.speech.markdown-stripped",
-           "markdown markup is handed to the engine as it is written", speech=_MarkdownSpoken()),
-    mutant("akan-reply-spoken-whole", "akan.speech.sentence-at-a-time",
-           "the whole reply goes to the engine in one speak call", speech=_ReplySpokenWhole()),
-    mutant("akan-no-barge-in", "akan.speech.barge-in",
-           "neither the microphone nor Stop interrupts a reply being read",
-           speech=SpeechPolicy(cut_off_by=frozenset())),
-    mutant("akan-voice-sent-at-once", "akan.speech.press-to-talk-into-composer",
-           "what the microphone heard is sent straight away, every utterance of the press included",
-           speech=_VoiceSentAtOnce()),
-    mutant("akan-mic-when-unavailable", "akan.speech.unavailable-renders-no-mic",
-           "an engine answering available() false still gets a microphone", speech=_MicWhenUnavailable()),
+    mutant(
+        "akan-speaks-typed-asks",
+        ("akan.speech.read-aloud-only-after-voice-ask", "akan.speech.parked-card-read-aloud"),
+        "every reply is read aloud, typed asks included",
+        speech=_SpeaksTypedAsks(),
+    ),
+    mutant(
+        "akan-markdown-spoken",
+        "akan.speech.markdown-stripped",
+        "markdown markup is handed to the engine as it is written",
+        speech=_MarkdownSpoken(),
+    ),
+    mutant(
+        "akan-reply-spoken-whole",
+        "akan.speech.sentence-at-a-time",
+        "the whole reply goes to the engine in one speak call",
+        speech=_ReplySpokenWhole(),
+    ),
+    mutant(
+        "akan-no-barge-in",
+        "akan.speech.barge-in",
+        "neither the microphone nor Stop interrupts a reply being read",
+        speech=SpeechPolicy(cut_off_by=frozenset()),
+    ),
+    mutant(
+        "akan-voice-sent-at-once",
+        "akan.speech.press-to-talk-into-composer",
+        "what the microphone heard is sent straight away, every utterance of the press included",
+        speech=_VoiceSentAtOnce(),
+    ),
+    mutant(
+        "akan-mic-when-unavailable",
+        "akan.speech.unavailable-renders-no-mic",
+        "an engine answering available() false still gets a microphone",
+        speech=_MicWhenUnavailable(),
+    ),
 ]

@@ -45,21 +45,47 @@ class _RootLosesZones(Placement):
 
 
 MUTANTS: list[Mutant] = [
-    mutant("akan-guides-inner-first", "akan.guide.nested-concatenate-outer-first",
-           "nested guides are joined innermost first", placement=_GuidesInnerFirst()),
-    mutant("akan-guides-outlive-route", "akan.guide.withdrawn-on-navigation",
-           "a layout's guide keeps being sent after the route leaves it", placement=_GuidesOutliveRoute()),
-    mutant("akan-sibling-zone-guides", "akan.zone.guides-follow-layout-cascade",
-           "a zone agent also gets the guides of sibling zones", placement=_SiblingZoneGuides()),
-    mutant("akan-zone-agent-sees-nothing-inside", "akan.zone.inner-declarations-join-zone",
-           "declarations mounted in a zone are not on its agent's surface",
-           placement=_ZoneAgentSeesNothingInside()),
-    mutant("akan-guides-fixed-per-route", "akan.guide.is-a-rendered-component",
-           "guides are a setting of the route: one keeps being sent after its component unmounts",
-           guides_follow_render=False),
-    mutant("akan-zone-membership-by-key", "akan.zone.membership-is-positional",
-           "zone membership comes from a per-declaration key, so a keyless library component mounted "
-           "in a zone is not on that zone's surface", placement=_MembershipByKey()),
-    mutant("akan-root-loses-zones", "akan.zone.visible-to-root",
-           "wrapping a section in a zone hides it from the root agent", placement=_RootLosesZones()),
+    mutant(
+        "akan-guides-inner-first",
+        "akan.guide.nested-concatenate-outer-first",
+        "nested guides are joined innermost first",
+        placement=_GuidesInnerFirst(),
+    ),
+    mutant(
+        "akan-guides-outlive-route",
+        "akan.guide.withdrawn-on-navigation",
+        "a layout's guide keeps being sent after the route leaves it",
+        placement=_GuidesOutliveRoute(),
+    ),
+    mutant(
+        "akan-sibling-zone-guides",
+        "akan.zone.guides-follow-layout-cascade",
+        "a zone agent also gets the guides of sibling zones",
+        placement=_SiblingZoneGuides(),
+    ),
+    mutant(
+        "akan-zone-agent-sees-nothing-inside",
+        "akan.zone.inner-declarations-join-zone",
+        "declarations mounted in a zone are not on its agent's surface",
+        placement=_ZoneAgentSeesNothingInside(),
+    ),
+    mutant(
+        "akan-guides-fixed-per-route",
+        "akan.guide.is-a-rendered-component",
+        "guides are a setting of the route: one keeps being sent after its component unmounts",
+        guides_follow_render=False,
+    ),
+    mutant(
+        "akan-zone-membership-by-key",
+        "akan.zone.membership-is-positional",
+        "zone membership comes from a per-declaration key, so a keyless library component mounted "
+        "in a zone is not on that zone's surface",
+        placement=_MembershipByKey(),
+    ),
+    mutant(
+        "akan-root-loses-zones",
+        "akan.zone.visible-to-root",
+        "wrapping a section in a zone hides it from the root agent",
+        placement=_RootLosesZones(),
+    ),
 ]

@@ -113,6 +113,24 @@ def _tokens_of_last_call(usages: Sequence[Any]) -> dict[str, int]:
     return budget.run_tokens(list(usages)[-1:])
 
 
+def _target_zero_accepted(p: Policies) -> Policies:
+    """Reads a targetRatio of 0 as the smallest valid target instead of refusing it."""
+    base = p.compaction_controls
+
+    def controls(settings: dict[str, Any] | None) -> Controls | None:
+        if settings and settings.get("targetRatio") == 0:
+            settings = {**settings, "targetRatio": 0.01}
+        return base(settings)
+
+    return replace(p, compaction_controls=controls)
+
+
+def _cut_to_protected(p: Policies) -> Policies:
+    """Drops everything compaction may drop, whatever the target would let it keep."""
+    base = p.choose_cut
+    return replace(p, choose_cut=lambda groups, **kw: base(groups, **{**kw, "target_ratio": 1e-9}))
+
+
 def _output_overflow_as_generation_failure(entry: Any) -> LlmzError:
     return LlmzError("GENERATION_FAILED", "the response was incomplete")
 
@@ -255,5 +273,23 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.budget.result-tokens.provider-usage",),
         description="result.tokens is the usage of the run's last model call only",
         policies=lambda p: replace(p, run_tokens=_tokens_of_last_call),
+    ),
+    Mutant(
+        "llmz-failed-segment-skipped",
+        rules=("llmz.compaction.failure-keeps-history",),
+        description="a segment whose summary fails is left out; the later segments are summarized without it",
+        policies=lambda p: replace(p, summary_failure_fallback=""),
+    ),
+    Mutant(
+        "llmz-target-ratio-zero-accepted",
+        rules=("llmz.compaction.config-invalid",),
+        description="a targetRatio of 0 is taken (as the smallest target) instead of refused",
+        policies=_target_zero_accepted,
+    ),
+    Mutant(
+        "llmz-compaction-drops-to-protected",
+        rules=("llmz.compaction.target-ratio",),
+        description="compaction drops all it may, down to the protected iterations, ignoring the target",
+        policies=_cut_to_protected,
     ),
 ]

@@ -9,6 +9,7 @@ from reference.llmz import kernel
 from reference.llmz.api import Exit
 from reference.llmz.errors import LlmzError
 from reference.llmz.guard import Speaker
+from reference.llmz.policies import Policies
 from reference.llmz.settle import Decision, Happenings
 from variants import Mutant
 
@@ -62,6 +63,12 @@ _FORGEABLE_KERNEL = kernel.DEFINITION.replace(
     "apply(then, settleQuietly(promise), [onValue, onError]);", "promise.then(onValue, onError);"
 )
 assert _FORGEABLE_KERNEL != kernel.DEFINITION, "the kernel mutant no longer applies"
+
+
+def _undefined_checked_as_zero(policies: Policies) -> Policies:
+    """Validates an assigned ``undefined`` (null on the host side) as if it were 0."""
+    base = policies.schema_issues
+    return replace(policies, schema_issues=lambda schema, value: base(schema, 0 if value is None else value))
 
 
 MUTANTS: list[Mutant] = [
@@ -191,5 +198,11 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.errors.execution-failed",),
         description="the end of a program is watched through Promise.prototype.then, which it can replace",
         policies=lambda p: replace(p, kernel_definition=_FORGEABLE_KERNEL),
+    ),
+    Mutant(
+        "llmz-property-undefined-as-zero",
+        rules=("llmz.errors.invalid-object-property",),
+        description="undefined assigned to an object property is checked against its schema as 0",
+        policies=_undefined_checked_as_zero,
     ),
 ]

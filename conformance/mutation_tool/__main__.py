@@ -1,0 +1,81 @@
+"""``python -m conformance.mutation_tool [run|score] ...``: the command line behind ``nox -s mutation``.
+
+``run`` samples and runs the mutants (Cosmic Ray) and then scores them; ``score`` re-reads the work
+databases of an earlier run (for instance after editing the triage file). Both write
+``<out>/score.json`` and print the table. Exit status: 0, or 1 when an open ``gap`` or an untriaged
+survivor remains (the issue's bar: no open gap).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from importlib.metadata import version
+from pathlib import Path
+
+from conformance.mutation_tool import score, session, triage
+from conformance.mutation_tool.plan import PER_MODULE, SEED, TARGETS, target
+from conformance.paths import REPO_ROOT
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m conformance.mutation_tool", description=__doc__)
+    parser.add_argument("command", choices=["run", "score"])
+    parser.add_argument(
+        "--per-module", type=int, default=PER_MODULE, help=f"mutants per module ({PER_MODULE})"
+    )
+    parser.add_argument("--seed", type=int, default=SEED, help=f"sampling seed ({SEED})")
+    parser.add_argument("--module", action="append", help="only this target (e.g. falai/routing), repeatable")
+    parser.add_argument("--system", action="append", help="only this system's targets, repeatable")
+    parser.add_argument("--jobs", type=int, default=2, help="systems run side by side (one tree copy each)")
+    parser.add_argument("--out", type=Path, default=Path("build/mutation"))
+    parser.add_argument("--triage", type=Path, default=triage.TRIAGE_FILE)
+    args = parser.parse_args(argv)
+    try:
+        targets = [target(name) for name in args.module] if args.module else list(TARGETS)
+        entries = triage.load(args.triage)
+    except (KeyError, triage.TriageError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.system:
+        targets = [t for t in targets if t.system in args.system]
+    started = time.monotonic()
+    if args.command == "run":
+        session.run(targets, REPO_ROOT, args.out, args.per_module, args.seed, args.jobs)
+    dbs = [args.out / t.system / f"{t.name.split('/', 1)[1]}.sqlite" for t in targets]
+    missing = [str(db) for db in dbs if not db.exists()]
+    if missing:
+        print(f"error: no work database {', '.join(missing)}; run `run` first", file=sys.stderr)
+        return 2
+    mutants = [m for db in dbs for m in score.read_db(db)]
+    meta = {
+        "tool": f"cosmic-ray {version('cosmic-ray')}",
+        "seed": args.seed,
+        "per_module": args.per_module,
+        "seconds": round(time.monotonic() - started, 1),
+    }
+    summary = score.summarise(mutants, entries, meta)
+    closed = {e.key for e in entries if e.verdict == "gap" and e.status == "closed"}
+    reopened = [
+        s
+        for s in summary["survivors"]
+        if (s["module"], s["operator"], s["location"], s["mutation"]) in closed
+    ]
+    summary["closed_gaps"] = len(closed)
+    summary["open_gaps"] = len(triage.open_gaps(entries))
+    score.write(summary, args.out / "score.json")
+    print(score.table(summary))
+    gaps = triage.open_gaps(entries)
+    for gap in gaps:
+        print(f"open gap: {gap.module} {gap.location} {gap.operator} ({gap.rule})")
+    for s in summary["survivors"]:
+        if s["verdict"] is None:
+            print(f"untriaged: {s['module']} {s['location']} {s['operator']}: {s['mutation']}")
+    for s in reopened:
+        print(f"closed gap still survives: {s['module']} {s['location']} {s['operator']}: {s['mutation']}")
+    return 1 if gaps or reopened or summary["untriaged"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

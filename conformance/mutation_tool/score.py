@@ -1,0 +1,193 @@
+"""Scores from Cosmic Ray's work databases: per module, per system and overall.
+
+A sampled mutant ends one of four ways: killed by a failed expectation (a scenario's ``expect`` caught
+it: the suite *says what is wrong*), killed only by a crash (the reference raised, timed out or wrote a
+broken record: caught, but not by a rule), survived, or incompetent (Cosmic Ray could not apply or run
+it; left out of every ratio). ``score`` is killed / (killed + survived); ``expectation_score`` counts
+the expectation kills alone, the sharper figure. ``rule_score`` leaves out the survivors the triage calls
+``equivalent`` or ``open-in-the-documents``: killed / the mutants that break something the documents fix.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from conformance.mutation_tool.plan import TARGETS
+from conformance.mutation_tool.probe import PREFIX
+from conformance.mutation_tool.triage import Entry
+
+OUTCOMES = ("expectation", "crash", "survived", "incompetent")
+
+
+@dataclass(frozen=True)
+class Mutant:
+    module: str
+    system: str
+    operator: str
+    occurrence: int
+    location: str
+    mutation: str
+    outcome: str
+    """expectation | crash | survived | incompetent"""
+    detail: str
+
+
+@dataclass
+class Tally:
+    expectation: int = 0
+    crash: int = 0
+    survived: int = 0
+    incompetent: int = 0
+    equivalent: int = 0
+    """Survivors triaged ``equivalent``: no implementation could show the change."""
+    open_in_documents: int = 0
+    """Survivors triaged ``open-in-the-documents``: the change is another permitted reading."""
+
+    def add(self, outcome: str, verdict: str | None = None) -> None:
+        setattr(self, outcome, getattr(self, outcome) + 1)
+        if outcome == "survived" and verdict == "equivalent":
+            self.equivalent += 1
+        elif outcome == "survived" and verdict == "open-in-the-documents":
+            self.open_in_documents += 1
+
+    @property
+    def killed(self) -> int:
+        return self.expectation + self.crash
+
+    def as_dict(self) -> dict[str, Any]:
+        judged = self.killed + self.survived
+        # The mutants that break what the documents fix: all judged ones but the survivors triaged as
+        # equivalent or as another permitted reading.
+        rule_breaking = judged - self.equivalent - self.open_in_documents
+        return {
+            "mutants": judged + self.incompetent,
+            "killed": self.killed,
+            "killed_by_expectation": self.expectation,
+            "killed_by_crash_only": self.crash,
+            "survived": self.survived,
+            "incompetent": self.incompetent,
+            "score": round(self.killed / judged, 4) if judged else None,
+            "expectation_score": round(self.expectation / judged, 4) if judged else None,
+            "survivors_equivalent": self.equivalent,
+            "survivors_open_in_documents": self.open_in_documents,
+            "rule_score": round(self.killed / rule_breaking, 4) if rule_breaking else None,
+        }
+
+
+def classify(worker_outcome: str, test_outcome: str | None, output: str | None) -> tuple[str, str]:
+    """One result's outcome and the probe's line (or what stood in for it)."""
+    if worker_outcome != "normal" or test_outcome in (None, "incompetent"):
+        return "incompetent", (output or worker_outcome).strip()[-200:]
+    lines = [line for line in (output or "").splitlines() if line.startswith(PREFIX)]
+    line = lines[-1] if lines else (output or "").strip()[-200:]
+    if test_outcome == "survived":
+        return "survived", line
+    if lines and lines[-1].startswith(f"{PREFIX} expectation"):
+        return "expectation", line
+    return "crash", line or "no output (import failed or timed out)"
+
+
+def mutation_text(diff: str | None) -> str:
+    """``before -> after`` from a unified diff (the changed lines, stripped)."""
+    if not diff:
+        return ""
+    body = [line for line in diff.splitlines() if not line.startswith(("---", "+++", "@@"))]
+    before = " / ".join(line[1:].strip() for line in body if line.startswith("-"))
+    after = " / ".join(line[1:].strip() for line in body if line.startswith("+"))
+    return f"{before} -> {after}"
+
+
+def read_db(db: Path) -> list[Mutant]:
+    """The sampled (not skipped) mutants of one Cosmic Ray work database."""
+    from cosmic_ray.work_db import WorkDB, use_db
+
+    names = {t.path: t for t in TARGETS}
+    mutants = []
+    with use_db(str(db), WorkDB.Mode.open) as work_db:
+        for item, result in work_db.completed_work_items:
+            if str(result.worker_outcome.value) == "skipped":
+                continue
+            spec = item.mutations[0]
+            target = names[str(spec.module_path)]
+            test = None if result.test_outcome is None else str(result.test_outcome.value)
+            outcome, detail = classify(str(result.worker_outcome.value), test, result.output)
+            line, column = spec.start_pos
+            mutants.append(
+                Mutant(
+                    module=target.name,
+                    system=target.system,
+                    operator=spec.operator_name,
+                    occurrence=spec.occurrence,
+                    location=f"{line}:{column}",
+                    mutation=mutation_text(result.diff),
+                    outcome=outcome,
+                    detail=detail,
+                )
+            )
+    return sorted(mutants, key=lambda m: (m.module, m.operator, m.occurrence))
+
+
+def summarise(mutants: list[Mutant], triage: list[Entry], meta: dict[str, Any]) -> dict[str, Any]:
+    modules: dict[str, Tally] = {}
+    systems: dict[str, Tally] = {}
+    overall = Tally()
+    verdicts = {e.key: e for e in triage}
+    for m in mutants:
+        entry = verdicts.get((m.module, m.operator, m.location, m.mutation))
+        for tally in (modules.setdefault(m.module, Tally()), systems.setdefault(m.system, Tally()), overall):
+            tally.add(m.outcome, entry.verdict if entry else None)
+    survivors = []
+    for m in mutants:
+        if m.outcome != "survived":
+            continue
+        entry = verdicts.get((m.module, m.operator, m.location, m.mutation))
+        survivors.append(
+            {**asdict(m), "verdict": entry.verdict if entry else None, "rule": entry.rule if entry else None}
+        )
+    return {
+        **meta,
+        "modules": {name: t.as_dict() for name, t in sorted(modules.items())},
+        "systems": {name: t.as_dict() for name, t in sorted(systems.items())},
+        "overall": overall.as_dict(),
+        "survivors": survivors,
+        "untriaged": sum(1 for s in survivors if s["verdict"] is None),
+        "mutants": [asdict(m) for m in mutants],
+    }
+
+
+def _percent(value: float | None) -> str:
+    return "   -" if value is None else f"{value * 100:5.1f}%"
+
+
+def table(summary: dict[str, Any]) -> str:
+    """The printed table: one line per module, then per system, then overall."""
+    head = (
+        f"{'':22} {'mutants':>7} {'killed':>6} {'expect':>6} {'crash':>5} {'surv':>4} "
+        f"{'score':>6} {'by-exp':>6} {'rules':>6}"
+    )
+    lines = [head]
+
+    def row(name: str, t: dict[str, Any]) -> str:
+        return (
+            f"{name:22} {t['mutants']:7d} {t['killed']:6d} {t['killed_by_expectation']:6d} "
+            f"{t['killed_by_crash_only']:5d} {t['survived']:4d} {_percent(t['score']):>6} "
+            f"{_percent(t['expectation_score']):>6} {_percent(t['rule_score']):>6}"
+        )
+
+    lines += [row(name, t) for name, t in summary["modules"].items()]
+    lines.append("")
+    lines += [row(f"system {name}", t) for name, t in summary["systems"].items()]
+    lines.append(row("overall", summary["overall"]))
+    verdicts: dict[str, int] = {}
+    for s in summary["survivors"]:
+        verdicts[s["verdict"] or "untriaged"] = verdicts.get(s["verdict"] or "untriaged", 0) + 1
+    lines.append("survivors: " + (", ".join(f"{v} {k}" for k, v in sorted(verdicts.items())) or "none"))
+    return "\n".join(lines)
+
+
+def write(summary: dict[str, Any], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")

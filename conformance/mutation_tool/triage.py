@@ -1,0 +1,95 @@
+"""The committed verdicts on the surviving generated mutants (``conformance/mutation_triage.yaml``).
+
+A survivor is a change to the reference that no scenario notices. Each gets one verdict:
+
+* ``equivalent`` -- the change cannot alter what any implementation shows (dead code, a value that is
+  recomputed, a bound no documented input reaches); the reason says why.
+* ``open-in-the-documents`` -- the change picks another reading the documents allow; the entry names the
+  rule, whose ``open_question`` in the catalogue states the choice, and the suite rightly accepts both.
+* ``gap`` -- the change breaks a documented rule nobody pins; the entry names the rule. A gap stays
+  ``status: open`` until a scenario pins it, then says ``status: closed`` with ``closed_by`` (the
+  scenario id) and ``mutant`` (the hand-written mutant in ``variants/mutants`` that names the rule).
+
+Survivors are matched to entries by module, operator, location (``line:column`` of the mutated node, as
+Cosmic Ray reports it) and the mutation itself (one operator can change one place in two ways), all
+stable for the same source.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from conformance.validation import field_problems
+from conformance.yamlio import YamlFileError, read_yaml_file
+
+TRIAGE_FILE = Path(__file__).resolve().parent.parent / "mutation_triage.yaml"
+
+Verdict = Literal["equivalent", "open-in-the-documents", "gap"]
+
+
+class Entry(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    module: str = Field(pattern=r"^(llmz|falai|akan)/[a-z_]+$", description="e.g. falai/routing")
+    operator: str = Field(pattern=r"^core/\w+$")
+    location: str = Field(pattern=r"^\d+:\d+$", description="line:column of the mutated node")
+    mutation: str = Field(min_length=3, description="the changed source, before -> after")
+    verdict: Verdict
+    reason: str = Field(min_length=10)
+    rule: str | None = None
+    open_question: str | None = None
+    status: Literal["open", "closed"] | None = None
+    closed_by: str | None = None
+    mutant: str | None = None
+
+    @model_validator(mode="after")
+    def _fields_for_verdict(self) -> Entry:
+        if self.verdict in ("gap", "open-in-the-documents") and not self.rule:
+            raise ValueError(f"a {self.verdict} entry names its rule (field rule)")
+        if self.verdict == "open-in-the-documents" and not self.open_question:
+            raise ValueError("an open-in-the-documents entry quotes the rule's open question (open_question)")
+        if self.verdict == "gap":
+            if self.status is None:
+                raise ValueError("a gap entry says status: open, or status: closed once a scenario pins it")
+            if self.status == "closed" and not (self.closed_by and self.mutant):
+                raise ValueError("a closed gap names the scenario (closed_by) and the mutant (mutant)")
+        elif self.status is not None or self.closed_by or self.mutant:
+            raise ValueError("status, closed_by and mutant belong to gap entries only")
+        return self
+
+    @property
+    def key(self) -> tuple[str, str, str, str]:
+        return (self.module, self.operator, self.location, self.mutation)
+
+
+class TriageFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    entries: list[Entry] = Field(default_factory=list)
+
+
+class TriageError(ValueError):
+    pass
+
+
+def load(path: Path = TRIAGE_FILE) -> list[Entry]:
+    """The entries of ``path``; a bad file raises :class:`TriageError` naming the file and each field."""
+    try:
+        parsed = TriageFile.model_validate(read_yaml_file(path))
+    except YamlFileError as exc:
+        raise TriageError(str(exc)) from exc
+    except ValidationError as exc:
+        raise TriageError("\n".join(field_problems(exc, path))) from exc
+    seen: set[tuple[str, str, str, str]] = set()
+    for index, entry in enumerate(parsed.entries):
+        if entry.key in seen:
+            raise TriageError(f"{path}: entries.{index}: a second entry for {' | '.join(entry.key)}")
+        seen.add(entry.key)
+    return parsed.entries
+
+
+def open_gaps(entries: list[Entry]) -> list[Entry]:
+    return [e for e in entries if e.verdict == "gap" and e.status == "open"]

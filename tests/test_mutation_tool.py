@@ -1,0 +1,202 @@
+"""Generated mutants (``nox -s mutation``): the sample, the probe, the scores and the triage file.
+
+The full run takes about a quarter of an hour and stays out of the default tests; here Cosmic Ray runs
+two sampled mutants of one small module end to end (about 15 s), and the pieces are checked alone.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+import variants
+from conformance.catalogue.load import load_catalogue
+from conformance.mutation_tool import score, session, triage
+from conformance.mutation_tool.__main__ import main
+from conformance.mutation_tool.plan import TARGETS, target, wanted_operator
+from conformance.mutation_tool.probe import ordered, probe
+from conformance.paths import REPO_ROOT
+from conformance.runner import Selection, select
+
+
+def test_two_sampled_mutants_run_end_to_end_in_a_copy_of_the_tree(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    item = target("falai/timers")
+    original = (REPO_ROOT / item.path).read_text(encoding="utf-8")
+    session.run([item], REPO_ROOT, tmp_path, per_module=2, seed=7, log=lambda _: None)
+    mutants = score.read_db(tmp_path / "falai" / "timers.sqlite")
+    assert len(mutants) == 2
+    assert all(m.outcome in ("expectation", "crash", "survived") for m in mutants), mutants
+    assert all(" -> " in m.mutation and m.module == "falai/timers" for m in mutants)
+    assert any(m.outcome == "expectation" for m in mutants), "a sampled timer mutant should fail a case"
+    assert (REPO_ROOT / item.path).read_text(encoding="utf-8") == original, "the clone was mutated"
+    assert (tmp_path / "tree-falai" / item.path).read_text(encoding="utf-8") == original, "not restored"
+    (tmp_path / "empty.yaml").write_text("entries: []\n", encoding="utf-8")
+    empty = str(tmp_path / "empty.yaml")
+    code = main(
+        ["score", "--module", "falai/timers", "--out", str(tmp_path), "--per-module", "2", "--triage", empty]
+    )
+    written = json.loads((tmp_path / "score.json").read_text(encoding="utf-8"))
+    assert written["modules"]["falai/timers"]["mutants"] == 2
+    assert set(written["systems"]) == {"falai"}
+    assert code == (1 if written["untriaged"] else 0)
+    gap = {**GOOD, "module": "falai/timers", "verdict": "gap", "rule": "falai.silence.x", "status": "open"}
+    (tmp_path / "triage.yaml").write_text(json.dumps({"entries": [gap]}), encoding="utf-8")
+    code = main(
+        [
+            "score",
+            "--module",
+            "falai/timers",
+            "--out",
+            str(tmp_path),
+            "--triage",
+            str(tmp_path / "triage.yaml"),
+        ]
+    )
+    assert code == 1, "an open gap must fail the session"
+    assert "open gap: falai/timers 12:4 core/NumberReplacer (falai.silence.x)" in capsys.readouterr().out
+
+
+def test_the_sample_is_seeded_uniform_and_keeps_to_wanted_operators() -> None:
+    jobs = [(f"j{i}", op, i) for i, op in enumerate(["core/NumberReplacer", "core/RemoveDecorator"] * 20)]
+    first = session.choose(jobs, 5, random.Random("7:x"))
+    assert first == session.choose(list(reversed(jobs)), 5, random.Random("7:x")), "depends on order"
+    assert len(first) == 5
+    assert all(int(job[1:]) % 2 == 0 for job in first), "an unwanted operator was sampled"
+    assert session.choose(jobs, 100, random.Random(1)) == {f"j{i}" for i in range(0, 40, 2)}
+    assert first != session.choose(jobs, 5, random.Random("8:x"))
+
+
+def test_the_operator_filter() -> None:
+    assert wanted_operator("core/ReplaceComparisonOperator_Lt_LtE")
+    assert wanted_operator("core/NumberReplacer")
+    assert not wanted_operator("core/ReplaceComparisonOperator_Eq_Is")
+    assert not wanted_operator("core/ReplaceBinaryOperator_Add_BitXor")
+    assert not wanted_operator("core/VariableReplacer")
+
+
+def test_every_target_exists_and_names_a_scenario_area() -> None:
+    for item in TARGETS:
+        assert (REPO_ROOT / item.path).is_file(), item.path
+        for area in item.first:
+            assert (REPO_ROOT / "fixtures" / "scenarios" / item.system / area).is_dir(), (item.name, area)
+    with pytest.raises(KeyError, match="known: falai/routing"):
+        target("falai/nothing")
+
+
+def test_the_probe_passes_the_reference_and_orders_areas_first_and_last() -> None:
+    code, line = probe("falai", ["silence"])
+    assert (code, line.split()[1]) == (0, "survived")
+    items = ordered(select(selection=Selection(systems={"llmz"})), ["memory"], ["hostile"])
+    areas = [i.id.split("/")[1] for i in items]
+    assert areas[0] == "memory" and areas[-1] == "hostile"
+    assert areas.index("basics") < areas.index("hostile")
+
+
+@pytest.mark.parametrize(
+    ("worker", "test", "output", "outcome"),
+    [
+        ("normal", "killed", "mutation-probe: expectation falai/x/y falai.a.b\n", "expectation"),
+        ("normal", "killed", "mutation-probe: crash falai/x/y the adapter raised\n", "crash"),
+        ("normal", "killed", "timeout", "crash"),
+        ("normal", "killed", "Traceback (most recent call last): ...", "crash"),
+        ("normal", "survived", "mutation-probe: survived 56 cases\n", "survived"),
+        ("exception", None, "boom", "incompetent"),
+        ("normal", "incompetent", "", "incompetent"),
+    ],
+)
+def test_a_result_is_classified_by_how_the_mutant_died(
+    worker: str, test: str | None, output: str, outcome: str
+) -> None:
+    assert score.classify(worker, test, output)[0] == outcome
+
+
+def test_scores_count_crash_kills_apart_and_leave_incompetents_out() -> None:
+    def mutant(outcome: str, module: str = "falai/routing", system: str = "falai") -> score.Mutant:
+        return score.Mutant(module, system, "core/NumberReplacer", 0, "1:0", "1 -> 2", outcome, "")
+
+    mutants = [mutant("expectation"), mutant("crash"), mutant("survived"), mutant("incompetent")]
+    mutants.append(mutant("expectation", "akan/cut", "akan"))
+    summary = score.summarise(mutants, [], {})
+    assert summary["modules"]["falai/routing"] == {
+        "mutants": 4, "killed": 2, "killed_by_expectation": 1, "killed_by_crash_only": 1, "survived": 1,
+        "incompetent": 1, "score": 0.6667, "expectation_score": 0.3333, "survivors_equivalent": 0,
+        "survivors_open_in_documents": 0, "rule_score": 0.6667,
+    }  # fmt: skip
+    assert summary["overall"]["score"] == 0.75
+    survivor = mutants[2]
+    triaged = triage.Entry(
+        module=survivor.module, operator=survivor.operator, location=survivor.location,
+        mutation=survivor.mutation, verdict="equivalent", reason="a reason of ten characters or more",
+    )  # fmt: skip
+    rescored = score.summarise(mutants, [triaged], {})
+    assert rescored["modules"]["falai/routing"]["rule_score"] == 1.0, "an equivalent survivor still counted"
+    assert rescored["modules"]["falai/routing"]["score"] == 0.6667, "the raw score must not move"
+    assert rescored["untriaged"] == 0
+    assert summary["untriaged"] == 1
+    assert "overall" in score.table(summary)
+    assert score.mutation_text("--- a\n+++ b\n@@ -1 +1 @@\n-    x < 1\n+    x <= 1\n") == "x < 1 -> x <= 1"
+
+
+# -- the triage file ---------------------------------------------------------------------------------------
+
+GOOD = {
+    "module": "falai/routing",
+    "operator": "core/NumberReplacer",
+    "location": "12:4",
+    "mutation": "15 -> 16",
+    "verdict": "equivalent",
+    "reason": "a reason of ten characters or more",
+}
+
+
+@pytest.mark.parametrize(
+    ("change", "complaint"),
+    [
+        ({"verdict": "maybe"}, "verdict"),
+        ({"verdict": "gap"}, "names its rule"),
+        ({"verdict": "gap", "rule": "falai.routing.x"}, "status: open"),
+        ({"verdict": "gap", "rule": "falai.routing.x", "status": "closed"}, "closed_by"),
+        ({"verdict": "open-in-the-documents", "rule": "falai.routing.x"}, "open question"),
+        ({"status": "open"}, "gap entries only"),
+        ({"location": "line 12"}, "location"),
+        ({"colour": "red"}, "colour"),
+    ],
+)
+def test_a_bad_triage_entry_is_an_error_naming_the_file_and_field(
+    tmp_path: Path, change: dict[str, str], complaint: str
+) -> None:
+    path = tmp_path / "triage.yaml"
+    path.write_text(json.dumps({"entries": [{**GOOD, **change}]}), encoding="utf-8")
+    with pytest.raises(triage.TriageError, match=complaint) as info:
+        triage.load(path)
+    assert str(path) in str(info.value)
+
+
+def test_a_duplicate_triage_entry_is_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "triage.yaml"
+    path.write_text(json.dumps({"entries": [GOOD, GOOD]}), encoding="utf-8")
+    with pytest.raises(triage.TriageError, match="a second entry"):
+        triage.load(path)
+
+
+def test_the_committed_triage_names_real_rules_scenarios_and_mutants() -> None:
+    entries = triage.load()
+    rules = load_catalogue().rules
+    scenarios = {item.id for item in select()}
+    mutants = variants.all_mutants()
+    for e in entries:
+        where = f"{e.module} {e.location} {e.operator}"
+        assert target(e.module).name == e.module
+        if e.rule is not None:
+            assert e.rule in rules, f"{where}: no rule {e.rule}"
+        if e.verdict == "open-in-the-documents":
+            assert rules[e.rule].rule.open_question, f"{where}: {e.rule} has no open_question"  # type: ignore[index]
+        if e.verdict == "gap" and e.status == "closed":
+            assert e.closed_by in scenarios, f"{where}: no scenario {e.closed_by}"
+            assert e.mutant in mutants, f"{where}: no mutant {e.mutant}"
+            assert e.rule in mutants[e.mutant].rules, f"{where}: {e.mutant} does not name {e.rule}"  # type: ignore[index]
