@@ -120,9 +120,10 @@ def snapshots(s: nox.Session) -> None:
 
 @nox.session(venv_backend=OWN_ENV)
 def spec(s: nox.Session) -> None:
-    """Check the schemas are current, validate catalogue and scenarios, write build/spec/traceability.*."""
+    """Check the schemas are current, validate catalogue and scenarios, write build/spec/traceability.*;
+    every untested rule must say why (--require-reasons)."""
     _run(s, "python", "-m", "conformance.schemas", "--check")
-    _run(s, "python", "-m", "conformance.catalogue", *s.posargs)
+    _run(s, "python", "-m", "conformance.catalogue", "--require-reasons", *s.posargs)
 
 
 @nox.session(venv_backend=OWN_ENV)
