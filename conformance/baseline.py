@@ -13,6 +13,10 @@ A baseline is a YAML list of ``{id, reason}``; ``id`` is a rule id or a scenario
 * An entry may also say *how* its case fails, so the reason stays true: ``fails`` lists rule ids the case
   must still fail on, ``error`` a piece of the error message it must still give. A covered case that no
   longer fails that way is *changed*: the reason no longer describes it, which fails the run too.
+* ``or_error`` (only beside ``fails``) names the error the same deviation shows when the implementation
+  loses a race differently, for example a runaway program that a loaded machine lets run past the host's
+  give-up bound instead of into a memory error. Either outcome keeps the entry true; anything else is
+  *changed*. It is for a deviation whose outcome depends on timing, not a way to widen an entry.
 """
 
 from __future__ import annotations
@@ -39,11 +43,15 @@ class Entry(BaseModel):
     """Rule ids the listed case is observed to fail on; each must stay among its failing rules."""
     error: str | None = Field(default=None, min_length=1)
     """For a case observed to error instead: a piece of the error message it gives."""
+    or_error: str | None = Field(default=None, min_length=1)
+    """Beside ``fails``: the error the same deviation gives when timing goes the other way."""
 
     @model_validator(mode="after")
     def _one_way_of_failing(self) -> Entry:
         if self.fails and self.error is not None:
             raise ValueError("give fails (the case fails on rules) or error (the case errors), not both")
+        if self.or_error is not None and not self.fails:
+            raise ValueError("or_error is the timing-dependent alternative to fails: give fails too")
         return self
 
 
@@ -147,6 +155,8 @@ def _changed(entry: Entry | None, case: CaseResult) -> Problem | None:
                        f"{entry.error!r}, but {found}")
     missing = [rule for rule in entry.fails if rule not in case.failing_rules]
     if case.verdict == "fail" and not missing:
+        return None
+    if entry.or_error is not None and case.verdict == "error" and entry.or_error in case.message:
         return None
     now = ", ".join(case.failing_rules) or f"no rule ({case.verdict})"
     return Problem(

@@ -131,3 +131,16 @@ def test_an_entry_expecting_an_error_is_changed_when_the_case_fails_instead() ->
 def test_an_entry_cannot_expect_both_rules_and_an_error() -> None:
     with pytest.raises(ValueError, match="not both"):
         baseline.Entry(id="s/a/1", reason="x", fails=("r.a",), error="boom")
+
+
+def test_a_timing_dependent_entry_accepts_its_rules_or_its_named_error_and_nothing_else() -> None:
+    known = {"r.a", "s/a/1"}
+    entry = baseline.Entry(id="s/a/1", reason="races", fails=("r.a",), or_error="did not settle")
+    failing = [case("s/a/1", "fail", ["r.a"], ["r.a"])]
+    assert baseline.apply(failing, [entry], known) == []
+    hanging = [CaseResult("s/a/1", ["r.a"], "error", "execute() did not settle within 2500 ms")]
+    assert baseline.apply(hanging, [entry], known) == []
+    crashed = [CaseResult("s/a/1", ["r.a"], "error", "the implementation exited (SIGSEGV)")]
+    assert [p.kind for p in baseline.apply(crashed, [entry], known)] == ["changed"]
+    with pytest.raises(ValueError, match="give fails too"):
+        baseline.Entry(id="s/a/1", reason="x", or_error="did not settle")
