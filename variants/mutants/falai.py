@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import operator
 from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
@@ -28,6 +29,16 @@ Change = Callable[[Policies], Policies]
 def _set(**changes: object) -> Change:
     """A policy change replacing the named decisions."""
     return lambda base: dataclasses.replace(base, **changes)  # type: ignore[arg-type]
+
+
+def _takeover(
+    lead_ok: Callable[[int, int], bool], score_ok: Callable[[int, Policies], bool]
+) -> Change:
+    """A takeover test with the lead and the minimum score each replaced by a (wrong) reading."""
+    return _set(
+        takes_over=lambda challenger, asking, p: lead_ok(challenger, asking + p.takeover_margin)
+        and score_ok(challenger, p)
+    )
 
 
 def _catch_all_over_floor(base: Policies) -> Policies:
@@ -269,41 +280,25 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "falai-takeover-min-39",
         rules=("falai.routing.takeover.min-score",),
-        policies=_set(
-            takes_over=lambda challenger, asking, p: (
-                challenger >= asking + p.takeover_margin and challenger >= 39
-            )
-        ),
+        policies=_takeover(operator.ge, lambda score, p: score >= 39),
         description="a challenger of an asking run wins from 39",
     ),
     Mutant(
         "falai-takeover-min-41",
         rules=("falai.routing.takeover.min-score",),
-        policies=_set(
-            takes_over=lambda challenger, asking, p: (
-                challenger >= asking + p.takeover_margin and challenger >= 41
-            )
-        ),
+        policies=_takeover(operator.ge, lambda score, p: score >= 41),
         description="a challenger of an asking run needs 41",
     ),
     Mutant(
         "falai-takeover-min-exact",
         rules=("falai.routing.takeover.min-score",),
-        policies=_set(
-            takes_over=lambda challenger, asking, p: (
-                challenger >= asking + p.takeover_margin and challenger == p.new_flow_min_score
-            )
-        ),
+        policies=_takeover(operator.ge, lambda score, p: score == p.new_flow_min_score),
         description="only a challenger scoring exactly 40 wins",
     ),
     Mutant(
         "falai-takeover-margin-exact",
         rules=("falai.routing.takeover.margin",),
-        policies=_set(
-            takes_over=lambda challenger, asking, p: (
-                challenger == asking + p.takeover_margin and challenger >= p.new_flow_min_score
-            )
-        ),
+        policies=_takeover(operator.eq, lambda score, p: score >= p.new_flow_min_score),
         description="only a lead of exactly 15 takes the floor",
     ),
     Mutant(
