@@ -58,7 +58,7 @@ def test_from_schedule_past_the_schedule_names_the_step() -> None:
 def test_silence_keys_round_trip() -> None:
     key = timers.silence_key("retomar", "s1", MONDAY_NOON)
     assert key == f"silence:retomar:s1:{MONDAY_NOON}"
-    assert timers.parse_silence_key(key) == timers.SilenceKey("retomar", "s1", MONDAY_NOON)
+    assert timers.parse_silence_key(key) == timers.SilenceKey("retomar", MONDAY_NOON)
     assert timers.parse_silence_key("retomar#stage:7:start:1") is None
 
 

@@ -14,7 +14,7 @@ import pytest
 
 import variants
 from conformance.catalogue.load import load_catalogue
-from conformance.mutation_tool import score, session, triage
+from conformance.mutation_tool import exclude, score, session, triage
 from conformance.mutation_tool.__main__ import main
 from conformance.mutation_tool.plan import TARGETS, target, wanted_operator
 from conformance.mutation_tool.probe import ordered, probe
@@ -200,3 +200,48 @@ def test_the_committed_triage_names_real_rules_scenarios_and_mutants() -> None:
             assert e.closed_by in scenarios, f"{where}: no scenario {e.closed_by}"
             assert e.mutant in mutants, f"{where}: no mutant {e.mutant}"
             assert e.rule in mutants[e.mutant].rules, f"{where}: {e.mutant} does not name {e.rule}"  # type: ignore[index]
+
+
+# -- excluded lines and moved entries ----------------------------------------------------------------------
+
+
+def test_decorator_lines_and_marked_type_guards_are_excluded_and_a_bare_marker_is_an_error() -> None:
+    source = (
+        "from dataclasses import dataclass\n"
+        "@dataclass(\n"
+        "    frozen=True)\n"
+        "class A:\n"
+        "    x: int = 0\n"
+        "def f(v: str) -> int:\n"
+        '    if v == "a":  # pragma: no mutate: type-guard\n'
+        "        return 1\n"
+        "    return 2\n"
+    )
+    lines = exclude.excluded_lines(source)
+    assert lines == {2: "decorator", 3: "decorator", 7: "type-guard"}
+    assert exclude.exclusion_of(lines, (3, 11), (3, 15)) == "decorator"
+    assert exclude.exclusion_of(lines, (5, 13), (5, 14)) is None, "a dataclass field's default is a rule's"
+    with pytest.raises(exclude.ExclusionError, match=r"m\.py:1: .* must name its class"):
+        exclude.excluded_lines("x = 1  # pragma: no mutate\n", "m.py")
+    with pytest.raises(exclude.ExclusionError, match="type-guard"):
+        exclude.excluded_lines("x = 1  # pragma: no mutate: dead\n", "m.py")
+
+
+def test_the_committed_markers_name_a_known_class() -> None:
+    for item in TARGETS:
+        exclude.excluded_in(REPO_ROOT / item.path)  # raises on a marker without a known class
+
+
+def test_an_entry_whose_line_moved_still_matches_by_its_mutation_unless_ambiguous() -> None:
+    entry = triage.Entry(**GOOD)
+    verdicts = triage.Verdicts([entry])
+    assert verdicts.get(("falai/routing", "core/NumberReplacer", "12:4", "15 -> 16")) is entry
+    assert verdicts.moved == []
+    assert verdicts.get(("falai/routing", "core/NumberReplacer", "14:4", "15 -> 16")) is entry
+    assert verdicts.moved == [(entry, "14:4")]
+    assert verdicts.get(("falai/routing", "core/NumberReplacer", "14:4", "15 -> 17")) is None
+    twin = triage.Entry(**{**GOOD, "location": "20:4"})
+    assert (
+        triage.Verdicts([entry, twin]).get(("falai/routing", "core/NumberReplacer", "14:4", "15 -> 16"))
+        is None
+    )

@@ -103,7 +103,7 @@ def _cooldown_exclusive(base: Policies) -> Policies:
 
     def verdict(claims: Mapping[str, int], key: str, policy: Policy, now_ms: int) -> str | None:
         found = base.verdict(claims, key, policy, now_ms)
-        if found is None and policy.mode == "cooldown" and key in claims:
+        if found is None and policy.cooldown_ms is not None and key in claims:
             return "cooldown" if now_ms - claims[key] <= policy.cooldown_ms else None
         return found
 

@@ -55,23 +55,31 @@ def main(argv: list[str] | None = None) -> int:
         "per_module": args.per_module,
         "seconds": round(time.monotonic() - started, 1),
     }
-    summary = score.summarise(mutants, entries, meta)
+    # The source the run mutated: its system's tree copy (the clone may have moved on since).
+    trees = [args.out / f"tree-{t.system}" for t in targets]
+    populations = dict(
+        score.population(db, tree if tree.is_dir() else REPO_ROOT)
+        for db, tree in zip(dbs, trees, strict=True)
+    )
+    summary = score.summarise(mutants, entries, meta, populations)
     closed = {e.key for e in entries if e.verdict == "gap" and e.status == "closed"}
-    reopened = [
-        s
-        for s in summary["survivors"]
-        if (s["module"], s["operator"], s["location"], s["mutation"]) in closed
-    ]
+    reopened = [s for s in summary["survivors"] if s["verdict"] == "gap" and s["status"] == "closed"]
     summary["closed_gaps"] = len(closed)
-    summary["open_gaps"] = len(triage.open_gaps(entries))
+    chosen = {t.name for t in targets}
+    gaps = [gap for gap in triage.open_gaps(entries) if gap.module in chosen]
+    summary["open_gaps"] = len(gaps)
     score.write(summary, args.out / "score.json")
     print(score.table(summary))
-    gaps = triage.open_gaps(entries)
-    for gap in gaps:
+    for gap in gaps:  # the selected modules' only: a run of one module answers for that module
         print(f"open gap: {gap.module} {gap.location} {gap.operator} ({gap.rule})")
     for s in summary["survivors"]:
         if s["verdict"] is None:
             print(f"untriaged: {s['module']} {s['location']} {s['operator']}: {s['mutation']}")
+    for moved in summary["moved_entries"]:
+        print(
+            f"triage entry moved: {moved['module']} {moved['operator']} {moved['location']} is now at "
+            f"{moved['now']} (update its location)"
+        )
     for s in reopened:
         print(f"closed gap still survives: {s['module']} {s['location']} {s['operator']}: {s['mutation']}")
     return 1 if gaps or reopened or summary["untriaged"] else 0

@@ -15,9 +15,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from conformance.mutation_tool.plan import TARGETS
+from conformance.mutation_tool.exclude import excluded_in, exclusion_of
+from conformance.mutation_tool.plan import TARGETS, wanted_operator
 from conformance.mutation_tool.probe import PREFIX
-from conformance.mutation_tool.triage import Entry
+from conformance.mutation_tool.triage import Entry, Verdicts
 
 OUTCOMES = ("expectation", "crash", "survived", "incompetent")
 
@@ -130,11 +131,50 @@ def read_db(db: Path) -> list[Mutant]:
     return sorted(mutants, key=lambda m: (m.module, m.operator, m.occurrence))
 
 
-def summarise(mutants: list[Mutant], triage: list[Entry], meta: dict[str, Any]) -> dict[str, Any]:
+def population(db: Path, root: Path) -> tuple[str, dict[str, Any]]:
+    """One module's population: how many mutations of the wanted operators Cosmic Ray can make to it, and
+    how many of them each class of :mod:`.exclude` set aside (they are never sampled)."""
+    from cosmic_ray.work_db import WorkDB, use_db
+
+    names = {t.path: t for t in TARGETS}
+    wanted = 0
+    excluded: dict[str, int] = {}
+    module = ""
+    with use_db(str(db), WorkDB.Mode.open) as work_db:
+        for item in work_db.work_items:
+            spec = item.mutations[0]
+            module = names[str(spec.module_path)].name
+            if not wanted_operator(spec.operator_name):
+                continue
+            wanted += 1
+            lines = _excluded(root / str(spec.module_path))
+            cls = exclusion_of(lines, spec.start_pos, spec.end_pos)
+            if cls is not None:
+                excluded[cls] = excluded.get(cls, 0) + 1
+    return module, {"wanted": wanted, "excluded": dict(sorted(excluded.items()))}
+
+
+_EXCLUDED: dict[Path, dict[int, str]] = {}
+
+
+def _excluded(path: Path) -> dict[int, str]:
+    if path not in _EXCLUDED:
+        _EXCLUDED[path] = excluded_in(path)
+    return _EXCLUDED[path]
+
+
+def summarise(
+    mutants: list[Mutant],
+    triage: list[Entry],
+    meta: dict[str, Any],
+    populations: dict[str, dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The scores per module, per system and overall, the survivors with their verdicts, and (when
+    given) each module's population and what the exclusion classes removed from it."""
     modules: dict[str, Tally] = {}
     systems: dict[str, Tally] = {}
     overall = Tally()
-    verdicts = {e.key: e for e in triage}
+    verdicts = Verdicts(triage)
     for m in mutants:
         entry = verdicts.get((m.module, m.operator, m.location, m.mutation))
         for tally in (modules.setdefault(m.module, Tally()), systems.setdefault(m.system, Tally()), overall):
@@ -145,15 +185,28 @@ def summarise(mutants: list[Mutant], triage: list[Entry], meta: dict[str, Any]) 
             continue
         entry = verdicts.get((m.module, m.operator, m.location, m.mutation))
         survivors.append(
-            {**asdict(m), "verdict": entry.verdict if entry else None, "rule": entry.rule if entry else None}
+            {
+                **asdict(m),
+                "verdict": entry.verdict if entry else None,
+                "rule": entry.rule if entry else None,
+                "status": entry.status if entry else None,
+            }
         )
+    pops = populations or {}
     return {
         **meta,
-        "modules": {name: t.as_dict() for name, t in sorted(modules.items())},
+        "modules": {
+            name: {**t.as_dict(), **({"population": pops[name]} if name in pops else {})}
+            for name, t in sorted(modules.items())
+        },
         "systems": {name: t.as_dict() for name, t in sorted(systems.items())},
         "overall": overall.as_dict(),
         "survivors": survivors,
         "untriaged": sum(1 for s in survivors if s["verdict"] is None),
+        "moved_entries": [
+            {"module": e.module, "operator": e.operator, "location": e.location, "now": now}
+            for e, now in verdicts.moved
+        ],
         "mutants": [asdict(m) for m in mutants],
     }
 
@@ -184,6 +237,15 @@ def table(summary: dict[str, Any]) -> str:
     verdicts: dict[str, int] = {}
     for s in summary["survivors"]:
         verdicts[s["verdict"] or "untriaged"] = verdicts.get(s["verdict"] or "untriaged", 0) + 1
+    pops = {name: t["population"] for name, t in summary["modules"].items() if "population" in t}
+    if pops:
+        lines.append(
+            "population (wanted operators) and excluded lines: "
+            + "; ".join(
+                f"{name} {p['wanted']}" + "".join(f", {n} {cls}" for cls, n in p["excluded"].items())
+                for name, p in pops.items()
+            )
+        )
     lines.append("survivors: " + (", ".join(f"{v} {k}" for k, v in sorted(verdicts.items())) or "none"))
     return "\n".join(lines)
 

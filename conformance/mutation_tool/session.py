@@ -8,7 +8,8 @@ without seeing each other's mutations. The test command runs with the copy as it
 directory on the path).
 
 Per module: ``cosmic-ray init`` lists every mutation in a work database (``<system>/<module>.sqlite``);
-:func:`sample` keeps ``per_module`` of the wanted operators' mutations, chosen uniformly with a seeded
+:func:`sample` sets aside the mutations of excluded lines (:mod:`.exclude`: decorators and marked type
+guards), keeps ``per_module`` of the remaining wanted operators' mutations, chosen uniformly with a seeded
 generator, and marks the rest ``skipped`` (Cosmic Ray's own way of setting work aside, as its filters do);
 ``cosmic-ray exec`` runs what is left.
 """
@@ -24,6 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from conformance.mutation_tool.exclude import excluded_in, exclusion_of
 from conformance.mutation_tool.plan import LAST, TIMEOUT, Target, wanted_operator
 
 #: What the test command needs from the clone, copied into each system's tree.
@@ -80,16 +82,23 @@ def choose(jobs: list[tuple[str, str, int]], per_module: int, rng: random.Random
     return {job for _, _, job in picked}
 
 
-def sample(db: Path, item: Target, per_module: int, seed: int) -> int:
-    """Mark every job of ``db`` outside the sample as skipped; returns how many are left to run."""
+def sample(db: Path, item: Target, per_module: int, seed: int, tree: Path) -> int:
+    """Mark every job of ``db`` outside the sample as skipped; returns how many are left to run. Jobs on
+    an excluded line (``tree``'s copy of the module decides which) are never candidates."""
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import WorkerOutcome, WorkResult
 
+    lines = excluded_in(tree / item.path)
     with use_db(str(db), WorkDB.Mode.open) as work_db:
         items: Iterable[Any] = work_db.work_items
-        jobs = [(w.job_id, w.mutations[0].operator_name, w.mutations[0].occurrence) for w in items]
+        jobs = [
+            (w.job_id, w.mutations[0].operator_name, w.mutations[0].occurrence)
+            for w in items
+            if exclusion_of(lines, w.mutations[0].start_pos, w.mutations[0].end_pos) is None
+        ]
+        every = [w.job_id for w in work_db.work_items]
         keep = choose(jobs, per_module, random.Random(f"{seed}:{item.name}"))
-        skipped = [job for job, _, _ in jobs if job not in keep]
+        skipped = [job for job in every if job not in keep]
         work_db.set_multiple_results(skipped, WorkResult(worker_outcome=WorkerOutcome.SKIPPED))
     return len(keep)
 
@@ -106,7 +115,7 @@ def run_module(
     if db.exists():
         db.unlink()
     cosmic_ray("init", str(config.resolve()), str(db.resolve()), cwd=tree)
-    count = sample(db, item, per_module, seed)
+    count = sample(db, item, per_module, seed, tree)
     log(f"{item.name}: {count} mutants")
     cosmic_ray("exec", str(config.resolve()), str(db.resolve()), cwd=tree)
     log(f"{item.name}: done")

@@ -12,7 +12,10 @@ A survivor is a change to the reference that no scenario notices. Each gets one 
 
 Survivors are matched to entries by module, operator, location (``line:column`` of the mutated node, as
 Cosmic Ray reports it) and the mutation itself (one operator can change one place in two ways), all
-stable for the same source.
+stable for the same source. An edit elsewhere in the module moves the location but not the mutation, so
+when no entry has the survivor's location, the one entry with its module, operator and mutation text
+stands for it (``moved``, reported so the location can be brought up to date); two such entries are
+ambiguous and match nothing.
 """
 
 from __future__ import annotations
@@ -93,3 +96,27 @@ def load(path: Path = TRIAGE_FILE) -> list[Entry]:
 
 def open_gaps(entries: list[Entry]) -> list[Entry]:
     return [e for e in entries if e.verdict == "gap" and e.status == "open"]
+
+
+class Verdicts:
+    """Survivor -> entry, by exact key first, else by the mutation text alone when that is unambiguous."""
+
+    def __init__(self, entries: list[Entry]) -> None:
+        self.exact = {e.key: e for e in entries}
+        by_text: dict[tuple[str, str, str], list[Entry]] = {}
+        for e in entries:
+            by_text.setdefault((e.module, e.operator, e.mutation), []).append(e)
+        self.by_text = by_text
+        self.moved: list[tuple[Entry, str]] = []
+        """Entries matched at another location: (entry, the survivor's location)."""
+
+    def get(self, key: tuple[str, str, str, str]) -> Entry | None:
+        if key in self.exact:
+            return self.exact[key]
+        module, operator, location, mutation = key
+        found = self.by_text.get((module, operator, mutation), [])
+        if len(found) != 1:
+            return None
+        if (found[0], location) not in self.moved:
+            self.moved.append((found[0], location))
+        return found[0]

