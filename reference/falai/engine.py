@@ -147,7 +147,7 @@ class Engine:
         if parked is not None:
             self.end(parked, "replaced", turn)
         key = self.policies.claim_key(flow.id, anchor, policy, trigger_key)
-        repeat.record_claim(self.session.claims, key, flow.id, anchor, policy, self.clock.now_ms())
+        self.policies.record_claim(self.session.claims, key, flow.id, anchor, policy, self.clock.now_ms())
         run_id = self.policies.run_id(flow.id, trigger_key)
         run = Run(run_id, flow.id, anchor, trigger_index, dict(input_), self.clock.now_ms())
         self.session.runs.append(run)

@@ -75,6 +75,8 @@ class Policies:
     """falai.repeat.claim-key"""
     verdict: Callable[[Mapping[str, int], str, repeat.Policy, int], str | None] = repeat.verdict
     """falai.repeat.once, falai.repeat.always, falai.repeat.cooldown"""
+    record_claim: Callable[[dict[str, int], str, str, str, repeat.Policy, int], None] = repeat.record_claim
+    """falai.repeat.claim-key, falai.repeat.always-window: write a start's claim, trim old always-claims."""
     live_run: Callable[[Sequence[Run], str, str], Run | None] = session.live_run
     """falai.live.one-per-anchor"""
     anchor_of: Callable[[Flow, Mapping[str, str], str], str] = engine.anchor_of

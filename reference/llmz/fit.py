@@ -250,7 +250,7 @@ def _compact(
     """llmz.compaction.*: cut, summarize, rebuild; None when no cut can help (the caller then decides)."""
     policies = context.policies
     measure = policies.measure
-    groups = compaction.group_history(
+    groups = policies.group_history(
         context.history, lambda m: measure.count_message(_native(context, m)), inputs_join_iteration=True
     )
     ceiling = min(controls.max_summary_tokens, window.output_limit)

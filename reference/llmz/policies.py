@@ -209,6 +209,9 @@ class Policies:
         compaction.session_controls
     )
     should_compact: Callable[[int, int, float], bool] = compaction.should_compact
+    group_history: Callable[..., list[compaction.Group]] = compaction.group_history
+    """llmz.compaction.retains, llmz.compaction.keep-recent-iterations: the droppable groups automatic
+    compaction cuts between (an iteration, with the input it answers, is one group)."""
     protected_start: Callable[[Sequence[compaction.Group], int], int] = compaction.protected_start
     choose_cut: Callable[..., compaction.Cut | None] = compaction.choose_cut
     retained_history: Callable[[Sequence[compaction.Group], compaction.Cut, str], list[dict[str, Any]]] = (

@@ -17,7 +17,7 @@ from reference.falai.definitions import DAY_MS, BusinessHours
 from reference.falai.engine import HostView
 from reference.falai.messages import Understanding
 from reference.falai.policies import Policies
-from reference.falai.repeat import Policy
+from reference.falai.repeat import ALWAYS_CLAIMS_KEPT, Policy
 from reference.falai.routing import Decision, Plan, Situation
 from reference.falai.session import Session
 from reference.falai.timers import SilenceKey, parse_silence_key
@@ -61,6 +61,22 @@ def _four_part_silence_key(key: str) -> SilenceKey | None:
 def _silence_key_anywhere(key: str) -> SilenceKey | None:
     """Takes any key that contains ``silence:`` for a silence key, reading it from there on."""
     return parse_silence_key(key[key.index("silence:") :]) if "silence:" in key else None
+
+
+def _window_over(mine: Callable[[str, str], bool]) -> Change:
+    """Writes the claim, then trims to the newest 50 of the claims that ``mine(key, prefix)`` picks
+    (falai.repeat.always-window with the wrong set of claims counted)."""
+
+    def record_claim(
+        claims: dict[str, int], key: str, flow_id: str, anchor: str, policy: Policy, now_ms: int
+    ) -> None:
+        claims[key] = now_ms
+        if policy.mode == "always":
+            counted = [k for k in claims if mine(k, f"{flow_id}:{anchor}:")]
+            for old in counted[: max(0, len(counted) - ALWAYS_CLAIMS_KEPT)]:
+                del claims[old]
+
+    return _set(record_claim=record_claim)
 
 
 def _plan_seeing(idle_silent: bool) -> Change:
@@ -282,6 +298,18 @@ MUTANTS: list[Mutant] = [
         rules=("falai.routing.takeover.min-score",),
         policies=_takeover(operator.ge, lambda score, p: score >= 39),
         description="a challenger of an asking run wins from 39",
+    ),
+    Mutant(
+        "falai-window-trims-once-claim",
+        rules=("falai.repeat.always-window",),
+        policies=_window_over(lambda key, prefix: key.startswith(prefix)),
+        description="the flow's once-claim for the anchor counts toward its window of 50 always-claims",
+    ),
+    Mutant(
+        "falai-window-counts-other-flows",
+        rules=("falai.repeat.always-window",),
+        policies=_window_over(lambda key, prefix: key != prefix),
+        description="every other claim of the session counts toward a flow's window of 50 always-claims",
     ),
     Mutant(
         "falai-takeover-min-41",

@@ -75,6 +75,33 @@ def _cut_without_target(p: Policies) -> Policies:
     return replace(p, choose_cut=lambda groups, **options: base(groups, **{**options, "target_ratio": 1.0}))
 
 
+def _iteration_split_at_feedback(p: Policies) -> Policies:
+    """An iteration's own messages stay together only when they are results: the answer of a text-only
+    iteration and the feedback that follows it become two groups, each counted as an iteration."""
+    base = p.group_history
+
+    def result(message: dict[str, Any]) -> bool:
+        return message.get("role") == "tool" or "toolResultCallId" in message or "tool_call_id" in message
+
+    def group_history(history: Sequence[dict[str, Any]], measure: Any, **options: Any) -> list[Group]:
+        groups: list[Group] = []
+        for group in base(history, measure, **options):
+            pieces: list[list[dict[str, Any]]] = [[]]
+            own_seen = False
+            for message in group.messages:
+                own = message.get("iteration") is not None and not result(message)
+                if own and own_seen:
+                    pieces.append([])
+                own_seen = own_seen or own
+                pieces[-1].append(message)
+            groups += [
+                Group(tuple(piece), group.iteration, sum(measure(m) for m in piece)) for piece in pieces
+            ]
+        return groups
+
+    return replace(p, group_history=group_history)
+
+
 def _summary_last(groups: Sequence[Group], cut: Cut, summary: str) -> list[dict[str, Any]]:
     kept = [dict(m) for group in groups[cut.drop :] for m in group.messages]
     return [*kept, compaction.summary_event(summary)]
@@ -207,6 +234,12 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.compaction.keep-recent-iterations",),
         description="the newest iterations are dropped like any other to reach the target",
         policies=lambda p: replace(p, protected_start=lambda groups, keep_recent: len(groups)),
+    ),
+    Mutant(
+        "llmz-iteration-split-at-feedback",
+        rules=("llmz.compaction.keep-recent-iterations",),
+        description="a text-only iteration's answer and its feedback are cut apart, counted as two",
+        policies=_iteration_split_at_feedback,
     ),
     Mutant(
         "llmz-compaction-target-ignored",
