@@ -234,14 +234,15 @@ def test_the_committed_markers_name_a_known_class() -> None:
 
 def test_an_entry_whose_line_moved_still_matches_by_its_mutation_unless_ambiguous() -> None:
     entry = triage.Entry(**GOOD)
-    verdicts = triage.Verdicts([entry])
+    verdicts = triage.Verdicts([entry], {"falai/routing": ["x = 1", "15"]})
     assert verdicts.get(("falai/routing", "core/NumberReplacer", "12:4", "15 -> 16")) is entry
     assert verdicts.moved == []
     assert verdicts.get(("falai/routing", "core/NumberReplacer", "14:4", "15 -> 16")) is entry
     assert verdicts.moved == [(entry, "14:4")]
     assert verdicts.get(("falai/routing", "core/NumberReplacer", "14:4", "15 -> 17")) is None
     twin = triage.Entry(**{**GOOD, "location": "20:4"})
-    assert (
-        triage.Verdicts([entry, twin]).get(("falai/routing", "core/NumberReplacer", "14:4", "15 -> 16"))
-        is None
-    )
+    moved = ("falai/routing", "core/NumberReplacer", "14:4", "15 -> 16")
+    sources = {"falai/routing": ["15"]}
+    assert triage.Verdicts([entry, twin], sources).get(moved) is None, "two entries with that text: ambiguous"
+    assert triage.Verdicts([entry], {"falai/routing": ["15", "15"]}).get(moved) is None, "line not unique"
+    assert triage.Verdicts([entry]).get(moved) is None, "no source, no match by text"

@@ -61,7 +61,13 @@ def main(argv: list[str] | None = None) -> int:
         score.population(db, tree if tree.is_dir() else REPO_ROOT)
         for db, tree in zip(dbs, trees, strict=True)
     )
-    summary = score.summarise(mutants, entries, meta, populations)
+    sources = {
+        t.name: [line.strip() for line in (root / t.path).read_text(encoding="utf-8").splitlines()]
+        for t, root in (
+            (t, tree if tree.is_dir() else REPO_ROOT) for t, tree in zip(targets, trees, strict=True)
+        )
+    }
+    summary = score.summarise(mutants, entries, meta, populations, sources)
     closed = {e.key for e in entries if e.verdict == "gap" and e.status == "closed"}
     reopened = [s for s in summary["survivors"] if s["verdict"] == "gap" and s["status"] == "closed"]
     summary["closed_gaps"] = len(closed)

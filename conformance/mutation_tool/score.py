@@ -168,13 +168,15 @@ def summarise(
     triage: list[Entry],
     meta: dict[str, Any],
     populations: dict[str, dict[str, Any]] | None = None,
+    sources: dict[str, list[str]] | None = None,
 ) -> dict[str, Any]:
     """The scores per module, per system and overall, the survivors with their verdicts, and (when
-    given) each module's population and what the exclusion classes removed from it."""
+    given) each module's population and what the exclusion classes removed from it. ``sources`` (module ->
+    its stripped source lines) lets an entry whose line moved still match (:class:`.triage.Verdicts`)."""
     modules: dict[str, Tally] = {}
     systems: dict[str, Tally] = {}
     overall = Tally()
-    verdicts = Verdicts(triage)
+    verdicts = Verdicts(triage, sources)
     for m in mutants:
         entry = verdicts.get((m.module, m.operator, m.location, m.mutation))
         for tally in (modules.setdefault(m.module, Tally()), systems.setdefault(m.system, Tally()), overall):

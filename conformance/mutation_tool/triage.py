@@ -14,8 +14,9 @@ Survivors are matched to entries by module, operator, location (``line:column`` 
 Cosmic Ray reports it) and the mutation itself (one operator can change one place in two ways), all
 stable for the same source. An edit elsewhere in the module moves the location but not the mutation, so
 when no entry has the survivor's location, the one entry with its module, operator and mutation text
-stands for it (``moved``, reported so the location can be brought up to date); two such entries are
-ambiguous and match nothing.
+stands for it (``moved``, reported so the location can be brought up to date) -- but only when the
+mutated source line occurs once in the module: a ``continue`` or a decorator repeated elsewhere is
+ambiguous, as are two entries with the same text, and matches nothing.
 """
 
 from __future__ import annotations
@@ -101,7 +102,9 @@ def open_gaps(entries: list[Entry]) -> list[Entry]:
 class Verdicts:
     """Survivor -> entry, by exact key first, else by the mutation text alone when that is unambiguous."""
 
-    def __init__(self, entries: list[Entry]) -> None:
+    def __init__(self, entries: list[Entry], sources: dict[str, list[str]] | None = None) -> None:
+        """``sources``: each module's source lines, stripped (without them nothing matches by text)."""
+        self.sources = sources or {}
         self.exact = {e.key: e for e in entries}
         by_text: dict[tuple[str, str, str], list[Entry]] = {}
         for e in entries:
@@ -115,7 +118,9 @@ class Verdicts:
             return self.exact[key]
         module, operator, location, mutation = key
         found = self.by_text.get((module, operator, mutation), [])
-        if len(found) != 1:
+        before = mutation.split(" -> ", 1)[0].split(" / ")
+        lines = self.sources.get(module, [])
+        if len(found) != 1 or any(lines.count(line) != 1 for line in before):
             return None
         if (found[0], location) not in self.moved:
             self.moved.append((found[0], location))

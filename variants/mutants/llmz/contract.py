@@ -30,6 +30,18 @@ def _lossy_to_json(state: memory.Memory) -> dict[str, Any]:
     return {"variables": plain, "iterations": [], "maxBytes": state.max_bytes}
 
 
+def _store_stopping_at_oversized(
+    state: memory.Memory, captured: dict[str, dict[str, Any]], fits: memory.Limit
+) -> memory.Capture:
+    """Stops at the first value too large to measure: the values declared after it are never looked at."""
+    kept: dict[str, dict[str, Any]] = {}
+    for name, answer in captured.items():
+        kept[name] = answer
+        if answer.get("tooLarge"):
+            break
+    return memory.Memory.store(state, kept, fits)
+
+
 MUTANTS: list[Mutant] = [
     Mutant(
         "llmz-schemas-not-enforced",
@@ -207,6 +219,12 @@ MUTANTS: list[Mutant] = [
         ),
         description="bad definitions and settings are accepted and the run starts",
         policies=lambda p: replace(p, configuration_problem=lambda *checks: None),
+    ),
+    Mutant(
+        "llmz-oversized-value-stops-capture",
+        rules=("llmz.memory.partial-retention-reported",),
+        description="after the first value too large for memory, later values are neither kept nor reported",
+        policies=lambda p: replace(p, store_variables=_store_stopping_at_oversized),
     ),
     Mutant(
         "llmz-variables-forgotten",
