@@ -137,10 +137,13 @@ def mutation(s: nox.Session) -> None:
     """Generated mutants (Cosmic Ray) over the rule-bearing policy modules, the suite as the test.
 
     Budget: 20 mutants per module (11 modules) by a seeded uniform sample, about 25 minutes on 2 busy cores;
-    ``-- --per-module N --seed S --module falai/routing --jobs 2`` to change it. Writes
-    ``build/mutation/score.json`` and prints the score per module, per system and overall; fails while a
-    survivor is untriaged or a gap in ``conformance/mutation_triage.yaml`` is open. Not part of ``tests``
-    or CI (too slow); ``tests/test_mutation_tool.py`` runs a few mutants end to end instead.
+    ``-- --per-module N --seed S --module falai/routing --jobs 2`` to change it. Two documented classes of
+    lines carry no rule and are never sampled (``conformance/mutation_tool/exclude.py``): decorator lines
+    (``@dataclass(frozen=True)``) and type guards marked ``# pragma: no mutate: type-guard``; the table
+    says per module how many mutants each removed. Writes ``build/mutation/score.json`` and prints the
+    score per module, per system and overall; fails while a survivor is untriaged, a closed gap survives
+    again or a gap in ``conformance/mutation_triage.yaml`` is open. Not part of ``tests`` or CI (too slow);
+    ``tests/test_mutation_tool.py`` runs a few mutants end to end instead.
     """
     _run(s, "python", "-m", "conformance.mutation_tool", "run", *s.posargs)
 

@@ -2,8 +2,9 @@
 
 ``run`` samples and runs the mutants (Cosmic Ray) and then scores them; ``score`` re-reads the work
 databases of an earlier run (for instance after editing the triage file). Both write
-``<out>/score.json`` and print the table. Exit status: 0, or 1 when an open ``gap`` or an untriaged
-survivor remains (the issue's bar: no open gap).
+``<out>/score.json`` and print the table. Exit status: 0, or 1 when, among the selected modules, an open
+``gap`` or an untriaged survivor remains or a closed gap's mutant survives again (the issue's bar: no open
+gap). A triage entry matched at a new location is reported so its location can be brought up to date.
 """
 
 from __future__ import annotations

@@ -20,6 +20,11 @@ constant off by one), ``not`` added or removed, ``and``/``or`` and ``True``/``Fa
 never runs, ``break``/``continue`` swapped, arithmetic ``+``/``-`` and ``*``/``/`` swapped, an exception
 handler that no longer matches. Bit operators, ``is`` comparisons and variable renaming are left out: they
 nearly always crash or cannot change behaviour.
+
+Excluded lines. Two documented classes of lines carry no rule and are never sampled
+(:mod:`conformance.mutation_tool.exclude`): decorator lines, and type guards marked
+``# pragma: no mutate: type-guard``. The score table reports, per module, the population of wanted
+mutations and how many each class set aside.
 """
 
 from __future__ import annotations
