@@ -46,7 +46,8 @@ def test_two_sampled_mutants_run_end_to_end_in_a_copy_of_the_tree(
     assert population["excluded"] == {"decorator": 1}, "SilenceKey's @dataclass(frozen=True) is set aside"
     assert population["wanted"] > 2
     excluded = exclude.excluded_in(REPO_ROOT / item.path)
-    assert not [m for m in mutants if int(m.location.split(":")[0]) in excluded], "an excluded line was sampled"
+    sampled_lines = {int(m.location.split(":")[0]) for m in mutants}
+    assert not sampled_lines & set(excluded), "an excluded line was sampled"
     assert set(written["systems"]) == {"falai"}
     assert code == (1 if written["untriaged"] else 0)
     gap = {**GOOD, "module": "falai/timers", "verdict": "gap", "rule": "falai.silence.x", "status": "open"}
