@@ -2,7 +2,7 @@
 
 A mutant of such a line cannot be killed by any scenario, because the line decides nothing an
 implementation shows; sampling it would only dilute the score with survivors that say nothing about the
-suite. Two classes, and no others:
+suite. Three classes, and no others:
 
 * ``decorator`` -- every line of a decorator expression, found from the syntax tree, no marking needed.
   The arguments of ``@dataclass(frozen=True)`` and the like configure Python's class machinery
@@ -13,6 +13,11 @@ suite. Two classes, and no others:
   scenario models refuse such values before the runtime sees them, so the guard exists only to give a
   Python caller that ignores the types a clear error. A guard that decides a documented refusal
   (INVALID_CONFIG for an out-of-range setting, say) is *not* this class and is never marked.
+* ``fast-path`` -- a line marked ``# pragma: no mutate: fast-path``: a condition that only picks between
+  a fast path and the slow computation it replaces (the piecewise, cached size of memory instead of
+  encoding it whole), both giving the same answer, which ``tests/test_fast_paths.py`` checks. Whichever
+  way a mutant sends a value, the answer is the same; only the time changes. A line that also computes
+  part of the answer, or decides which computation can run at all, is not this class.
 
 The marker is Cosmic Ray's own ``# pragma: no mutate`` with the class after a colon; a marker without a
 known class is an error, so every excluded line says why. ``python -m conformance.mutation_tool`` reports
@@ -25,7 +30,7 @@ import ast
 import re
 from pathlib import Path
 
-CLASSES = ("decorator", "type-guard")
+CLASSES = ("decorator", "type-guard", "fast-path")
 MARKER = re.compile(r"#\s*pragma:\s*no mutate\b(?P<rest>.*)$")
 _CLASS = re.compile(r"^:\s*(?P<cls>[\w-]+)\s*$")
 

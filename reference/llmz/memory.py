@@ -117,8 +117,11 @@ def size_of(value: Any, depth: int = 0) -> int:
     encoded once per distinct text (``_text_size``): a container adds its brackets, separators and keys
     to the sizes of its entries."""
     if isinstance(value, str):
-        return _text_size(value) if len(value) >= LONG_TEXT else _encoded_size(value)
-    if depth >= _SPLIT_DEPTH or not isinstance(value, dict | list | tuple) or len(value) > _SPLIT_WIDTH:
+        remembered = len(value) >= LONG_TEXT  # pragma: no mutate: fast-path
+        return _text_size(value) if remembered else _encoded_size(value)
+    if not isinstance(value, dict | list | tuple):
+        return _encoded_size(value)
+    if depth >= _SPLIT_DEPTH or len(value) > _SPLIT_WIDTH:  # pragma: no mutate: fast-path
         return _encoded_size(value)
     if isinstance(value, dict):
         if not all(isinstance(key, str) for key in value):
