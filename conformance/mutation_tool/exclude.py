@@ -15,9 +15,11 @@ suite. Three classes, and no others:
   (INVALID_CONFIG for an out-of-range setting, say) is *not* this class and is never marked.
 * ``fast-path`` -- a line marked ``# pragma: no mutate: fast-path``: a condition that only picks between
   a fast path and the slow computation it replaces (the piecewise, cached size of memory instead of
-  encoding it whole), both giving the same answer, which ``tests/test_fast_paths.py`` checks. Whichever
-  way a mutant sends a value, the answer is the same; only the time changes. A line that also computes
-  part of the answer, or decides which computation can run at all, is not this class.
+  encoding it whole), or a constant or counter that only feeds such a condition (the length from which a
+  string's size is remembered, how deep and wide containers are taken apart). Both paths give the same
+  answer, which ``tests/test_fast_paths.py`` checks, so whichever way a mutant sends a value the answer
+  is the same; only the time changes. A line that also computes part of the answer, or decides which
+  computation can run at all, is not this class.
 
 The marker is Cosmic Ray's own ``# pragma: no mutate`` with the class after a colon; a marker without a
 known class is an error, so every excluded line says why. ``python -m conformance.mutation_tool`` reports

@@ -100,16 +100,16 @@ def _text_size(text: str) -> int:
     return _encoded_size(text)
 
 
-LONG_TEXT: Final = 4096
+LONG_TEXT: Final = 4096  # pragma: no mutate: fast-path
 """Strings at least this long have their size remembered (shorter ones cost less to encode than to hash)."""
 
-_SPLIT_DEPTH: Final = 3
-_SPLIT_WIDTH: Final = 64
+_SPLIT_DEPTH: Final = 3  # pragma: no mutate: fast-path
+_SPLIT_WIDTH: Final = 64  # pragma: no mutate: fast-path
 """``size_of`` takes apart containers of at most this many entries, this many levels deep, to find long
 strings; anything larger or deeper is encoded whole, where JSON's C encoder is faster than a walk."""
 
 
-def size_of(value: Any, depth: int = 0) -> int:
+def size_of(value: Any, depth: int = 0) -> int:  # pragma: no mutate: fast-path
     """Encoded size in bytes: compact UTF-8 JSON of the tagged form (llmz.memory.limit-scope).
 
     Exactly ``len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())``, computed
@@ -123,12 +123,13 @@ def size_of(value: Any, depth: int = 0) -> int:
         return _encoded_size(value)
     if depth >= _SPLIT_DEPTH or len(value) > _SPLIT_WIDTH:  # pragma: no mutate: fast-path
         return _encoded_size(value)
+    deeper = depth + 1  # pragma: no mutate: fast-path
     if isinstance(value, dict):
         if not all(isinstance(key, str) for key in value):
             return _encoded_size(value)  # JSON turns other keys into text its own way
-        entries = sum(size_of(key) + 1 + size_of(item, depth + 1) for key, item in value.items())
+        entries = sum(size_of(key) + 1 + size_of(item, deeper) for key, item in value.items())
     else:
-        entries = sum(size_of(item, depth + 1) for item in value)
+        entries = sum(size_of(item, deeper) for item in value)
     return 2 + max(len(value) - 1, 0) + entries
 
 
