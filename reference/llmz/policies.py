@@ -156,6 +156,11 @@ class Policies:
     # -- memory (reference.llmz.memory) --------------------------------------------------------------------
     current_return: memory.ReturnRule = memory.current_return
     memory_fits: memory.Limit = memory.fits
+    record_result: Callable[[memory.Memory, str, bool, Any, bool, memory.Limit], bool] = (
+        memory.Memory.add_record
+    )
+    """llmz.errors.memory-capacity, llmz.memory.limit-scope: keep a program's result record, False when it
+    does not fit (the capacity error then names it)."""
     store_variables: Callable[[memory.Memory, dict[str, dict[str, Any]], memory.Limit], memory.Capture] = (
         memory.Memory.store
     )

@@ -37,8 +37,8 @@ def _store_memory(
     captured = policies.store_variables(mem, outcome.captured, policies.memory_fits)
     host.memory_changes = captured.changed
     kept = outcome.has_result and outcome.result_problem is None and not outcome.result_too_large
-    fits = mem.add_record(
-        iteration_id, outcome.has_result, outcome.result if kept else None, kept, policies.memory_fits
+    fits = policies.record_result(
+        mem, iteration_id, outcome.has_result, outcome.result if kept else None, kept, policies.memory_fits
     )
     fits = fits and not outcome.result_too_large
     unavailable = captured.unavailable + ([] if fits else ["$return"])

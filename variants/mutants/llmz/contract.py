@@ -42,6 +42,14 @@ def _store_stopping_at_oversized(
     return memory.Memory.store(state, kept, fits)
 
 
+def _result_over_capacity_ignored(
+    state: memory.Memory, iteration_id: str, has_result: bool, result: Any, retained: bool, fits: memory.Limit
+) -> bool:
+    """A result too large for memory is dropped from its record without a capacity error."""
+    memory.Memory.add_record(state, iteration_id, has_result, result, retained, fits)
+    return True
+
+
 MUTANTS: list[Mutant] = [
     Mutant(
         "llmz-schemas-not-enforced",
@@ -219,6 +227,12 @@ MUTANTS: list[Mutant] = [
         ),
         description="bad definitions and settings are accepted and the run starts",
         policies=lambda p: replace(p, configuration_problem=lambda *checks: None),
+    ),
+    Mutant(
+        "llmz-result-over-capacity-ignored",
+        rules=("llmz.errors.memory-capacity",),
+        description="a result memory cannot hold is dropped quietly: no MEMORY_CAPACITY, the run goes on",
+        policies=lambda p: replace(p, record_result=_result_over_capacity_ignored),
     ),
     Mutant(
         "llmz-oversized-value-stops-capture",
