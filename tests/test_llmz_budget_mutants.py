@@ -49,6 +49,7 @@ KILLERS: dict[str, tuple[str, ...]] = {
     "llmz-compaction-trigger-late": ("llmz/compaction/at-trigger-summarizes",),
     "llmz-compaction-trigger-early": ("llmz/compaction/below-trigger-no-summary",),
     "llmz-compaction-recent-not-preferred": ("llmz/compaction/keeps-two-newest-iterations",),
+    "llmz-iteration-split-at-feedback": ("llmz/compaction/text-only-iteration-kept-whole",),
     "llmz-compaction-target-ignored": ("llmz/compaction/target-decides-how-much-is-kept",),
     "llmz-compaction-never-keeps-fewer": ("llmz/compaction/hard-overflow-keeps-fewer",),
     "llmz-compaction-summary-last": (

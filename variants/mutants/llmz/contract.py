@@ -50,6 +50,16 @@ def _result_over_capacity_ignored(
     return True
 
 
+def _unkept_result_marked_kept(
+    state: memory.Memory, iteration_id: str, has_result: bool, result: Any, retained: bool, fits: memory.Limit
+) -> bool:
+    """A result that did not fit loses its value but its record still says it was kept: $return reads null."""
+    kept = memory.Memory.add_record(state, iteration_id, has_result, result, retained, fits)
+    if not kept:
+        state.records[-1]["retained"] = True
+    return kept
+
+
 MUTANTS: list[Mutant] = [
     Mutant(
         "llmz-schemas-not-enforced",
@@ -227,6 +237,12 @@ MUTANTS: list[Mutant] = [
         ),
         description="bad definitions and settings are accepted and the run starts",
         policies=lambda p: replace(p, configuration_problem=lambda *checks: None),
+    ),
+    Mutant(
+        "llmz-unkept-result-reads-null",
+        rules=("llmz.memory.unretainable-result-clears-return",),
+        description="a result memory could not keep leaves $return null instead of empty",
+        policies=lambda p: replace(p, record_result=_unkept_result_marked_kept),
     ),
     Mutant(
         "llmz-result-over-capacity-ignored",
