@@ -66,10 +66,12 @@ from reference.llmz.errors import LlmzError
 from reference.llmz.execute import execute
 from reference.llmz.policies import DEFAULT_POLICIES, Policies
 from reference.llmz.session import Session
+from reference.llmz.pruning import AbortSignal, prune, request_messages
 from reference.llmz.standalone import compact, summarize
 
 __all__ = [
     "DEFAULT_POLICIES",
+    "AbortSignal",
     "NEVER_SETTLES",
     "Abort",
     "Chat",
@@ -95,6 +97,8 @@ __all__ = [
     "Truncated",
     "compact",
     "execute",
+    "prune",
+    "request_messages",
     "summarize",
     "truncate",
 ]

@@ -103,6 +103,16 @@ def summarizer(runtime: Runtime, model: str | None) -> Callable[[list[dict[str, 
     return summarize
 
 
+def _summary_writer(
+    session: Session, runtime: Runtime, model: str | None
+) -> Callable[[list[dict[str, Any]], int], str]:
+    """The host's ``compaction.summarize`` when it gave one, else the model (llmz.compaction.custom-summarize)."""
+    custom = session.summarize_callback
+    if custom is not None and session.policies.uses_custom_summarizer:
+        return custom
+    return summarizer(runtime, model)
+
+
 def for_fit(message: dict[str, Any], earlier: bool) -> dict[str, Any]:
     """The budget sees wire messages plus the iteration id; a summary in the compactable history travels
     as its event (``{role: 'summary', content}``) so the compactor can recognise and replace it."""
@@ -141,7 +151,7 @@ def build_request(ctx: IterationContext, runtime: Runtime, index: int = 1) -> di
         max_tokens=config.max_tokens,
         models=[fit.ModelLimits(m.input_tokens, m.output_tokens) for m in runtime.models],
         compaction=compaction,
-        summarize=summarizer(runtime, (compaction or {}).get("model")),
+        summarize=_summary_writer(session, runtime, (compaction or {}).get("model")),
         render_summary=lambda content: {"role": "user", "content": policies.render_summary(content)},
         policies=policies,
     )
@@ -167,6 +177,13 @@ def build_request(ctx: IterationContext, runtime: Runtime, index: int = 1) -> di
         )
     if not policies.commit_compaction_before_hooks:
         _commit_compaction(ctx, result)
+    sent = messages if policies.context_after_hooks else result.messages
+    measure = policies.measure
+    ctx.context_tokens = policies.context_categories(
+        measure.count_instructions(fit_context.instructions),
+        measure.count_tools(fit_context.tools),
+        measure.count_messages(sent),
+    )
     return {
         "model": _model_field(runtime.models),
         "messages": [{"role": "system", "content": fit_context.instructions}, *messages],
@@ -194,6 +211,7 @@ def _one_call(ctx: IterationContext, runtime: Runtime, index: int) -> IterationE
     start = ctx.config.hooks.on_iteration_start
     if start is not None:
         observe(ctx.events, "onIterationStart", start, index)
+    ctx.context_tokens = None
     try:
         request = build_request(ctx, runtime, index)
     except LlmzError as error:

@@ -37,6 +37,8 @@ class IterationContext:
     session: Session
     events: Events
     execution: int
+    context_tokens: dict[str, int] | None = None
+    """``tokens.context`` of the request this iteration sent (llmz.budget.context-tokens.*)."""
 
     @property
     def policies(self) -> Policies:
@@ -246,6 +248,8 @@ def _close(
     seen = policies.iteration_errors(host.seen_errors, end.error)
     if seen:
         event["errors"] = seen
+    if ctx.context_tokens is not None:
+        event["tokens"] = {"context": dict(ctx.context_tokens)}
     events.emit("iteration", **event)
     if end.exit is not None:
         events.emit("exit", name=end.exit[0], payload=end.exit[1])

@@ -18,7 +18,7 @@ changes it everywhere it is used.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +38,7 @@ from reference.llmz import (
     memory,
     preview,
     prompt,
+    pruning,
     request_hook,
     restore,
     signals,
@@ -224,6 +225,29 @@ class Policies:
     commit_compaction_before_hooks: bool = False
     """A prepared compaction is committed only once the final request is known to fit
     (llmz.compaction.commit-after-fit)."""
+
+    # -- pruning, request previews, explicit summarization (reference.llmz.pruning) --------------------------
+    prune_selection: Callable[[Sequence[str], Iterable[str]], set[str]] = pruning.keep_listed
+    """llmz.compaction.prune: which iterations of the compactable history a pruning keeps."""
+    preview_applies_retained: bool = True
+    """llmz.compaction.request-messages-preview: ``retainedIterationIds`` shapes the preview."""
+    preview_is_read_only: bool = True
+    """llmz.compaction.request-messages-preview: previewing a pruning does not change the session."""
+    memory_overview: Callable[[memory.Memory], str | None] = pruning.memory_overview
+    """llmz.sessions.request-messages-overview: the ephemeral overview ``requestMessages()`` adds."""
+    overview_ignores_memory_flag: bool = False
+    """llmz.sessions.request-messages-without-memory: ``memory: false`` leaves the overview out."""
+    honours_abort_signal: bool = True
+    """llmz.compaction.signal-cancels: an aborted signal cancels explicit summarize and compact."""
+    uses_custom_summarizer: bool = True
+    """llmz.compaction.custom-summarize: a host ``compaction.summarize`` replaces the summary model call."""
+    checks_summary_on_request: bool = True
+    """llmz.compaction.custom-summarize: a summary made on request is validated and held to the limit."""
+    context_categories: Callable[[int, int, int], dict[str, int]] = pruning.context_categories
+    """llmz.budget.context-tokens.categories-sum: an iteration's ``tokens.context`` and its total."""
+    context_after_hooks: bool = True
+    """llmz.budget.context-tokens.after-compaction: ``tokens.context`` measures the request as sent, after
+    an ``onBeforeRequest`` replacement."""
 
     # -- what the model is shown (reference.llmz.preview, .feedback, .prompt) --------------------------------
     format_value: Callable[[Any], str] = preview.format_value
