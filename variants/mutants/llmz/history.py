@@ -1,0 +1,57 @@
+"""Mutants for requestMessages, prune, explicit-summary signals, summarize callbacks, non-JSON input and
+per-iteration context tokens (issue 10, llmz history rules): one decision of
+``reference.llmz.policies.Policies`` each. ``tests/test_llmz_mutants.py`` proves the scenarios pinning
+each mutant's rules fail against it, naming those rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+from variants import Mutant
+
+
+def _keep_newest(earlier_ids: Sequence[str], listed: Iterable[str]) -> set[str]:
+    """prune keeps as many iterations as were listed, but the newest ones rather than the listed ones."""
+    count = len(set(listed))
+    return set(earlier_ids[len(earlier_ids) - count :]) if count else set()
+
+
+def _total_without_tools(instructions: int, tools: int, messages: int) -> dict[str, int]:
+    """The total leaves the tool declarations out while the categories still report them."""
+    return {"instructions": instructions, "tools": tools, "messages": messages, "total": instructions + messages}
+
+
+MUTANTS: list[Mutant] = [
+    Mutant(
+        "llmz-request-messages-no-overview",
+        ["llmz.sessions.request-messages-overview"],
+        "requestMessages() returns the history without any memory overview.",
+        policies=lambda p: replace(p, memory_overview=lambda _memory: None),
+    ),
+    Mutant(
+        "llmz-request-messages-memory-flag-ignored",
+        ["llmz.sessions.request-messages-without-memory"],
+        "requestMessages({ memory: false }) still adds the memory overview.",
+        policies=lambda p: replace(p, overview_ignores_memory_flag=True),
+    ),
+    Mutant(
+        "llmz-preview-ignores-retained-ids",
+        ["llmz.compaction.request-messages-preview"],
+        "requestMessages({ retainedIterationIds }) returns the whole history, as if no ids were given.",
+        policies=lambda p: replace(p, preview_applies_retained=False),
+    ),
+    Mutant(
+        "llmz-preview-prunes-for-real",
+        ["llmz.compaction.request-messages-preview"],
+        "requestMessages({ retainedIterationIds }) deletes the unlisted iterations from the session.",
+        policies=lambda p: replace(p, preview_is_read_only=False),
+    ),
+    Mutant(
+        "llmz-prune-keeps-newest",
+        ["llmz.compaction.prune"],
+        "prune keeps the newest iterations (as many as were listed) instead of the listed ones.",
+        policies=lambda p: replace(p, prune_selection=_keep_newest),
+    ),
+]
