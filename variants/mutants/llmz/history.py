@@ -54,4 +54,22 @@ MUTANTS: list[Mutant] = [
         "prune keeps the newest iterations (as many as were listed) instead of the listed ones.",
         policies=lambda p: replace(p, prune_selection=_keep_newest),
     ),
+    Mutant(
+        "llmz-custom-summarizer-ignored",
+        ["llmz.compaction.custom-summarize"],
+        "A host compaction.summarize callback is ignored: the model is asked for the summary as usual.",
+        policies=lambda p: replace(p, uses_custom_summarizer=False),
+    ),
+    Mutant(
+        "llmz-summary-on-request-unchecked",
+        ["llmz.compaction.custom-summarize"],
+        "A summary made on request is committed whatever its length, over maxSummaryTokens included.",
+        policies=lambda p: replace(p, checks_summary_on_request=False),
+    ),
+    Mutant(
+        "llmz-summary-signal-ignored",
+        ["llmz.compaction.signal-cancels"],
+        "session.summarize and session.compact ignore their abort signal and finish the summary.",
+        policies=lambda p: replace(p, honours_abort_signal=False),
+    ),
 ]
