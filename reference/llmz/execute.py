@@ -177,7 +177,7 @@ def build_request(ctx: IterationContext, runtime: Runtime, index: int = 1) -> di
         )
     if not policies.commit_compaction_before_hooks:
         _commit_compaction(ctx, result)
-    sent = messages if policies.context_after_hooks else result.messages
+    sent = policies.context_measured(messages, result.messages, [*fit_context.history, *fit_context.current])
     measure = policies.measure
     ctx.context_tokens = policies.context_categories(
         measure.count_instructions(fit_context.instructions),

@@ -245,9 +245,9 @@ class Policies:
     """llmz.compaction.custom-summarize: a summary made on request is validated and held to the limit."""
     context_categories: Callable[[int, int, int], dict[str, int]] = pruning.context_categories
     """llmz.budget.context-tokens.categories-sum: an iteration's ``tokens.context`` and its total."""
-    context_after_hooks: bool = True
-    """llmz.budget.context-tokens.after-compaction: ``tokens.context`` measures the request as sent, after
-    an ``onBeforeRequest`` replacement."""
+    context_measured: Callable[[list[Any], list[Any], list[Any]], list[Any]] = pruning.as_sent
+    """llmz.budget.context-tokens.after-compaction: which messages ``tokens.context`` measures, given (as
+    sent, as fitted before ``onBeforeRequest``, the history before compaction): the request as sent."""
 
     # -- what the model is shown (reference.llmz.preview, .feedback, .prompt) --------------------------------
     format_value: Callable[[Any], str] = preview.format_value

@@ -130,6 +130,12 @@ def context_categories(instructions: int, tools: int, messages: int) -> dict[str
             "total": instructions + tools + messages}
 
 
+def as_sent(sent: list[Any], fitted: list[Any], uncompacted: list[Any]) -> list[Any]:
+    """llmz.budget.context-tokens.after-compaction: ``tokens.context`` measures the request actually sent,
+    after compaction and after an ``onBeforeRequest`` replacement (not ``fitted`` nor ``uncompacted``)."""
+    return sent
+
+
 def summary_fits(text: str, allowance: int, count_text: Callable[[str], int]) -> LlmzError | None:
     """llmz.compaction.custom-summarize: a summary on request (a host callback's or the model's) must be
     non-empty text within the summary limit; otherwise nothing is committed."""

@@ -72,4 +72,22 @@ MUTANTS: list[Mutant] = [
         "session.summarize and session.compact ignore their abort signal and finish the summary.",
         policies=lambda p: replace(p, honours_abort_signal=False),
     ),
+    Mutant(
+        "llmz-context-tokens-total-misses-tools",
+        ["llmz.budget.context-tokens.categories-sum"],
+        "An iteration's context total leaves the tool declarations out while still reporting them.",
+        policies=lambda p: replace(p, context_categories=_total_without_tools),
+    ),
+    Mutant(
+        "llmz-context-tokens-before-hook",
+        ["llmz.budget.context-tokens.after-compaction"],
+        "tokens.context measures the request before onBeforeRequest replaced it.",
+        policies=lambda p: replace(p, context_measured=lambda _sent, fitted, _history: fitted),
+    ),
+    Mutant(
+        "llmz-context-tokens-before-compaction",
+        ["llmz.budget.context-tokens.after-compaction"],
+        "tokens.context measures the history as it was before compaction.",
+        policies=lambda p: replace(p, context_measured=lambda _sent, _fitted, history: history),
+    ),
 ]
