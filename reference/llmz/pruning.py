@@ -136,6 +136,12 @@ def as_sent(sent: list[Any], fitted: list[Any], uncompacted: list[Any]) -> list[
     return sent
 
 
+def as_given(payload: Any) -> Any:
+    """llmz.persistence.plain-json-only: an event payload is checked as the host gave it; binary values are
+    never encoded on the host's behalf, so the JSON check refuses them."""
+    return payload
+
+
 def summary_fits(text: str, allowance: int, count_text: Callable[[str], int]) -> LlmzError | None:
     """llmz.compaction.custom-summarize: a summary on request (a host callback's or the model's) must be
     non-empty text within the summary limit; otherwise nothing is committed."""

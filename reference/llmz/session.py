@@ -74,6 +74,8 @@ class Session:
         def event_text(name: str, payload: Any) -> str:
             return policies.render_event(name, policies.previewer(payload, policies.event_preview_tokens))
 
+        if item.get("role") == "event" and "payload" in item:
+            item = {**item, "payload": policies.payload_as_checked(item["payload"])}
         return convert(
             item,
             event_text=event_text,

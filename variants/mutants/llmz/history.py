@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from typing import Any
 
 from variants import Mutant
 
@@ -16,6 +17,17 @@ def _keep_newest(earlier_ids: Sequence[str], listed: Iterable[str]) -> set[str]:
     """prune keeps as many iterations as were listed, but the newest ones rather than the listed ones."""
     count = len(set(listed))
     return set(earlier_ids[len(earlier_ids) - count :]) if count else set()
+
+
+def _bytes_as_lists(value: Any) -> Any:
+    """Binary values are quietly turned into lists of numbers instead of being refused."""
+    if isinstance(value, bytes | bytearray):
+        return list(value)
+    if isinstance(value, dict) and not any(item is value for item in value.values()):
+        return {key: _bytes_as_lists(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_bytes_as_lists(item) for item in value]
+    return value
 
 
 def _total_without_tools(instructions: int, tools: int, messages: int) -> dict[str, int]:
@@ -77,6 +89,12 @@ MUTANTS: list[Mutant] = [
         ["llmz.budget.context-tokens.categories-sum"],
         "An iteration's context total leaves the tool declarations out while still reporting them.",
         policies=lambda p: replace(p, context_categories=_total_without_tools),
+    ),
+    Mutant(
+        "llmz-binary-payload-encoded-implicitly",
+        ["llmz.persistence.plain-json-only"],
+        "Binary data in an event payload is encoded by the runtime (as a list of numbers) and accepted.",
+        policies=lambda p: replace(p, payload_as_checked=_bytes_as_lists),
     ),
     Mutant(
         "llmz-context-tokens-before-hook",
