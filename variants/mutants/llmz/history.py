@@ -10,6 +10,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from reference.llmz.policies import Policies
+
 from variants import Mutant
 
 
@@ -28,6 +30,11 @@ def _bytes_as_lists(value: Any) -> Any:
     if isinstance(value, list):
         return [_bytes_as_lists(item) for item in value]
     return value
+
+
+def _character_guess(p: Policies) -> Policies:
+    """Requests are measured by a guess of four characters a token instead of by the tokenizer."""
+    return replace(p, measure=replace(p.measure, count_text=lambda text: (len(text) + 3) // 4))
 
 
 def _total_without_tools(instructions: int, tools: int, messages: int) -> dict[str, int]:
@@ -95,6 +102,12 @@ MUTANTS: list[Mutant] = [
         ["llmz.persistence.plain-json-only"],
         "Binary data in an event payload is encoded by the runtime (as a list of numbers) and accepted.",
         policies=lambda p: replace(p, payload_as_checked=_bytes_as_lists),
+    ),
+    Mutant(
+        "llmz-budget-character-guess",
+        ["llmz.budget.measure.local-tokenizer"],
+        "The budget guesses four characters a token instead of tokenizing the request.",
+        policies=_character_guess,
     ),
     Mutant(
         "llmz-context-tokens-before-hook",
