@@ -81,6 +81,12 @@ class ScriptEntry(Strict):
     usage: Usage = Field(default_factory=Usage)
     chunks: list[str] | None = Field(default=None, description="Stream deltas, when the call streams.")
     failure: ScriptedFailure | None = None
+    continuation: Any = Field(
+        default=None,
+        description="Provider continuation metadata the answer carries, as opaque JSON (a reasoning "
+        "signature, say): an answer with it is signed output. The runtime keeps it with the assistant "
+        "message and sends it back unchanged.",
+    )
     stream_break: StreamBreak | None = Field(
         default=None, description="The stream breaks partway (needs `chunks`); the answer never completes."
     )

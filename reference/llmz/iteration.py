@@ -8,6 +8,7 @@ exit, and append the feedback the next request will carry.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -75,6 +76,8 @@ def _native_problem(entry: ModelResponse, config: RunConfig, policies: Policies)
 def _store_call(entry: ModelResponse, session: Session, iteration_id: str) -> list[str]:
     ids = [call.id or session.mint_call_id() for call in entry.tool_calls]
     message: dict[str, Any] = {"role": "assistant", "content": entry.text, "iteration": iteration_id}
+    if entry.continuation is not None:  # signed output: kept with its message, sent back unchanged
+        message["continuation"] = copy.deepcopy(entry.continuation)
     if entry.tool_calls:
         message["toolCalls"] = [
             {

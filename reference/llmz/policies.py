@@ -235,6 +235,8 @@ class Policies:
     """llmz.compaction.request-messages-preview: previewing a pruning does not change the session."""
     memory_overview: Callable[[memory.Memory], str | None] = pruning.memory_overview
     """llmz.sessions.request-messages-overview: the ephemeral overview ``requestMessages()`` adds."""
+    place_overview: Callable[[list[dict[str, Any]], str], list[dict[str, Any]]] = pruning.overview_apart
+    """llmz.sessions.signed-output-untouched: where the overview goes; never into signed assistant output."""
     overview_ignores_memory_flag: bool = False
     """llmz.sessions.request-messages-without-memory: ``memory: false`` leaves the overview out."""
     honours_abort_signal: bool = True

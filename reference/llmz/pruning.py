@@ -120,8 +120,14 @@ def request_messages(
     if memory or policies.overview_ignores_memory_flag:
         overview = policies.memory_overview(session.memory)
         if overview is not None:
-            messages.append({"role": "user", "content": overview})
+            messages = policies.place_overview(messages, overview)
     return messages
+
+
+def overview_apart(messages: list[Message], overview: str) -> list[Message]:
+    """The overview as one user message of its own after the history, so no message is ever changed, and
+    assistant output carrying a provider signature least of all (llmz.sessions.signed-output-untouched)."""
+    return [*messages, {"role": "user", "content": overview}]
 
 
 def context_categories(instructions: int, tools: int, messages: int) -> dict[str, int]:

@@ -37,6 +37,14 @@ def _character_guess(p: Policies) -> Policies:
     return replace(p, measure=replace(p.measure, count_text=lambda text: (len(text) + 3) // 4))
 
 
+def _overview_on_last(messages: list[dict[str, Any]], overview: str) -> list[dict[str, Any]]:
+    """The overview is added to the last message's text, whatever that message is (signed output too)."""
+    if messages and isinstance(messages[-1].get("content"), str):
+        last = {**messages[-1], "content": messages[-1]["content"] + "\n\n" + overview}
+        return [*messages[:-1], last]
+    return [*messages, {"role": "user", "content": overview}]
+
+
 def _total_without_tools(instructions: int, tools: int, messages: int) -> dict[str, int]:
     """The total leaves the tool declarations out while the categories still report them."""
     return {"instructions": instructions, "tools": tools, "messages": messages, "total": instructions + messages}
@@ -48,6 +56,12 @@ MUTANTS: list[Mutant] = [
         ["llmz.sessions.request-messages-overview"],
         "requestMessages() returns the history without any memory overview.",
         policies=lambda p: replace(p, memory_overview=lambda _memory: None),
+    ),
+    Mutant(
+        "llmz-overview-into-signed-output",
+        ["llmz.sessions.signed-output-untouched"],
+        "The memory overview is appended to the last message even when it is signed assistant output.",
+        policies=lambda p: replace(p, place_overview=_overview_on_last),
     ),
     Mutant(
         "llmz-request-messages-memory-flag-ignored",

@@ -9,7 +9,8 @@ import { CannotExpress } from './errors.mjs'
 /** Structure name -> the keys (wire spelling) the bridge maps onto llmz. */
 export const VOCABULARY = {
   Scenario: ['id', 'system', 'requires', 'setup', 'script', 'steps'],
-  ScriptEntry: ['purpose', 'text', 'tool_calls', 'json', 'stop_reason', 'usage', 'failure', 'chunks', 'stream_break'],
+  ScriptEntry: ['purpose', 'text', 'tool_calls', 'json', 'stop_reason', 'usage', 'failure', 'chunks', 'stream_break',
+    'continuation'],
   StreamBreak: ['after', 'calls_after', 'message'],
   ScriptedToolCall: ['name', 'code', 'arguments', 'id'],
   Usage: ['input_tokens', 'output_tokens'],
