@@ -229,6 +229,8 @@ class Policies:
     # -- pruning, request previews, explicit summarization (reference.llmz.pruning) --------------------------
     prune_selection: Callable[[Sequence[str], Iterable[str]], set[str]] = pruning.keep_listed
     """llmz.compaction.prune: which iterations of the compactable history a pruning keeps."""
+    prune_keeps_inputs: bool = False
+    """llmz.compaction.prune (open): whether the pruned turns' inputs stay; the reference deletes them."""
     preview_applies_retained: bool = True
     """llmz.compaction.request-messages-preview: ``retainedIterationIds`` shapes the preview."""
     preview_is_read_only: bool = True

@@ -87,7 +87,8 @@ def pruned_history(session: Session, retained: Iterable[str]) -> tuple[list[Mess
     earlier, current = _earlier(session)
     ids = _iteration_ids(earlier)
     kept = session.policies.prune_selection(ids, retained)
-    survivors = [m for m in earlier if m.get("iteration") in kept]
+    inputs = session.policies.prune_keeps_inputs
+    survivors = [m for m in earlier if m.get("iteration") in kept or (inputs and m.get("iteration") is None)]
     return [*survivors, *current], [i for i in ids if i not in kept]
 
 
