@@ -30,9 +30,9 @@ def _cancellation_as_compaction_failure(record: Record) -> Record:
     """A cancelled summarize or compact raises COMPACTION_FAILED rather than EXECUTION_ABORTED."""
     changed = copy.deepcopy(record)
     for event in changed.get("events", []):
-        if event.get("type") == "error" and event.get("step") in ("summarize", "compact"):
-            if event.get("code") == "EXECUTION_ABORTED":
-                event.update(code="COMPACTION_FAILED", **{"class": "CompactionError"})
+        cancelled = event.get("type") == "error" and event.get("step") in ("summarize", "compact")
+        if cancelled and event.get("code") == "EXECUTION_ABORTED":
+            event.update(code="COMPACTION_FAILED", **{"class": "CompactionError"})
     return changed
 
 
@@ -42,7 +42,8 @@ def _non_json_as_invalid_message(record: Record) -> Record:
     for event in changed.get("events", []):
         refused = event.get("type") == "error" and event.get("step") == "append"
         # The reference's own refusal of a payload that is not JSON (its wording, matched in its record).
-        if refused and event.get("code") == "INVALID_EVENT" and "must be JSON data" in event.get("message", ""):
+        not_json = "must be JSON data" in event.get("message", "")
+        if refused and event.get("code") == "INVALID_EVENT" and not_json:
             event.update(code="INVALID_MESSAGE", **{"class": "InvalidMessageError"})
     return changed
 
@@ -76,7 +77,7 @@ PERMITTED: list[Permitted] = [
         name="llmz-overview-on-last-input",
         system="llmz",
         exercises=("llmz.sessions.request-messages-overview#open_question",),
-        description="requestMessages() adds the memory overview to the last input message (as llmz 1.0.1 does)",
+        description="requestMessages() adds the overview to the last input message (as llmz 1.0.1 does)",
         transform=_overview_on_last_input,
     ),
     Permitted(

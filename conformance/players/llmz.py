@@ -26,6 +26,7 @@ from conformance.scenario.llmz import (
     ExecuteOptions,
     ExecuteStep,
     HooksSpec,
+    IterationRef,
     ObserverBehaviour,
     OnInspectHook,
     PruneStep,
@@ -39,13 +40,12 @@ from conformance.scenario.llmz import (
     ToolBehaviour,
     ToolSpec,
 )
-from conformance.scenario.llmz import IterationRef
 from conformance.scenario.model import LlmzCase
 from reference.llmz import (
     DEFAULT_POLICIES,
-    AbortSignal,
     NEVER_SETTLES,
     Abort,
+    AbortSignal,
     Chat,
     Compaction,
     Component,

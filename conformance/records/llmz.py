@@ -164,7 +164,9 @@ class Error(Open):
     recoverable: bool
     message: str
     iteration: int = optional()
-    step: Literal["append", "save_and_restore", "summarize", "compact", "prune", "request_messages"] = optional()
+    step: Literal[
+        "append", "save_and_restore", "summarize", "compact", "prune", "request_messages"
+    ] = optional()
     tool: str = optional()
     limit: int = optional()
     tokens: int = optional()

@@ -65,15 +65,15 @@ from reference.llmz.api import (
 from reference.llmz.errors import LlmzError
 from reference.llmz.execute import execute
 from reference.llmz.policies import DEFAULT_POLICIES, Policies
-from reference.llmz.session import Session
 from reference.llmz.pruning import AbortSignal, prune, request_messages
+from reference.llmz.session import Session
 from reference.llmz.standalone import compact, summarize
 
 __all__ = [
     "DEFAULT_POLICIES",
-    "AbortSignal",
     "NEVER_SETTLES",
     "Abort",
+    "AbortSignal",
     "Chat",
     "Compaction",
     "Component",

@@ -106,7 +106,8 @@ def summarizer(runtime: Runtime, model: str | None) -> Callable[[list[dict[str, 
 def _summary_writer(
     session: Session, runtime: Runtime, model: str | None
 ) -> Callable[[list[dict[str, Any]], int], str]:
-    """The host's ``compaction.summarize`` when it gave one, else the model (llmz.compaction.custom-summarize)."""
+    """The host's ``compaction.summarize`` when it gave one, else the model
+    (llmz.compaction.custom-summarize)."""
     custom = session.summarize_callback
     if custom is not None and session.policies.uses_custom_summarizer:
         return custom

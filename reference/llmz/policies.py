@@ -250,7 +250,7 @@ class Policies:
     context_categories: Callable[[int, int, int], dict[str, int]] = pruning.context_categories
     """llmz.budget.context-tokens.categories-sum: an iteration's ``tokens.context`` and its total."""
     payload_as_checked: Callable[[Any], Any] = pruning.as_given
-    """llmz.persistence.plain-json-only: what the JSON check of an event payload sees (the payload as given)."""
+    """llmz.persistence.plain-json-only: what the JSON check of an event payload sees (as given)."""
     context_measured: Callable[[list[Any], list[Any], list[Any]], list[Any]] = pruning.as_sent
     """llmz.budget.context-tokens.after-compaction: which messages ``tokens.context`` measures, given (as
     sent, as fitted before ``onBeforeRequest``, the history before compaction): the request as sent."""

@@ -36,7 +36,7 @@ SummaryCallback = Callable[[list[dict[str, Any]], int], str]
 
 @dataclass
 class AbortSignal:
-    """An ``AbortSignal`` as explicit ``summarize``/``compact`` receive it (llmz.compaction.signal-cancels)."""
+    """An ``AbortSignal`` as explicit ``summarize``/``compact`` take it (llmz.compaction.signal-cancels)."""
 
     aborted: bool = False
     reason: str = "aborted"

@@ -11,7 +11,6 @@ from dataclasses import replace
 from typing import Any
 
 from reference.llmz.policies import Policies
-
 from variants import Mutant
 
 
@@ -47,7 +46,8 @@ def _overview_on_last(messages: list[dict[str, Any]], overview: str) -> list[dic
 
 def _total_without_tools(instructions: int, tools: int, messages: int) -> dict[str, int]:
     """The total leaves the tool declarations out while the categories still report them."""
-    return {"instructions": instructions, "tools": tools, "messages": messages, "total": instructions + messages}
+    total = instructions + messages
+    return {"instructions": instructions, "tools": tools, "messages": messages, "total": total}
 
 
 MUTANTS: list[Mutant] = [
