@@ -114,3 +114,50 @@ def test_between_reads_a_single_number_as_itself() -> None:
 def test_between_needs_low_before_high() -> None:
     with pytest.raises(ValueError, match="low <= high"):
         expect(path="final", between=[3, 1])
+
+
+TOKENS: dict[str, Any] = {
+    "events": [
+        {"type": "iteration", "tokens": {"context": {"total": 10, "instructions": 3, "tools": 2, "messages": 5}}},
+        {"type": "iteration", "tokens": {"context": {"total": 10, "instructions": 3, "tools": 2, "messages": 4}}},
+        {"type": "iteration", "tokens": {"context": {"total": 10}}},
+        {"type": "iteration", "tokens": {"context": {"total": 10, "tools": "2", "messages": 8}}},
+    ],
+    "final": {},
+}
+
+
+@pytest.mark.parametrize(
+    ("fields", "passes"),
+    [
+        ({"path": "events[type=model_request][*].messages", "lacks": "forbidden"}, True),
+        ({"path": "events[type=model_request][*].messages", "lacks": "forced_inspection"}, False),
+        ({"path": "events[type=model_request][0].messages", "lacks": "^a <"}, False),
+        ({"path": "events[type=summary]", "lacks": "anything"}, False),  # nothing selected: not vacuous
+        ({"path": "final.nothing", "lacks": "anything"}, False),
+    ],
+)
+def test_lacks_passes_only_when_something_was_selected_and_nothing_matches(
+    fields: dict[str, Any], passes: bool
+) -> None:
+    assert (check(RECORD, expect(**fields)) is None) is passes
+
+
+@pytest.mark.parametrize(
+    ("index", "passes", "says"),
+    [
+        (0, True, ""),
+        (1, False, "add up to 9"),
+        (2, False, "no other keys"),
+        (3, False, "non-numbers"),
+    ],
+)
+def test_parts_sum_to_needs_numeric_parts_adding_up_exactly(index: int, passes: bool, says: str) -> None:
+    problem = check(TOKENS, expect(path=f"events[{index}].tokens.context", parts_sum_to="total"))
+    assert (problem is None) is passes
+    assert says in (problem or "")
+
+
+def test_parts_sum_to_needs_the_named_number() -> None:
+    problem = check(TOKENS, expect(path="events[0].tokens.context", parts_sum_to="grand_total"))
+    assert problem is not None and "'grand_total'" in problem

@@ -93,7 +93,7 @@ def _lacks(selection: Selection, expectation: Expectation, where: str) -> str | 
     """No string inside the selection matches. An empty selection is a failure, not a vacuous pass: a
     misspelled path would otherwise prove that anything is left out."""
     assert expectation.lacks is not None
-    if not selection.values:
+    if not selection.values or (not selection.plural and selection.values in ([[]], [None])):
         return f"{where}: the path matched nothing in the record ({selection.where_it_emptied()})"
     pattern = re.compile(expectation.lacks)
     found = [text for text in strings_in(selection.values) if pattern.search(text)]
