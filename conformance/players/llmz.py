@@ -476,12 +476,14 @@ class Player:
             self.recorder.emit("error", step="save_and_restore", **error.as_record())
 
     def summarize_or_compact(self, step: SummarizeStep | CompactStep) -> None:
-        signal = AbortSignal(aborted=True) if step.signal == "aborted" else None
+        signal = AbortSignal(aborted=step.signal == "aborted") if step.signal is not None else None
+        during = step.signal == "aborts_during"
+        provider = _AbortingOnAnswer(self.provider, signal) if during else self.provider
         try:
             if isinstance(step, CompactStep):
                 compact(
                     self.session,
-                    self.provider,
+                    provider,
                     keep_recent_iterations=step.keep_recent_iterations,
                     models=self.models,
                     observers=self.observers,
@@ -489,7 +491,7 @@ class Player:
                 )
             else:
                 summarize(
-                    self.session, self.provider, models=self.models, observers=self.observers, signal=signal
+                    self.session, provider, models=self.models, observers=self.observers, signal=signal
                 )
         except LlmzError as error:
             self.recorder.emit("error", step=step.op, **error.as_record())
@@ -548,6 +550,28 @@ def _tamper(state: dict[str, Any], how: str) -> None:
         kept["result"] = {"$": "not-an-encoding"}
     elif how == "over_capacity":
         state["memory"]["maxBytes"] = 1
+
+
+class _AbortingOnAnswer:
+    """The host presses Stop while the summary is written: the signal fires as the summary answer arrives
+    (``signal: aborts_during``). A host summarize callback is wrapped the same way."""
+
+    def __init__(self, provider: Any, signal: AbortSignal | None) -> None:
+        self.provider, self.signal = provider, signal
+
+    @property
+    def calls(self) -> int:
+        return int(self.provider.calls)
+
+    @calls.setter
+    def calls(self, value: int) -> None:
+        self.provider.calls = value
+
+    def complete(self, request: dict[str, Any], *, purpose: str = "turn") -> Any:
+        answer = self.provider.complete(request, purpose=purpose)
+        if self.signal is not None:
+            self.signal.aborted = True
+        return answer
 
 
 def _put_non_json(message: dict[str, Any], kind: str) -> None:

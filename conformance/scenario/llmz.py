@@ -578,10 +578,11 @@ class SaveAndRestoreStep(Strict):
     )
 
 
-AbortedSignal = Literal["aborted"]
+AbortedSignal = Literal["aborted", "aborts_during"]
 SIGNAL_DESCRIPTION = (
-    "`aborted`: pass an abort `signal` that is already aborted (llmz.compaction.signal-cancels); absent: "
-    "no signal."
+    "An abort `signal` for the call (llmz.compaction.signal-cancels): `aborted` has already fired; "
+    "`aborts_during` fires while the summary is being written (when the summary answer arrives, before the "
+    "call returns). Absent: no signal."
 )
 
 

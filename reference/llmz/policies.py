@@ -243,6 +243,8 @@ class Policies:
     """llmz.sessions.request-messages-without-memory: ``memory: false`` leaves the overview out."""
     honours_abort_signal: bool = True
     """llmz.compaction.signal-cancels: an aborted signal cancels explicit summarize and compact."""
+    signal_checked_after_summary: bool = True
+    """llmz.compaction.signal-cancels: a signal that fires while the summary is written still cancels."""
     uses_custom_summarizer: bool = True
     """llmz.compaction.custom-summarize: a host ``compaction.summarize`` replaces the summary model call."""
     checks_summary_on_request: bool = True

@@ -72,6 +72,8 @@ def summarize(
     runtime = Runtime(provider, list(models))
     groups = compaction.group_history(messages, measure)
     text = _summarize(session, runtime, compaction.summary_input(groups, None))
+    if session.policies.signal_checked_after_summary:
+        _check_signal(session, signal)  # cancelled while the summary was written: nothing is returned
     Events(observers).emit("summary", content=text)
     return text
 
@@ -103,6 +105,8 @@ def compact(
     if cut == 0:
         return None  # nothing older than the kept iterations
     text = _summarize(session, Runtime(provider, list(models)), compaction.summary_input(groups[:cut], None))
+    if session.policies.signal_checked_after_summary:
+        _check_signal(session, signal)  # cancelled while the summary was written: nothing is committed
     retained = sum(len(group.messages) for group in groups[cut:])
     session.replace_earlier_history(retained, text)
     discarded = [g.iteration for g in groups[:cut] if g.iteration is not None]

@@ -106,6 +106,12 @@ MUTANTS: list[Mutant] = [
         policies=lambda p: replace(p, honours_abort_signal=False),
     ),
     Mutant(
+        "llmz-summary-signal-checked-up-front-only",
+        ["llmz.compaction.signal-cancels"],
+        "summarize and compact look at their signal only before starting; one firing mid-way is ignored.",
+        policies=lambda p: replace(p, signal_checked_after_summary=False),
+    ),
+    Mutant(
         "llmz-context-tokens-total-misses-tools",
         ["llmz.budget.context-tokens.categories-sum"],
         "An iteration's context total leaves the tool declarations out while still reporting them.",

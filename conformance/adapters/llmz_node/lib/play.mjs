@@ -485,7 +485,10 @@ function dropDeliveryTracking(encoded, index) {
 }
 
 async function summarizeOrCompact(state, step) {
-  const options = { client: state.client, ...abortSignal(step) }
+  const controller = step.signal === 'aborts_during' ? new AbortController() : null
+  const options = { client: state.client, ...(controller ? { signal: controller.signal } : abortSignal(step)) }
+  // `aborts_during`: the host presses Stop as the summary answer arrives, before the call returns.
+  if (controller) state.client.onResponse = () => controller.abort(new Error('cancelled by the host (scripted)'))
   try {
     if (step.op === 'summarize') {
       const summary = await state.session.summarize(options)
@@ -501,6 +504,7 @@ async function summarizeOrCompact(state, step) {
     state.recorder.emit('error', { step: step.op, ...errorFields(error) })
   } finally {
     state.client.lastSummary = null // recorded here; not an automatic compaction of the next execute
+    if (controller) state.client.onResponse = null
   }
 }
 
