@@ -118,8 +118,8 @@ def test_between_needs_low_before_high() -> None:
 
 TOKENS: dict[str, Any] = {
     "events": [
-        {"type": "iteration", "tokens": {"context": {"total": 10, "instructions": 3, "tools": 2, "other": 5}}},
-        {"type": "iteration", "tokens": {"context": {"total": 10, "instructions": 4, "tools": 1, "other": 4}}},
+        {"type": "iteration", "tokens": {"context": {"total": 10, "prompt": 3, "tools": 2, "other": 5}}},
+        {"type": "iteration", "tokens": {"context": {"total": 10, "prompt": 4, "tools": 1, "other": 4}}},
         {"type": "iteration", "tokens": {"context": {"total": 10}}},
         {"type": "iteration", "tokens": {"context": {"total": 10, "tools": "2", "messages": 8}}},
     ],
