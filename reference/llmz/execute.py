@@ -180,11 +180,16 @@ def build_request(ctx: IterationContext, runtime: Runtime, index: int = 1) -> di
         _commit_compaction(ctx, result)
     sent = policies.context_measured(messages, result.messages, [*fit_context.history, *fit_context.current])
     measure = policies.measure
-    ctx.context_tokens = policies.context_categories(
-        measure.count_instructions(fit_context.instructions),
-        measure.count_tools(fit_context.tools),
-        measure.count_messages(sent),
-    )
+    fitted = result.context_tokens
+    if hook is None and sent is messages and fitted:  # the fit measured exactly this request already
+        counts = (fitted["instructions"], fitted["tools"], fitted["messages"])
+    else:
+        counts = (
+            measure.count_instructions(fit_context.instructions),
+            measure.count_tools(fit_context.tools),
+            measure.count_messages(sent),
+        )
+    ctx.context_tokens = policies.context_categories(*counts)
     return {
         "model": _model_field(runtime.models),
         "messages": [{"role": "system", "content": fit_context.instructions}, *messages],
