@@ -152,7 +152,8 @@ class Expectation(Strict):
         min_length=1,
         description=(
             "The path selects one object; the numbers under every other key add up exactly to the number "
-            "under this key (llmz's context categories and their total, whatever the categories are called)."
+            "under this key (llmz's context categories and their total, whatever the categories are called); "
+            "values that are not numbers are not parts."
         ),
     )
     why: str | None = Field(default=None, description="What a failure of this check means, for the report.")
