@@ -66,11 +66,6 @@ def keep_listed(earlier_ids: Sequence[str], listed: Iterable[str]) -> set[str]:
     return {iteration for iteration in earlier_ids if iteration in wanted}
 
 
-def _earlier(session: Session) -> tuple[list[Message], list[Message]]:
-    earlier, current = session.split()
-    return earlier, current
-
-
 def _iteration_ids(messages: Sequence[Message]) -> list[str]:
     seen: list[str] = []
     for message in messages:
@@ -84,7 +79,7 @@ def pruned_history(session: Session, retained: Iterable[str]) -> tuple[list[Mess
     """The history a pruning to ``retained`` leaves, and the iterations it deletes. Only listed iterations
     of the compactable part stay (its turn inputs and any summary go too: the reference's reading of
     "removes the rest"); the current turn is never touched."""
-    earlier, current = _earlier(session)
+    earlier, current = session.split()
     ids = _iteration_ids(earlier)
     kept = session.policies.prune_selection(ids, retained)
     inputs = session.policies.prune_keeps_inputs
@@ -95,12 +90,11 @@ def pruned_history(session: Session, retained: Iterable[str]) -> tuple[list[Mess
 def prune(session: Session, retained: Iterable[str]) -> None:
     """``session.prune(retainedIterationIds)``: delete, with no summary, what is not listed."""
     session.require_idle("prune")
+    current = len(session.split()[1])
     history, deleted = pruned_history(session, list(retained))
-    before = len(session.split()[0])
-    kept_earlier = len(history) - (len(session.history) - before)
     session.history = history
-    if session.turn_start is not None:
-        session.turn_start = kept_earlier
+    if session.turn_start is not None:  # an unfinished turn keeps its place after the kept history
+        session.turn_start = len(history) - current
     session.policies.drop_iterations(session.memory, deleted)
 
 
