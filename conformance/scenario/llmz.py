@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, StrictInt, model_validator
 
 from conformance.scenario.common import Strict
+from conformance.scenario.llmz_probes import ProbeStep
 from conformance.scenario.invalid import (
     ASCII_IDENTIFIER_PATTERN,
     MAX_SAFE_INTEGER,
@@ -560,6 +561,7 @@ class SummarizeStep(Strict):
 
 
 Step = Annotated[
-    AppendStep | ExecuteStep | SaveAndRestoreStep | CompactStep | SummarizeStep | TamperAccessorsStep,
+    AppendStep | ExecuteStep | SaveAndRestoreStep | CompactStep | SummarizeStep | TamperAccessorsStep
+    | ProbeStep,
     Field(discriminator="op"),
 ]

@@ -324,6 +324,16 @@ def _record_result(ctx: IterationContext, end: IterationEnd | None, tokens: dict
     ctx.events.emit("result", execution=ctx.execution, status="error", error_code=code, **tokens)
 
 
+def _definitions(config: config_module.RunConfig) -> dict[str, Any]:
+    """What a session that wrongly persisted definitions would store: each one's name and description."""
+    return {
+        "tools": {name: tool.description for name, tool in config.tools.items()},
+        "exits": {name: exit.description for name, exit in config.exits.items()},
+        "components": {name: component.description for name, component in config.components.items()},
+        "objects": {o.name: o.description for o in config.objects},
+    }
+
+
 def execute(
     session: Session | None,
     provider: ModelProvider,
@@ -348,10 +358,17 @@ def execute(
         session = policies.session_when_omitted(policies)
     assert session is not None
     iterations: list[IterationResult] = []
+    failures: list[dict[str, Any]] = []
+    describe = session.policies.iteration_fields
 
     def collect(kind: str, fields: dict[str, Any]) -> None:
-        if kind == "iteration":
-            iterations.append(IterationResult(fields["index"], fields["status"], fields.get("error_code")))
+        if kind == "error":
+            failures.append(fields)
+        elif kind == "iteration":
+            seen = [f for f in failures if f.get("iteration") == fields["index"]]
+            iterations.append(
+                IterationResult(fields["index"], fields["status"], fields.get("error_code"), **describe(fields, seen))
+            )
 
     config = config_module.resolve(
         instructions=instructions,
@@ -363,6 +380,8 @@ def execute(
         options=options,
         listen_exit=session.policies.listen_exit,
     )
+    if session.policies.persists_definitions:  # a mutant's session keeps them (llmz.tools.definitions-reattached)
+        session.definitions = _definitions(config)
     ctx = IterationContext(config, session, Events([*observers, collect]), session.count_execution())
     metered = Metered(provider)
     end = run_execution(ctx, Runtime(metered, list(models), metered.usages))
@@ -375,4 +394,5 @@ def execute(
         messages=session.messages,
         memory=session.variables,
         session=session,
+        error=end.error if end is not None else None,
     )
