@@ -63,7 +63,7 @@ class IterationFields(Open):
     """``iteration.error`` (a string or null) and ``iteration.exception`` of one iteration."""
 
     index: int
-    error: str | None
+    error: Any
     exception: IterationException | None
 
 

@@ -51,6 +51,7 @@ export const VOCABULARY = {
   CompactStep: ['op', 'keep_recent_iterations'],
   SummarizeStep: ['op'],
   TamperAccessorsStep: ['op'],
+  ProbeStep: ['op', 'probe', 'component', 'props'],
 }
 
 /** Fields the suite knows but this bridge cannot express on llmz 1.0.1 (unless set to `unless`), and why. */
@@ -81,6 +82,7 @@ const STEPS = {
   compact: 'CompactStep',
   summarize: 'SummarizeStep',
   tamper_accessors: 'TamperAccessorsStep',
+  probe: 'ProbeStep',
 }
 
 function check(value, structure, where) {
