@@ -221,9 +221,10 @@ class Player:
 
     # -- translating the setup ---------------------------------------------------------------------
     def _tool(self, spec: ToolSpec) -> Tool:
+        behaviour = spec.behaviour
         return Tool(
             spec.name,
-            self._behaviour(spec.name, spec.behaviour),
+            self._behaviour(spec.name, behaviour) if behaviour is not None else None,
             description=spec.description,
             input=spec.input,
             output=spec.output,

@@ -115,7 +115,8 @@ class Tool:
     """A host tool the program calls as ``await name(input)``."""
 
     name: str
-    handler: ToolHandler
+    handler: ToolHandler | None
+    """None is a definition without a handler, refused before any iteration (llmz.errors.invalid-tool)."""
     description: str = ""
     input: JsonSchema = field(default_factory=lambda: {"type": "object"})
     output: JsonSchema | None = None
@@ -299,6 +300,9 @@ class ExecutionResult:
     (llmz.sessions.fresh-session-when-omitted)."""
     error: Any = None
     """``result.error``: the typed failure (an LlmzError) of a failed run."""
+    snapshot: Any = None
+    """Always None: snapshot results of the previous API are gone (llmz.migration.no-snapshots); only a
+    mutant fills it."""
 
     def to_json(self) -> dict[str, Any]:
         """``result.toJSON()``: a compact summary of the outcome; not conversation state

@@ -271,7 +271,7 @@ def run_execution(ctx: IterationContext, runtime: Runtime) -> IterationEnd | Non
     except LlmzError as error:
         return _refused(ctx, error)
     problem = policies.configuration_problem(
-        ctx.config, policies.result_budget_problem, policies.is_identifier
+        ctx.config, policies.result_budget_problem, policies.is_identifier, policies.tool_handler_problem
     )
     if problem is not None:  # before any iteration exists (llmz.errors.config-before-iteration)
         return _refused(ctx, problem)
@@ -395,4 +395,5 @@ def execute(
         memory=session.variables,
         session=session,
         error=end.error if end is not None else None,
+        snapshot=session.to_json() if session.policies.legacy_result_snapshot else None,
     )

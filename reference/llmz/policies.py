@@ -108,6 +108,8 @@ class Policies:
     fallback_sequence: Callable[[list[Any]], list[list[Any]]] = config.fallback_sequence
     configuration_problem: Callable[..., LlmzError | None] = definitions.configuration_problem
     result_budget_problem: Callable[[object], LlmzError | None] = definitions.result_budget_problem
+    tool_handler_problem: Callable[[config.RunConfig], LlmzError | None] = definitions.handler_problem
+    """llmz.errors.invalid-tool: a tool without a handler is refused before any iteration."""
     is_identifier: Callable[[object], bool] = definitions.is_identifier
     javascript_budget: Callable[[int | None], float | None] = containment.javascript_budget
     kernel_definition: str = kernel.DEFINITION
@@ -264,6 +266,8 @@ class Policies:
     persists_definitions: bool = False
     """Whether ``session.to_json()`` carries the definitions of the last run: never in llmz
     (llmz.tools.definitions-reattached); only a mutant sets it."""
+    legacy_result_snapshot: bool = False
+    """Whether a result offers the previous API's snapshot: never in llmz (llmz.migration.no-snapshots)."""
     standalone_raises: bool = True
     """Whether a standalone method's failure goes to its caller, even a recoverable code
     (llmz.errors.recoverable-scope)."""

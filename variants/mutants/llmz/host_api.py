@@ -161,4 +161,16 @@ MUTANTS: list[Mutant] = [
         description="component.render() with invalid props returns nothing instead of throwing to the caller",
         policies=lambda p: replace(p, standalone_raises=False),
     ),
+    Mutant(
+        "llmz-result-offers-snapshot",
+        rules=("llmz.migration.no-snapshots",),
+        description="an ExecutionResult still offers a snapshot of the run, as the previous API did",
+        policies=lambda p: replace(p, legacy_result_snapshot=True),
+    ),
+    Mutant(
+        "llmz-tool-without-handler-accepted",
+        rules=("llmz.errors.invalid-tool",),
+        description="a tool defined without a handler is accepted and the run goes on",
+        policies=lambda p: replace(p, tool_handler_problem=lambda config: None),
+    ),
 ]
