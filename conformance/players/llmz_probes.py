@@ -209,7 +209,9 @@ def _render(step: ProbeStep, setup: Setup, policies: Policies) -> dict[str, Any]
 
     spec = next((c for c in setup.chat.components if raw(c.name) == step.component), None)
     if spec is None:
-        raise ValueError(f"steps: probe render names component {step.component!r}, not in setup.chat.components")
+        raise ValueError(
+            f"steps: probe render names component {step.component!r}, not in setup.chat.components"
+        )
     component = Component(str(raw(spec.name)), props=spec.props, effects=_effects(spec.effects))
     try:
         return {"rendered": render(component, step.props, policies)}

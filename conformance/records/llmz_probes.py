@@ -1,4 +1,5 @@
-"""The ``probe`` event of the llmz record: the answers of one ``probe`` step (conformance.scenario.llmz_probes).
+"""The ``probe`` event of the llmz record: the answers of one ``probe`` step
+(conformance.scenario.llmz_probes).
 
 Answers are what the host API returned, reported as they came: booleans from the guards, the strings and
 codes an iteration exposes, the plain data of the result and session exports. The shape of exported data
@@ -47,7 +48,7 @@ class SignalGuards(Open):
 
 
 class ParsedDiagnostics(Open):
-    """The objects with a string ``code`` in the parsed ``result.diagnostics()``, and how many a guard took."""
+    """The objects with a string ``code`` in the parsed ``result.diagnostics()``; how many a guard took."""
 
     coded: int
     accepted: int

@@ -15,7 +15,6 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, StrictInt, model_validator
 
 from conformance.scenario.common import Strict
-from conformance.scenario.llmz_probes import ProbeStep
 from conformance.scenario.invalid import (
     ASCII_IDENTIFIER_PATTERN,
     MAX_SAFE_INTEGER,
@@ -25,6 +24,7 @@ from conformance.scenario.invalid import (
     is_safe_integer,
     refusable,
 )
+from conformance.scenario.llmz_probes import ProbeStep
 
 JsonSchema = dict[str, Any]
 

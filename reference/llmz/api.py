@@ -312,9 +312,13 @@ class ExecutionResult:
         return dict(self.session.policies.result_summary(self.status, exit_name, self.error_code))
 
     def diagnostics(self) -> dict[str, Any]:
-        """``result.diagnostics()``: the run's failures as plain data (llmz.persistence.result-diagnostics)."""
+        """``result.diagnostics()``: the run's failures as plain data
+        (llmz.persistence.result-diagnostics)."""
         policies = self.session.policies
-        return dict(policies.result_diagnostics(self.status, self.iterations, self.error, policies.error_diagnostic))
+        exported = policies.result_diagnostics(
+            self.status, self.iterations, self.error, policies.error_diagnostic
+        )
+        return dict(exported)
 
 
 Observer = Callable[[str, dict[str, Any]], None]

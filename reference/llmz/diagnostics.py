@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from reference.llmz.errors import CATALOGUE, BRAND_ATTRIBUTE, LlmzError, SIGNAL_BRAND_ATTRIBUTE
+from reference.llmz.errors import BRAND_ATTRIBUTE, CATALOGUE, SIGNAL_BRAND_ATTRIBUTE, LlmzError
 from reference.llmz.feedback import stack_trace
 
 Guard = Callable[[object], bool]
@@ -57,14 +57,17 @@ def any_branded_guard(class_name: str, recognise: Callable[[object, str | None],
 
 
 def is_think_signal(value: object) -> bool:
-    """``ThinkSignal.is``: the signal brand every copy of the library sets (llmz.errors.think-signal-guard)."""
+    """``ThinkSignal.is``: the signal brand every copy of the library sets
+    (llmz.errors.think-signal-guard)."""
     return getattr(type(value), SIGNAL_BRAND_ATTRIBUTE, None) is True
 
 
 def from_record(fields: Mapping[str, Any]) -> LlmzError:
     """The typed failure behind an ``error`` event (the runtime reports each failure once, as an event)."""
     details = {key: value for key, value in fields.items() if key not in RECORD_FIELDS}
-    return LlmzError(str(fields["code"]), str(fields["message"]), critical=not fields["recoverable"], **details)
+    return LlmzError(
+        str(fields["code"]), str(fields["message"]), critical=not fields["recoverable"], **details
+    )
 
 
 def full_stacktrace(error: LlmzError) -> str | None:
@@ -138,6 +141,7 @@ def result_diagnostics(
 
 
 def result_summary(status: str, exit_name: str | None, error_code: str | None) -> dict[str, Any]:
-    """``result.toJSON()``: the outcome in brief, the exit or the error code (llmz.persistence.result-tojson)."""
+    """``result.toJSON()``: the outcome in brief, the exit or the error code
+    (llmz.persistence.result-tojson)."""
     outcome = {"exit": exit_name} if exit_name is not None else {"errorCode": error_code}
     return {"status": status, **outcome}

@@ -366,9 +366,10 @@ def execute(
             failures.append(fields)
         elif kind == "iteration":
             seen = [f for f in failures if f.get("iteration") == fields["index"]]
-            iterations.append(
-                IterationResult(fields["index"], fields["status"], fields.get("error_code"), **describe(fields, seen))
+            ended = IterationResult(
+                fields["index"], fields["status"], fields.get("error_code"), **describe(fields, seen)
             )
+            iterations.append(ended)
 
     config = config_module.resolve(
         instructions=instructions,
@@ -380,7 +381,7 @@ def execute(
         options=options,
         listen_exit=session.policies.listen_exit,
     )
-    if session.policies.persists_definitions:  # a mutant's session keeps them (llmz.tools.definitions-reattached)
+    if session.policies.persists_definitions:  # only a mutant (llmz.tools.definitions-reattached)
         session.definitions = _definitions(config)
     ctx = IterationContext(config, session, Events([*observers, collect]), session.count_execution())
     metered = Metered(provider)

@@ -245,7 +245,7 @@ class Policies:
     system_prompt: Callable[[str, str], str] = prompt.system_prompt
     api_description: Callable[[config.RunConfig], str] = prompt.api_description
 
-    # -- what the host reads after a run (reference.llmz.diagnostics, .standalone_render) ---------------------
+    # -- what the host reads after a run (reference.llmz.diagnostics, .render) -----------------------------
     recognises: Callable[[object, str | None], bool] = diagnostics.recognises
     """The guards' test: shared brand plus code (llmz.errors.is-llmz-error, llmz.errors.guard-brand)."""
     class_guard: Callable[[str, Callable[[object, str | None], bool]], Callable[[object], bool]] = (

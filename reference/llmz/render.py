@@ -23,14 +23,22 @@ def render(component: Component, props: Any, policies: Policies = DEFAULT_POLICI
     issues = policies.schema_issues(component.props, value)
     if not issues:
         parsed = effects.parse(
-            component.effects, value, effects.COMPONENT_PROPS, f"{component.name}.render", policies.effect_rules
+            component.effects,
+            value,
+            effects.COMPONENT_PROPS,
+            f"{component.name}.render",
+            policies.effect_rules,
         )
         if parsed.failure is not None:
             raise parsed.failure
         issues, value = parsed.issues, parsed.value
     if issues:
         refusal = validation_error(
-            "INVALID_COMPONENT_INPUT", f"{component.name}.render", component.props, issues, policies.schema_shape
+            "INVALID_COMPONENT_INPUT",
+            f"{component.name}.render",
+            component.props,
+            issues,
+            policies.schema_shape,
         )
         if policies.standalone_raises:
             raise refusal

@@ -13,6 +13,7 @@ from typing import Any
 from reference.llmz import diagnostics
 from reference.llmz.api import ThinkSignal
 from reference.llmz.errors import CATALOGUE, LlmzError
+from reference.llmz.feedback import stack_trace
 from variants import Mutant
 
 
@@ -54,7 +55,7 @@ def _excerpt_stacktrace(error: LlmzError) -> str | None:
     source, line = error.details.get("source"), error.details.get("line")
     if error.code != "EXECUTION_FAILED" or not isinstance(source, str):
         return None
-    return diagnostics.stack_trace(source, line if isinstance(line, int) else 1)
+    return stack_trace(source, line if isinstance(line, int) else 1)
 
 
 def _flat_diagnostic(error: LlmzError) -> dict[str, Any]:
@@ -74,7 +75,7 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "llmz-guards-ignore-code",
         rules=("llmz.errors.is-llmz-error", "llmz.errors.class-guard"),
-        description="isLLMzError and the class guards accept any library error whatever code they are asked for",
+        description="isLLMzError and the class guards accept any library error, whatever code is asked for",
         policies=lambda p: replace(p, recognises=lambda value, code: diagnostics.recognises(value, None)),
     ),
     Mutant(
@@ -152,7 +153,7 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "llmz-snapshot-keeps-definitions",
         rules=("llmz.tools.definitions-reattached",),
-        description="session.toJSON() carries the descriptions of the last run's tools, exits, components, objects",
+        description="session.toJSON() carries the last run's tool, exit, component and object descriptions",
         policies=lambda p: replace(p, persists_definitions=True),
     ),
     Mutant(
