@@ -124,19 +124,26 @@ def result_diagnostics(
     error: LlmzError | None,
     describe: Callable[[LlmzError], dict[str, Any]] = error_diagnostic,
 ) -> dict[str, Any]:
-    """``result.diagnostics()``: the run's iterations with their failures, and the run's own failure."""
+    """``result.diagnostics()``: the run's iterations with their failures, and the run's own failure.
+    A failure that is not a typed error (only a variant makes one) is exported by its text."""
+
+    def export(failure: object) -> dict[str, Any] | None:
+        if failure is None:
+            return None
+        return describe(failure) if isinstance(failure, LlmzError) else {"message": str(failure)}
+
     return {
         "status": status,
         "iterations": [
             {
                 "index": it.index,
                 "status": it.status,
-                "exception": describe(it.exception) if it.exception is not None else None,
-                "errors": [describe(failure) for failure in it.errors],
+                "exception": export(it.exception),
+                "errors": [export(failure) for failure in it.errors],
             }
             for it in iterations
         ],
-        "error": describe(error) if error is not None else None,
+        "error": export(error),
     }
 
 
