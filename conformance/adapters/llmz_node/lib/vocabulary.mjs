@@ -21,7 +21,7 @@ export const VOCABULARY = {
   ObjectProperty: ['name', 'value', 'schema', 'writable', 'effects'],
   MemorySpec: ['variables', 'max_bytes'],
   ToolSpec: ['name', 'description', 'input', 'output', 'input_effects', 'output_effects', 'behaviour', 'retries',
-    'from_iteration'],
+    'from_iteration', 'handler'],
   SchemaEffect: ['trim', 'refine', 'assign', 'replace', 'throws', 'counts', 'async'],
   RefineSpec: ['field', 'forbid', 'message'],
   ToolBehaviour: [
@@ -57,6 +57,7 @@ export const VOCABULARY = {
   PruneStep: ['op', 'retained_iterations'],
   IterationRef: ['execution', 'index'],
   TamperAccessorsStep: ['op'],
+  ProbeStep: ['op', 'probe', 'component', 'props'],
 }
 
 /** Fields the suite knows but this bridge cannot express on llmz 1.0.1 (unless set to `unless`), and why. */
@@ -89,6 +90,7 @@ const STEPS = {
   tamper_accessors: 'TamperAccessorsStep',
   request_messages: 'RequestMessagesStep',
   prune: 'PruneStep',
+  probe: 'ProbeStep',
 }
 
 function check(value, structure, where) {
