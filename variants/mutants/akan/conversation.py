@@ -123,6 +123,13 @@ class _DuplicatesAllowed(Ceilings):
         return False
 
 
+class _DuplicateBySize(Ceilings):
+    """Two files of equal size count as the same file, whatever their names and contents."""
+
+    def same_file(self, a: Candidate, b: Candidate) -> bool:
+        return a.size == b.size
+
+
 class _MenuWithoutPrompts(CommandTable):
     """The / menu lists only the chat's own commands; the app's prompts are left out of it."""
 
@@ -170,25 +177,31 @@ MUTANTS: list[Mutant] = [
         "akan-file-ceiling-off-by-one",
         "akan.attachments.ceiling.per-file",
         "a file of exactly 4 MB is refused",
-        lambda p: replace(p, ceilings=replace(p.ceilings, file_max_bytes=4 * MB - 1)),
+        lambda p: replace(p, ceilings=p.ceilings._replace(file_max_bytes=4 * MB - 1)),
     ),
     mutant(
         "akan-message-bytes-unchecked",
         "akan.attachments.ceiling.per-message-bytes",
         "the 8 MB per-message ceiling is never applied",
-        lambda p: replace(p, ceilings=replace(p.ceilings, message_max_bytes=10**12)),
+        lambda p: replace(p, ceilings=p.ceilings._replace(message_max_bytes=10**12)),
     ),
     mutant(
         "akan-six-files",
         "akan.attachments.ceiling.per-message-files",
         "a sixth file is accepted",
-        lambda p: replace(p, ceilings=replace(p.ceilings, message_max_files=6)),
+        lambda p: replace(p, ceilings=p.ceilings._replace(message_max_files=6)),
     ),
     mutant(
         "akan-duplicates-allowed",
         "akan.attachments.duplicate-refused",
         "the same file can be attached twice",
         ceilings=_DuplicatesAllowed(),
+    ),
+    mutant(
+        "akan-duplicate-by-size",
+        "akan.attachments.duplicate-refused",
+        "a file of the same size as one already attached is refused as a duplicate, whatever its name",
+        ceilings=_DuplicateBySize(),
     ),
     mutant(
         "akan-threshold-halved",
