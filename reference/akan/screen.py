@@ -238,10 +238,11 @@ class ScreenReader:
         """akan.readscreen.heading-section-extent: up to the next heading of the same level or higher."""
         whole = self.render(root, skip=False)
         start = whole.heading_at[id(heading)]
-        level = whole.lines[start].level or 1
+        level = HEADINGS[heading.tag]
+        levels = [line.level for line in whole.lines]
         end = next(
-            (i for i in range(start + 1, len(whole.lines)) if (whole.lines[i].level or 7) <= level),
-            len(whole.lines),
+            (i for i in range(start + 1, len(levels)) if (found := levels[i]) is not None and found <= level),
+            len(levels),
         )
         return whole.lines[start:end]
 
@@ -263,9 +264,9 @@ class ScreenReader:
             body = "\n".join(line.text for line in lines[:kept])
             further = "; ".join(below) or "no headings"
             note = f"\n[read cut to fit {max_chars} characters; further down: {further}]"
-            if len(body) + len(note) <= max_chars and (kept or not lines):
+            if kept and len(body) + len(note) <= max_chars:
                 return body + note
-        return (lines[0].text + "\n")[: max(0, max_chars - len(note))] + note
+        return (lines[0].text + "\n")[: max_chars - len(note)] + note
 
     def read(self, root: Element, section: str | None) -> str:
         """The ``readScreen`` tool: the default read, or the named section, or a refusal."""
