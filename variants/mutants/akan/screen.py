@@ -107,6 +107,19 @@ class _SectionToTheEnd(ScreenReader):
         return whole.lines[whole.heading_at[id(heading)] :]
 
 
+class _SectionEndsAtSameLevelOnly(ScreenReader):
+    """A heading section ends only at the next heading of exactly its level, so it runs past a higher one."""
+
+    def heading_section(self, root: Element, heading: Element) -> list[Line]:
+        whole = self.render(root, skip=False)
+        start = whole.heading_at[id(heading)]
+        level = whole.lines[start].level
+        end = next(
+            (i for i in range(start + 1, len(whole.lines)) if whole.lines[i].level == level), len(whole.lines)
+        )
+        return whole.lines[start:end]
+
+
 class _NoSkipMarker(ScreenReader):
     def render(self, root: Element, scope: Element | None = None, *, skip: bool) -> Rendering:
         return super().render(root, scope, skip=False)
@@ -217,6 +230,12 @@ MUTANTS: list[Mutant] = [
         "akan.readscreen.heading-section-extent",
         "a heading section runs to the end of the page",
         screen=_SectionToTheEnd(),
+    ),
+    mutant(
+        "akan-section-ends-at-same-level-only",
+        "akan.readscreen.heading-section-extent",
+        "a heading section runs past a heading of higher level, ending only at one of its own level",
+        screen=_SectionEndsAtSameLevelOnly(),
     ),
     mutant(
         "akan-no-read-limit",
