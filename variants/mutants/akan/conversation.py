@@ -246,6 +246,12 @@ MUTANTS: list[Mutant] = [
         hold_after=lambda before, after: None,
     ),
     mutant(
+        "akan-every-summary-holds",
+        "akan.compaction.no-shrink.held",
+        "a summary that did shrink the conversation also holds compaction back for another threshold's worth",
+        hold_after=lambda before, after: after,
+    ),
+    mutant(
         "akan-unbounded-digest",
         "akan.compaction.summarizer.bounded-digest",
         "the summarizer is handed the transcript whole",
