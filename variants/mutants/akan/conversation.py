@@ -10,6 +10,7 @@ from reference.akan import attachments, compaction, sanitize
 from reference.akan.attachments import CanRead
 from reference.akan.ceilings import MB, Candidate, Ceilings
 from reference.akan.commands import CommandTable
+from reference.akan.cut import choose_cut
 from reference.akan.model import Accepts, File, Message, Prompt
 from variants import Mutant
 from variants.mutants.akan.common import mutant
@@ -21,6 +22,17 @@ def _nominal_cut(roles: Sequence[str], keep: int) -> int | None:
     if keep == 0:
         return len(roles) if wire else None
     return wire[len(wire) - keep] if len(wire) > keep else None
+
+
+def _cut_back_to_first_caller(roles: Sequence[str], keep: int) -> int | None:
+    """With no user message in the tail, the cut walks back past every assistant message of the turn, not
+    just the one whose results are kept, to the first assistant message after the user's question."""
+    cut = choose_cut(roles, keep)
+    if cut is None or roles[cut] != "assistant":
+        return cut
+    while cut > 0 and roles[cut - 1] in ("assistant", "tool", "local"):
+        cut -= 1
+    return cut if any(role not in ("local", "summary") for role in roles[:cut]) else None
 
 
 def _everything_on_wire(transcript: list[Message]) -> list[Message]:
@@ -166,6 +178,12 @@ MUTANTS: list[Mutant] = [
         ),
         "the cut keeps exactly `keep` messages even when that opens the kept part on a tool result",
         cut=_nominal_cut,
+    ),
+    mutant(
+        "akan-cut-back-to-first-caller",
+        "akan.compaction.cut.assistant-when-no-user",
+        "with no user message in the kept tail, the cut goes back to the first assistant message of the turn",
+        cut=_cut_back_to_first_caller,
     ),
     mutant(
         "akan-local-on-wire",
