@@ -10,13 +10,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from conformance.adapters.base import Adapter
 from conformance.adapters.registry import create
+from conformance.baseline import Entry
 from conformance.cli import main
 from conformance.fuzz import generator_for
 from conformance.fuzz.akan import _fates, attachments_facts
 from conformance.fuzz.engine import SearchResult, search
+from conformance.fuzz.known import Known
 from conformance.fuzz.write import Provenance, write
 from conformance.runner import run_all, select
 from conformance.scenario.load import LoadedScenario
@@ -172,3 +175,75 @@ def test_a_file_whose_fate_depends_on_what_a_megabyte_is_is_not_compared() -> No
     paths = {fact.path for fact in attachments_facts(case, record)}
     assert not any("f1" in path for path in paths)
     assert "events[type=attachment_refused][name=f2]" in paths and "final.composer" not in paths
+
+
+# -- known deviations (--expected-failures) ------------------------------------------------------------
+
+
+def _baseline(tmp_path: Path, entries: list[dict[str, str]]) -> Path:
+    path = tmp_path / "baseline.yaml"
+    path.write_text(yaml.safe_dump(entries), encoding="utf-8")
+    return path
+
+
+#: What the margin mutant's disagreements fail on: the margin, and what a wrong takeover does next.
+MARGIN_RULES = ("falai.routing.takeover.margin", "falai.routing.takeover.effect", "falai.message.single-floor")
+
+
+def _fuzz_margin_mutant(out: Path, baseline: Path | None) -> int:
+    argv = ["fuzz", "--impl", "reference[falai-takeover-margin-16]", "--system", "falai"]
+    argv += ["--examples", "30", "--seed", "6", "--out", str(out)]
+    return main([*argv, *(["--expected-failures", str(baseline)] if baseline else [])])
+
+
+def test_a_disagreement_the_baseline_lists_is_a_known_deviation_not_a_finding(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    entries = [{"id": rule, "reason": f"known: the margin is read as 16 ({rule})"} for rule in MARGIN_RULES]
+    entries.append({"id": "falai/routing/catch-all-obeys-if", "reason": "a scenario entry: no generated case"})
+    code = _fuzz_margin_mutant(tmp_path / "out", _baseline(tmp_path, entries))
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert list((tmp_path / "out").rglob("*.yaml")) == []
+    assert "known deviation [falai.routing.takeover.margin] in " in out
+    assert "known: the margin is read as 16 (falai.routing.takeover.margin)" in out
+    assert f"{len(MARGIN_RULES)} rule entries used, 1 scenario entries ignored" in out
+
+
+def test_a_baseline_on_another_rule_hides_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    entries = [{"id": "falai.routing.new-flow-min-score", "reason": "not the rule this mutant breaks"}]
+    code = _fuzz_margin_mutant(tmp_path / "out", _baseline(tmp_path, entries))
+    assert code == 1
+    assert len(list((tmp_path / "out").rglob("*.yaml"))) == 1
+    assert "known deviation" not in capsys.readouterr().out
+
+
+def test_a_baseline_naming_an_unknown_id_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _baseline(tmp_path, [{"id": "falai.routing.no-such-rule", "reason": "typo"}])
+    assert _fuzz_margin_mutant(tmp_path / "out", path) == 2
+    assert "falai.routing.no-such-rule" in capsys.readouterr().err
+
+
+def test_the_search_looks_past_a_known_deviation() -> None:
+    rules = {rule: Entry(id=rule, reason="known") for rule in MARGIN_RULES}
+    reference, implementation = create("reference"), create("reference[falai-takeover-margin-16]")
+    result = search(
+        generator_for("falai"), reference, implementation, examples=30, seed=6, known=Known(rules)
+    )
+    assert result.findings == [] and result.known["falai.routing.takeover.margin"] >= 1
+
+
+def test_an_error_is_known_only_through_an_entry_that_names_the_error() -> None:
+    listed = {
+        "r.value": Entry(id="r.value", reason="wrong value"),
+        "r.crash": Entry(id="r.crash", reason="crashes", error="TOKEN_OVERFLOW"),
+    }
+    known = Known(listed)
+    error = frozenset({"<error>"})
+    assert known.covering(error, ["r.value"], "the adapter raised TypeError") == []
+    assert known.covering(error, ["r.crash"], "the bridge said TOKEN_OVERFLOW at call 1") == ["r.crash"]
+    assert known.covering(error, ["r.crash"], "the adapter raised TypeError") == []
+    assert known.covering(frozenset({"r.value"}), ["r.value"], None) == ["r.value"]
+    assert known.covering(frozenset({"r.value", "r.other"}), ["r.value"], None) == []
