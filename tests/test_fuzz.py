@@ -19,7 +19,7 @@ from conformance.cli import main
 from conformance.fuzz import generator_for
 from conformance.fuzz.akan import _fates, attachments_facts
 from conformance.fuzz.engine import SearchResult, search
-from conformance.fuzz.known import Known
+from conformance.fuzz.known import Known, load_known
 from conformance.fuzz.write import Provenance, write
 from conformance.runner import run_all, select
 from conformance.scenario.load import LoadedScenario
@@ -187,7 +187,11 @@ def _baseline(tmp_path: Path, entries: list[dict[str, str]]) -> Path:
 
 
 #: What the margin mutant's disagreements fail on: the margin, and what a wrong takeover does next.
-MARGIN_RULES = ("falai.routing.takeover.margin", "falai.routing.takeover.effect", "falai.message.single-floor")
+MARGIN_RULES = (
+    "falai.routing.takeover.margin",
+    "falai.routing.takeover.effect",
+    "falai.message.single-floor",
+)
 
 
 def _fuzz_margin_mutant(out: Path, baseline: Path | None) -> int:
@@ -200,14 +204,14 @@ def test_a_disagreement_the_baseline_lists_is_a_known_deviation_not_a_finding(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     entries = [{"id": rule, "reason": f"known: the margin is read as 16 ({rule})"} for rule in MARGIN_RULES]
-    entries.append({"id": "falai/routing/catch-all-obeys-if", "reason": "a scenario entry: no generated case"})
+    entries.append({"id": "falai/routing/catch-all-obeys-if", "reason": "errs", "error": "boom"})
     code = _fuzz_margin_mutant(tmp_path / "out", _baseline(tmp_path, entries))
     out = capsys.readouterr().out
     assert code == 0, out
     assert list((tmp_path / "out").rglob("*.yaml")) == []
     assert "known deviation [falai.routing.takeover.margin] in " in out
     assert "known: the margin is read as 16 (falai.routing.takeover.margin)" in out
-    assert f"{len(MARGIN_RULES)} rule entries used, 1 scenario entries ignored" in out
+    assert f"{len(MARGIN_RULES)} rules known to fail, 1 entries naming no rule" in out
 
 
 def test_a_baseline_on_another_rule_hides_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -247,3 +251,15 @@ def test_an_error_is_known_only_through_an_entry_that_names_the_error() -> None:
     assert known.covering(error, ["r.crash"], "the adapter raised TypeError") == []
     assert known.covering(frozenset({"r.value"}), ["r.value"], None) == ["r.value"]
     assert known.covering(frozenset({"r.value", "r.other"}), ["r.value"], None) == []
+
+
+def test_a_scenario_entry_makes_the_rules_it_fails_known(tmp_path: Path) -> None:
+    scenario = "falai/routing/catch-all-obeys-if"
+    entries = [
+        {"id": scenario, "reason": "the margin is read as 16", "fails": list(MARGIN_RULES[:2])},
+        {"id": MARGIN_RULES[1], "reason": "its own entry"},
+    ]
+    known = load_known(_baseline(tmp_path, entries), set(MARGIN_RULES), {scenario})
+    assert known.reason(MARGIN_RULES[0]) == f"as in {scenario}: the margin is read as 16"
+    assert known.reason(MARGIN_RULES[1]) == "its own entry"
+    assert MARGIN_RULES[2] not in known.rules

@@ -130,8 +130,8 @@ def command(args: argparse.Namespace) -> int:
     )
     if args.expected_failures is not None:
         print(
-            f"  baseline {args.expected_failures}: {len(known.rules)} rule entries used, "
-            f"{known.ignored} scenario entries ignored"
+            f"  baseline {args.expected_failures}: {len(known.rules)} rules known to fail, "
+            f"{known.ignored} entries naming no rule"
         )
     for rule, count in sorted(result.known.items()):
         print(f"  known deviation [{rule}] in {count} case(s): {' '.join(known.reason(rule).split())}")
