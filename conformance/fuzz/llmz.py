@@ -1,6 +1,6 @@
-"""llmz cases around the token budget, and the llmz facts a record is compared on.
+"""llmz cases around the token budget, and the llmz generator (budget, compaction and memory families).
 
-One family: a worker execution whose single answer exits at once, with one model or a fallback list of
+The budget family: a worker execution whose single answer exits at once, with one model or a fallback list of
 two (input windows and output limits either side of 2,560 and 160,000 tokens, where a tenth of the window
 meets the 256-token floor and the 16,000-token ceiling, and output limits either side of both), perhaps an
 ``options.maxTokens`` cap, and a user message of a few words or of many ``lorem ipsum`` units.
@@ -25,6 +25,8 @@ from hypothesis import strategies as st
 
 from conformance.fuzz.engine import GeneratorBug
 from conformance.fuzz.facts import Fact
+from conformance.fuzz.llmz_compaction import compaction_case, compaction_facts
+from conformance.fuzz.llmz_memory import memory_case, memory_facts
 
 Case = dict[str, Any]
 Record = dict[str, Any]
@@ -191,14 +193,31 @@ def budget_facts(case: Case, record: Record) -> list[Fact]:
     return []
 
 
+def family(case: Case) -> str:
+    """Which family a case is from, read from its setup: ``memory`` sets maxBytes, ``compaction`` sets
+    compaction controls (perhaps none), the rest are ``budget`` cases."""
+    setup = case["setup"]
+    if "memory" in setup:
+        return "memory"
+    return "compaction" if "compaction" in setup else "budget"
+
+
 class LlmzGenerator:
+    """The three llmz families: token budget (this module), compaction (``llmz_compaction``) and memory
+    (``llmz_memory``). Budget cases stay the most frequent: they are the cheapest to play."""
+
     system = "llmz"
 
     def cases(self) -> st.SearchStrategy[Case]:
-        return budget_case()
+        return st.one_of(budget_case(), memory_case(), budget_case(), compaction_case())
 
     def area(self, case: Case) -> str:
-        return "budget"
+        return family(case)
 
     def facts(self, case: Case, record: Record) -> list[Fact]:
+        kind = family(case)
+        if kind == "memory":
+            return memory_facts(case, record)
+        if kind == "compaction":
+            return compaction_facts(case, record)
         return budget_facts(case, record)
