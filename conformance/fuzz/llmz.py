@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from conformance.fuzz.engine import GeneratorBug
 from conformance.fuzz.facts import Fact
 from conformance.fuzz.llmz_compaction import compaction_case, compaction_facts
+from conformance.fuzz.llmz_loop import loop_case, loop_facts
 from conformance.fuzz.llmz_memory import memory_case, memory_facts
 
 Case = dict[str, Any]
@@ -195,21 +196,23 @@ def budget_facts(case: Case, record: Record) -> list[Fact]:
 
 def family(case: Case) -> str:
     """Which family a case is from, read from its setup: ``memory`` sets maxBytes, ``compaction`` sets
-    compaction controls (perhaps none), the rest are ``budget`` cases."""
+    compaction controls (perhaps none), ``loop`` cases have an empty setup, the rest are ``budget`` cases."""
     setup = case["setup"]
     if "memory" in setup:
         return "memory"
-    return "compaction" if "compaction" in setup else "budget"
+    if "compaction" in setup:
+        return "compaction"
+    return "loop" if not setup else "budget"
 
 
 class LlmzGenerator:
-    """The three llmz families: token budget (this module), compaction (``llmz_compaction``) and memory
-    (``llmz_memory``). Budget cases stay the most frequent: they are the cheapest to play."""
+    """The four llmz families: token budget (this module), compaction (``llmz_compaction``), memory
+    (``llmz_memory``) and the iteration limit (``llmz_loop``)."""
 
     system = "llmz"
 
     def cases(self) -> st.SearchStrategy[Case]:
-        return st.one_of(budget_case(), memory_case(), budget_case(), compaction_case())
+        return st.one_of(budget_case(), memory_case(), loop_case(), compaction_case())
 
     def area(self, case: Case) -> str:
         return family(case)
@@ -220,4 +223,6 @@ class LlmzGenerator:
             return memory_facts(case, record)
         if kind == "compaction":
             return compaction_facts(case, record)
+        if kind == "loop":
+            return loop_facts(case, record)
         return budget_facts(case, record)
