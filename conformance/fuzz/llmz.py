@@ -212,7 +212,8 @@ class LlmzGenerator:
     system = "llmz"
 
     def cases(self) -> st.SearchStrategy[Case]:
-        return st.one_of(budget_case(), memory_case(), loop_case(), compaction_case())
+        # Compaction cases cost a few turns each, so they are a fifth of the mix, not a quarter.
+        return st.one_of(budget_case(), memory_case(), loop_case(), budget_case(), compaction_case())
 
     def area(self, case: Case) -> str:
         return family(case)

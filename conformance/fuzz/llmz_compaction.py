@@ -1,12 +1,12 @@
 """llmz cases around automatic compaction, and what the documents fix about them.
 
-One family: a session with a context window cap (``options.max_tokens``, 3,000 to 16,000 tokens) and
-perhaps its own compaction controls (``trigger_ratio``, ``keep_recent_iterations``,
-``max_summary_tokens``; a ``target_ratio`` below a low trigger, so the controls are valid), then two to
-six worker turns. Each turn's answer is a program carrying a comment of ``lorem ipsum`` units (two tokens
-each in cl100k_base) that exits at once, so the history grows by a known amount per turn. The script holds
-one answer per turn and a few summary answers (addressed by purpose, however many summary calls a runtime
-makes).
+One family: a session with a context window cap (``options.max_tokens``, 3,000 to 10,000 tokens, small
+so that cases stay cheap to play) and perhaps its own compaction controls (``trigger_ratio``,
+``keep_recent_iterations``, ``max_summary_tokens``; a ``target_ratio`` below a low trigger, so the
+controls are valid), then two to five worker turns. Each turn's answer is a program carrying a comment of
+``lorem ipsum`` units (two tokens each in cl100k_base) that exits at once, so the history grows by a known
+amount per turn. The script holds one answer per turn and a few summary answers (addressed by purpose,
+however many summary calls a runtime makes).
 
 The documents fix: compaction starts once the measured input reaches the trigger ratio of the input budget
 (``llmz.compaction.trigger-ratio``, default 0.85); the summary comes from a model call made before the
@@ -47,7 +47,7 @@ MORE, FEWER = 1.2, 0.9
 SUMMARY = "Summary: the earlier batches were logged."
 SUMMARY_ANSWERS = 4
 TRIGGERS = (0.5, 0.6, 0.7, 0.75, 0.8, 0.84, 0.85, 0.86, 0.9, 0.95, 1.0)
-CAPS = (3_000, 4_000, 5_000, 6_000, 8_000, 12_000, 16_000)
+CAPS = (3_000, 4_000, 5_000, 6_000, 8_000, 10_000)
 EXIT = 'return exit("done", { success: true })'
 TRIGGER = "llmz.compaction.trigger-ratio"
 SHARES = (0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.05, 0.1)
@@ -56,7 +56,7 @@ NEAR = (1.0, 1.1, 0.8, 0.9, 1.2, 1.4)
 
 @st.composite
 def compaction_case(draw: st.DrawFn) -> Case:
-    cap = draw(st.one_of(st.sampled_from(CAPS), st.integers(3_000, 16_000)))
+    cap = draw(st.one_of(st.sampled_from(CAPS), st.integers(3_000, 10_000)))
     controls: dict[str, Any] = {}
     trigger = draw(st.one_of(st.none(), st.sampled_from(TRIGGERS)))
     if trigger is not None:
@@ -69,7 +69,7 @@ def compaction_case(draw: st.DrawFn) -> Case:
     summary = draw(st.one_of(st.none(), st.sampled_from((64, 128, 256, 512, 1_023, 1_024, 1_025, 2_048))))
     if summary is not None:
         controls["max_summary_tokens"] = summary
-    turns = draw(st.integers(2, 6))
+    turns = draw(st.integers(2, 5))
     # Units per program. A ramp: each a share of the window, so a few turns cross the trigger. A jump:
     # slivers, and one program near the trigger's share of the window, so one turn crosses it at once.
     share = st.sampled_from(SHARES).map(lambda f: int(f * cap / UNIT_TOKENS))
