@@ -98,9 +98,9 @@ REFERENCE: dict[tuple[str, str], Getter] = {
     ("llmz.budget.max-tokens.positive-safe-integer", "maximum"): attribute(
         "reference.llmz.budget:MAX_SAFE_INTEGER"
     ),
-    ("llmz.budget.output-reserve.fraction", "ratio"): lambda: 1 / attribute(
-        "reference.llmz.budget:RESERVE_DIVISOR"
-    )(),
+    ("llmz.budget.output-reserve.fraction", "ratio"): lambda: (
+        1 / attribute("reference.llmz.budget:RESERVE_DIVISOR")()
+    ),
     ("llmz.budget.output-reserve.floor", "floor_tokens"): attribute("reference.llmz.budget:RESERVE_FLOOR"),
     ("llmz.budget.output-reserve.ceiling", "ceiling_tokens"): attribute(
         "reference.llmz.budget:RESERVE_CEILING"
@@ -179,6 +179,9 @@ VOCABULARY: dict[tuple[str, str], list[Getter]] = {
     ],
     ("llmz.compaction.trigger-ratio", "trigger_ratio"): [
         attribute("conformance.fuzz.llmz_compaction:TRIGGER_RATIO")
+    ],
+    ("llmz.compaction.target-ratio", "target_ratio"): [
+        attribute("conformance.fuzz.llmz_compaction:TARGET_RATIO")
     ],
     ("llmz.compaction.keep-recent-iterations", "keep_recent_iterations"): [
         attribute("conformance.fuzz.llmz_compaction:KEEP_RECENT")

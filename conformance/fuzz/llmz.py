@@ -194,6 +194,9 @@ def budget_facts(case: Case, record: Record) -> list[Fact]:
     return []
 
 
+FAMILIES = ("budget", "memory", "loop", "compaction")
+
+
 def family(case: Case) -> str:
     """Which family a case is from, read from its setup: ``memory`` sets maxBytes, ``compaction`` sets
     compaction controls (perhaps none), ``loop`` cases have an empty setup, the rest are ``budget`` cases."""
@@ -207,13 +210,29 @@ def family(case: Case) -> str:
 
 class LlmzGenerator:
     """The four llmz families: token budget (this module), compaction (``llmz_compaction``), memory
-    (``llmz_memory``) and the iteration limit (``llmz_loop``)."""
+    (``llmz_memory``) and the iteration limit (``llmz_loop``). ``families`` narrows the mix (a test
+    proving one family finds the mutant of its boundary)."""
 
     system = "llmz"
 
+    def __init__(self, families: tuple[str, ...] = FAMILIES) -> None:
+        unknown = set(families) - set(FAMILIES)
+        if unknown or not families:
+            raise ValueError(f"llmz fuzz families are {', '.join(FAMILIES)}; got {', '.join(families)}")
+        self.families = families
+
     def cases(self) -> st.SearchStrategy[Case]:
-        # Compaction cases cost a few turns each, so they are a fifth of the mix, not a quarter.
-        return st.one_of(budget_case(), memory_case(), loop_case(), budget_case(), compaction_case())
+        strategies = {
+            "budget": budget_case(),
+            "memory": memory_case(),
+            "loop": loop_case(),
+            "compaction": compaction_case(),
+        }
+        mix = [strategies[name] for name in self.families]
+        if self.families == FAMILIES:
+            # Compaction cases cost a few turns each: budget cases come twice as often instead.
+            mix.insert(3, budget_case())
+        return st.one_of(*mix)
 
     def area(self, case: Case) -> str:
         return family(case)

@@ -1,6 +1,6 @@
 """llmz cases around automatic compaction, and what the documents fix about them.
 
-One family: a session with a context window cap (``options.max_tokens``, 3,000 to 10,000 tokens, small
+One family: a session with a context window cap (``options.max_tokens``, 3,000 to 20,000 tokens, small
 so that cases stay cheap to play) and perhaps its own compaction controls (``trigger_ratio``,
 ``keep_recent_iterations``, ``max_summary_tokens``; a ``target_ratio`` below a low trigger, so the
 controls are valid), then two to five worker turns. Each turn's answer is a program carrying a comment of
@@ -16,8 +16,10 @@ request that needed it (``summary-is-model-call``); that call's output allowance
 They leave open the tokenizer, the fixed prompt and the message framing, so a decision is stated only
 when it holds for every such choice the suite allows elsewhere: another tokenizer counting a tenth fewer
 or a fifth more, a fixed prompt of up to ``PROMPT_ALLOWANCE`` tokens, ``FRAMING`` tokens per message, a
-tenth rounded either way. A summary is expected only when some iteration is older than the kept ones
-(with only protected iterations and a request that fits, there is nothing compaction may drop). Decisions
+tenth rounded either way. A summary is expected only when some iteration is older than the kept ones and
+either the kept ones alone clearly come under the target ratio (default 0.65) or the older history is a
+fifth of the budget and the kept ones fit with room: whether dropping a sliver of old history is worth a
+summary call is a choice the documents leave open. Decisions
 are walked turn by turn and stop at the first one that is not clear, or at the first compaction (what
 follows depends on the summary a runtime kept).
 """
@@ -36,7 +38,7 @@ Case = dict[str, Any]
 Record = dict[str, Any]
 
 #: Defaults the documents give (checked against the rules' params by tests/test_defaults_agree.py).
-TRIGGER_RATIO, KEEP_RECENT, MAX_SUMMARY_TOKENS = 0.85, 2, 1_024
+TRIGGER_RATIO, TARGET_RATIO, KEEP_RECENT, MAX_SUMMARY_TOKENS = 0.85, 0.65, 2, 1_024
 FLOOR, CEILING, OUTPUT_LIMIT = 256, 16_000, 16_384
 MODEL_WINDOW = 128_000
 UNIT, UNIT_TOKENS = "lorem ipsum ", 2
@@ -47,16 +49,21 @@ MORE, FEWER = 1.2, 0.9
 SUMMARY = "Summary: the earlier batches were logged."
 SUMMARY_ANSWERS = 4
 TRIGGERS = (0.5, 0.6, 0.7, 0.75, 0.8, 0.84, 0.85, 0.86, 0.9, 0.95, 1.0)
-CAPS = (3_000, 4_000, 5_000, 6_000, 8_000, 10_000)
+CAPS = (4_000, 6_000, 8_000, 12_000, 20_000)
 EXIT = 'return exit("done", { success: true })'
 TRIGGER = "llmz.compaction.trigger-ratio"
+SUBSTANTIAL = 0.2
+"""A share of the input budget the droppable history must reach when the kept iterations alone stay above
+the target: then compaction is clearly worth a summary, and keeps the recent iterations."""
 SHARES = (0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.05, 0.1)
-NEAR = (1.0, 1.1, 0.8, 0.9, 1.2, 1.4)
+#: Shares of ``trigger x window``: under it by more than any reading's margin (down to where a trigger
+#: of one half would fire), or over it.
+NEAR = (1.0, 0.6, 1.1, 0.65, 0.55, 1.2, 1.4)
 
 
 @st.composite
 def compaction_case(draw: st.DrawFn) -> Case:
-    cap = draw(st.one_of(st.sampled_from(CAPS), st.integers(3_000, 10_000)))
+    cap = draw(st.one_of(st.sampled_from(CAPS), st.integers(3_000, 20_000)))
     controls: dict[str, Any] = {}
     trigger = draw(st.one_of(st.none(), st.sampled_from(TRIGGERS)))
     if trigger is not None:
@@ -69,20 +76,23 @@ def compaction_case(draw: st.DrawFn) -> Case:
     summary = draw(st.one_of(st.none(), st.sampled_from((64, 128, 256, 512, 1_023, 1_024, 1_025, 2_048))))
     if summary is not None:
         controls["max_summary_tokens"] = summary
-    turns = draw(st.integers(2, 5))
-    # Units per program. A ramp: each a share of the window, so a few turns cross the trigger. A jump:
-    # slivers, and one program near the trigger's share of the window, so one turn crosses it at once.
+    kept = KEEP_RECENT if keep is None else keep
+    # Units per program. A jump: slivers, and one program (mostly the newest one older than the kept
+    # iterations, so compaction can drop it) at a share of the trigger's part of the window, so the last
+    # turn lands clearly on one side of it. A ramp: each a share of the window.
     share = st.sampled_from(SHARES).map(lambda f: int(f * cap / UNIT_TOKENS))
     sliver = st.integers(0, 50)
-    if draw(st.booleans()):
-        units = [
-            draw(st.one_of(share, sliver, st.integers(0, cap // (2 * UNIT_TOKENS)))) for _ in range(turns)
-        ]
-    else:
-        jump = draw(st.integers(1, turns - 1))
+    if draw(st.integers(0, 2)) > 0:
+        turns = draw(st.integers(min(kept + 3, 5), 5))
+        jump = draw(st.one_of(st.just(max(turns - 1 - kept, 1)), st.integers(1, turns - 1)))
         near = draw(st.sampled_from(NEAR))
         big = int(near * (trigger or TRIGGER_RATIO) * cap / UNIT_TOKENS)
         units = [big if n == jump else draw(sliver) for n in range(1, turns + 1)]
+    else:
+        turns = draw(st.integers(2, 5))
+        units = [
+            draw(st.one_of(share, sliver, st.integers(0, cap // (2 * UNIT_TOKENS)))) for _ in range(turns)
+        ]
     script: list[dict[str, Any]] = [
         {"purpose": "turn", "tool_calls": [{"id": f"turn-{n}", "code": f"// {UNIT * u}\n{EXIT}"}]}
         for n, u in enumerate(units, start=1)
@@ -121,6 +131,7 @@ def compaction_facts(case: Case, record: Record) -> list[Fact]:
     setup = case["setup"]
     controls = setup["compaction"]
     ratio = controls.get("trigger_ratio", TRIGGER_RATIO)
+    target = controls.get("target_ratio", TARGET_RATIO)
     keep = controls.get("keep_recent_iterations", KEEP_RECENT)
     ceiling = controls.get("max_summary_tokens", MAX_SUMMARY_TOKENS)
     budget_low, budget_high = _budgets(min(setup["options"]["max_tokens"], MODEL_WINDOW))
@@ -147,7 +158,14 @@ def compaction_facts(case: Case, record: Record) -> list[Fact]:
                 Fact(TRIGGER, f"events[type=model_request][{index}].purpose", "equals", "turn", where)
             )
             continue
-        if FEWER * least >= ratio * budget_high and turn - 1 > keep:
+        protected = range(max(turn - keep, 1), turn)
+        kept_most = sum(programs[n - 1] for n in protected) + FRAMING * (3 * len(protected) + 2)
+        droppable = sum(programs[: max(turn - keep, 1) - 1])
+        reachable = MORE * kept_most + PROMPT_ALLOWANCE <= target * budget_low or (
+            droppable >= SUBSTANTIAL * budget_high
+            and MORE * kept_most + PROMPT_ALLOWANCE + 2 * ceiling <= budget_low
+        )
+        if FEWER * least >= ratio * budget_high and turn - 1 > keep and reachable:
             if purposes[index : index + 1] != ["summary"]:
                 raise GeneratorBug(f"the reference did not compact well above the trigger ({where})")
             facts.append(
