@@ -172,7 +172,7 @@ def fuzz_llmz(s: nox.Session) -> None:
     """
     _run(
         s, "python", "-m", "conformance", "fuzz", "--impl", "llmz-node", "--system", "llmz",
-        "--examples", "500", "--seed", "7",
+        "--examples", "200", "--seed", "7",
         "--expected-failures", "conformance/baselines/llmz-1.0.1.yaml", *s.posargs,
     )  # fmt: skip
 
