@@ -20,6 +20,7 @@ from conformance.fuzz import generator_for
 from conformance.fuzz.akan import _fates, attachments_facts
 from conformance.fuzz.engine import SearchResult, search
 from conformance.fuzz.known import Known, load_known
+from conformance.fuzz.llmz import LlmzGenerator
 from conformance.fuzz.write import Provenance, write
 from conformance.runner import run_all, select
 from conformance.scenario.load import LoadedScenario
@@ -97,6 +98,38 @@ def test_a_broken_threshold_is_found_and_written_as_a_scenario_that_catches_it(
     )
     assert _verdicts(tmp_path, "reference") == ["pass"]
     assert _verdicts(tmp_path, impl) == ["fail"]
+
+
+@pytest.mark.parametrize(
+    ("family", "mutant", "seed", "rules"),
+    [
+        ("compaction", "llmz-compaction-trigger-early", 1, {"llmz.compaction.trigger-ratio"}),
+        ("compaction", "llmz-compaction-trigger-late", 3, {"llmz.compaction.trigger-ratio"}),
+        ("compaction", "llmz-compaction-summary-uncapped", 2, {"llmz.compaction.max-summary-tokens"}),
+        ("memory", "llmz-memory-unbounded", 0, {"llmz.errors.memory-capacity"}),
+        ("memory", "llmz-memory-objects-not-counted", 0, {"llmz.memory.limit-scope"}),
+        ("loop", "llmz-loop-one-extra", 0, {"llmz.configuration.loop-bounds-iterations"}),
+        ("loop", "llmz-loop-one-short", 0, {"llmz.configuration.loop-bounds-iterations"}),
+    ],
+)
+def test_each_llmz_family_finds_the_mutant_of_its_boundary_and_writes_a_scenario_that_catches_it(
+    family: str, mutant: str, seed: int, rules: set[str], tmp_path: Path
+) -> None:
+    impl = f"reference[{mutant}]"
+    generator = LlmzGenerator((family,))
+    result = search(generator, create("reference"), create(impl), examples=60, seed=seed, max_findings=1)
+    assert len(result.findings) == 1
+    finding = result.findings[0]
+    assert finding.comparison.rules & rules
+    assert generator.area(finding.comparison.case) == family
+    write(tmp_path, family, finding.comparison, Provenance(impl, "llmz", seed, 60, finding.examples))
+    assert _verdicts(tmp_path, "reference") == ["pass"]
+    assert _verdicts(tmp_path, impl) == ["fail"]
+
+
+def test_llmz_families_are_checked() -> None:
+    with pytest.raises(ValueError, match="budget, memory, loop, compaction"):
+        LlmzGenerator(("routing",))
 
 
 def test_the_command_writes_findings_and_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
