@@ -17,6 +17,7 @@ from typing import Any, NoReturn
 
 from conformance.players import CannotExpress, capabilities
 from conformance.players.common import ProviderFactory, given, scripted_provider
+from conformance.players.llmz_probes import answer as probe_answer
 from conformance.scenario.invalid import raw
 from conformance.scenario.llmz import (
     CHANGED_TEXT,
@@ -37,6 +38,7 @@ from conformance.scenario.llmz import (
     ToolBehaviour,
     ToolSpec,
 )
+from conformance.scenario.llmz_probes import ProbeStep
 from conformance.scenario.model import LlmzCase
 from reference.llmz import (
     DEFAULT_POLICIES,
@@ -219,9 +221,10 @@ class Player:
 
     # -- translating the setup ---------------------------------------------------------------------
     def _tool(self, spec: ToolSpec) -> Tool:
+        behaviour = spec.behaviour
         return Tool(
             spec.name,
-            self._behaviour(spec.name, spec.behaviour),
+            self._behaviour(spec.name, behaviour) if behaviour is not None else None,
             description=spec.description,
             input=spec.input,
             output=spec.output,
@@ -526,6 +529,9 @@ def play(
             player.summarize_or_compact(step)
         elif isinstance(step, TamperAccessorsStep):
             player.tamper_accessors()
+        elif isinstance(step, ProbeStep):
+            answer = probe_answer(step, player.setup, player.session, player.last_result, player.policies)
+            player.recorder.emit("probe", **answer)
         else:
             raise CannotExpress(f"the llmz reference does not implement the {step.op!r} step")
     player.recorder.final = player.final()

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field
 
 from conformance.records.common import ModelResponse, Open, optional, require_one_of
+from conformance.records.llmz_probes import Probe
 
 #: Request messages are llmz's own: role and content are fixed, the rest is the native shape.
 Content = str | list[dict[str, Any]] | None
@@ -225,7 +226,8 @@ Event = Annotated[
     | Error
     | Iteration
     | Exit
-    | Result,
+    | Result
+    | Probe,
     Field(discriminator="type"),
 ]
 

@@ -18,7 +18,7 @@ changes it everywhere it is used.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +29,7 @@ from reference.llmz import (
     containment,
     conversation,
     definitions,
+    diagnostics,
     effects,
     failures,
     feedback,
@@ -109,6 +110,8 @@ class Policies:
     fallback_sequence: Callable[[list[Any]], list[list[Any]]] = config.fallback_sequence
     configuration_problem: Callable[..., LlmzError | None] = definitions.configuration_problem
     result_budget_problem: Callable[[object], LlmzError | None] = definitions.result_budget_problem
+    tool_handler_problem: Callable[[config.RunConfig], LlmzError | None] = definitions.handler_problem
+    """llmz.errors.invalid-tool: a tool without a handler is refused before any iteration."""
     is_identifier: Callable[[object], bool] = definitions.is_identifier
     javascript_budget: Callable[[int | None], float | None] = containment.javascript_budget
     kernel_definition: str = kernel.DEFINITION
@@ -243,6 +246,33 @@ class Policies:
     chat_guidance: str = prompt.CHAT_GUIDANCE
     system_prompt: Callable[[str, str], str] = prompt.system_prompt
     api_description: Callable[[config.RunConfig], str] = prompt.api_description
+
+    # -- what the host reads after a run (reference.llmz.diagnostics, .render) -----------------------------
+    recognises: Callable[[object, str | None], bool] = diagnostics.recognises
+    """The guards' test: shared brand plus code (llmz.errors.is-llmz-error, llmz.errors.guard-brand)."""
+    class_guard: Callable[[str, Callable[[object, str | None], bool]], Callable[[object], bool]] = (
+        diagnostics.class_guard
+    )
+    """The detachable ``is`` of one exported class (llmz.errors.class-guard)."""
+    is_think_signal: Callable[[object], bool] = diagnostics.is_think_signal
+    iteration_fields: Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]]], dict[str, Any]] = (
+        diagnostics.iteration_fields
+    )
+    error_diagnostic: Callable[[LlmzError], dict[str, Any]] = diagnostics.error_diagnostic
+    result_diagnostics: Callable[..., dict[str, Any]] = diagnostics.result_diagnostics
+    result_summary: Callable[[str, str | None, str | None], dict[str, Any]] = diagnostics.result_summary
+    stacktrace: Callable[[LlmzError], str | None] = diagnostics.full_stacktrace
+    """``CodeExecutionError.stacktrace`` (llmz.error-recovery.full-stacktrace)."""
+    writes_format_version: bool = True
+    """Whether ``session.to_json()`` states its format version (llmz.migration.format-versions)."""
+    persists_definitions: bool = False
+    """Whether ``session.to_json()`` carries the definitions of the last run: never in llmz
+    (llmz.tools.definitions-reattached); only a mutant sets it."""
+    legacy_result_snapshot: bool = False
+    """Whether a result offers the previous API's snapshot: never in llmz (llmz.migration.no-snapshots)."""
+    standalone_raises: bool = True
+    """Whether a standalone method's failure goes to its caller, even a recoverable code
+    (llmz.errors.recoverable-scope)."""
 
     @property
     def previewer(self) -> preview.Previewer:

@@ -15,6 +15,7 @@ import { ScriptedModelClient } from './model-client.mjs'
 import { llmzModelRef } from './models.mjs'
 import { Recorder } from './recorder.mjs'
 import { DeliveryQueue } from './deliveries.mjs'
+import { probe } from './probes.mjs'
 import { ExecutionObserver, IterationNames, completeCompaction, errorFields, sessionState } from './observe.mjs'
 
 /** Capability flags the bridge declares (scenarios may `require` them); the reference declares none for llmz yet. */
@@ -83,6 +84,9 @@ async function playStep(state, step, index) {
       return summarizeOrCompact(state, step)
     case 'tamper_accessors':
       return tamperAccessors(state)
+    case 'probe':
+      state.recorder.emit('probe', probe(state, step))
+      return undefined
     default:
       throw new CannotExpress(`step ${index} op ${JSON.stringify(step.op)}`)
   }

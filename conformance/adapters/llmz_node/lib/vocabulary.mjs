@@ -19,7 +19,7 @@ export const VOCABULARY = {
   ObjectProperty: ['name', 'value', 'schema', 'writable', 'effects'],
   MemorySpec: ['variables', 'max_bytes'],
   ToolSpec: ['name', 'description', 'input', 'output', 'input_effects', 'output_effects', 'behaviour', 'retries',
-    'from_iteration'],
+    'from_iteration', 'handler'],
   SchemaEffect: ['trim', 'refine', 'assign', 'replace', 'throws', 'counts', 'async'],
   RefineSpec: ['field', 'forbid', 'message'],
   ToolBehaviour: [
@@ -51,6 +51,7 @@ export const VOCABULARY = {
   CompactStep: ['op', 'keep_recent_iterations'],
   SummarizeStep: ['op'],
   TamperAccessorsStep: ['op'],
+  ProbeStep: ['op', 'probe', 'component', 'props'],
 }
 
 /** Fields the suite knows but this bridge cannot express on llmz 1.0.1 (unless set to `unless`), and why. */
@@ -81,6 +82,7 @@ const STEPS = {
   compact: 'CompactStep',
   summarize: 'SummarizeStep',
   tamper_accessors: 'TamperAccessorsStep',
+  probe: 'ProbeStep',
 }
 
 function check(value, structure, where) {
