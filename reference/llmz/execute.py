@@ -301,8 +301,9 @@ def run_execution(ctx: IterationContext, runtime: Runtime) -> IterationEnd | Non
         return _refused(ctx, problem)
     session.begin_turn()
     end: IterationEnd | None = None
+    allowed = policies.iterations_allowed(ctx.config.loop)  # llmz.configuration.loop-bounds-iterations
     try:
-        for index in range(1, ctx.config.loop + 1):
+        for index in range(1, allowed + 1):
             if index > 1 and policies.getters_each_iteration:
                 ctx.config = config_module.with_tools(ctx.config)
             end = _one_call(ctx, runtime, index)

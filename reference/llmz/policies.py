@@ -103,6 +103,8 @@ class Policies:
     code_to_run: Callable[[str, str | None, bool], str] = fresh_program
 
     # -- configuration (reference.llmz.config, .definitions, .containment, .kernel) ------------------------
+    iterations_allowed: Callable[[int], int] = config.iterations_allowed
+    """llmz.configuration.loop-bounds-iterations: how many model iterations ``options.loop`` allows."""
     listen_exit: Exit = config.LISTEN_EXIT
     getters_each_iteration: bool = True
     """llmz.tools.dynamic-getters: a tools getter is evaluated again for every iteration."""
