@@ -167,13 +167,16 @@ def fuzz(s: nox.Session) -> None:
 
 @nox.session(name="fuzz-llmz", venv_backend=OWN_ENV)
 def fuzz_llmz(s: nox.Session) -> None:
-    """The bounded differential run against llmz 1.0.1 through the Node bridge, for CI (about 40 s).
+    """The bounded differential run against llmz 1.0.1 through the Node bridge, for CI.
 
-    Findings are written under build/fuzz/llmz/; each becomes a baseline entry with its reason or a scenario.
+    The baseline ``run`` uses names the known deviations (a disagreement on rules it lists is reported with
+    its reason, not written). Anything else is written under build/fuzz/llmz/ and fails the run until it is
+    a baseline entry with its reason or a scenario.
     """
     _run(
         s, "python", "-m", "conformance", "fuzz", "--impl", "llmz-node", "--system", "llmz",
-        "--examples", "500", "--seed", "7", *s.posargs,
+        "--examples", "200", "--seed", "7",
+        "--expected-failures", "conformance/baselines/llmz-1.0.1.yaml", *s.posargs,
     )  # fmt: skip
 
 

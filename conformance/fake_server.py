@@ -12,8 +12,13 @@ OpenAI-compatible client at it. Routes:
   script addresses entries to a call ``purpose``: then the first unused entry for the purpose named in
   the ``X-Scripted-Purpose`` header, or ``summary`` for a request without tools): a ``chat.completion``
   body, a server-sent event stream when the request sets ``stream: true``, or the entry's scripted failure
-  (status, ``Retry-After``, OpenAI-style error body). A call past the end of the script gets HTTP 500
-  with "the script has no response for call N", the same words the scripted provider uses.
+  (status, ``Retry-After``, OpenAI-style error body). An entry's ``continuation`` (provider metadata:
+  signed output) travels as the completion message's ``continuation`` field. An entry with
+  ``stream_break`` is cut partway: a stream sends the chunks that arrive (and the tool calls, if they
+  arrive), an error event with the break's message and no ``[DONE]``, then the connection closes; a call
+  that did not ask to stream gets half a body and the connection closes. A call past the end of the
+  script gets HTTP 500 with "the script has no response for call N", the same words the scripted provider
+  uses.
   Before any of that, the request is checked as a real endpoint would check it
   (``request_check``): a conversation whose tool calls and results do not pair up gets HTTP 400
   naming the message at fault, and is not a call (``--no-check`` turns this off).
@@ -261,7 +266,9 @@ class Handler(BaseHTTPRequestHandler):
             options = body.get("stream_options")
             usage = isinstance(options, dict) and options.get("include_usage") is True
             chunks = wire.stream_chunks(entry, call=call, model=model, include_usage=usage)
-            self._stream(wire.sse_stream(chunks))
+            self._stream(wire.sse_stream(chunks, entry.stream_break))
+        elif entry.stream_break is not None:
+            self._cut_body(wire.completion(entry, call=call, model=model))
         else:
             self._json(200, wire.completion(entry, call=call, model=model))
 
@@ -351,8 +358,21 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def _cut_body(self, payload: Any) -> None:
+        """A scripted break answering a call that did not ask to stream: the status line and half of the
+        body its Content-Length announces, then the connection is cut (the client sees a truncated body)."""
+        data = json.dumps(payload, ensure_ascii=False).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data[: len(data) // 2])
+        self.wfile.flush()
+        self.close_connection = True
+
     def _stream(self, events: Iterator[bytes]) -> None:
-        """Send each event as soon as it is built; the response ends when the connection closes."""
+        """Send each event as soon as it is built; the response ends when the connection closes (for a
+        scripted ``stream_break``, right after its error event, with no ``[DONE]``: the cut)."""
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-cache")

@@ -98,9 +98,9 @@ REFERENCE: dict[tuple[str, str], Getter] = {
     ("llmz.budget.max-tokens.positive-safe-integer", "maximum"): attribute(
         "reference.llmz.budget:MAX_SAFE_INTEGER"
     ),
-    ("llmz.budget.output-reserve.fraction", "ratio"): lambda: 1 / attribute(
-        "reference.llmz.budget:RESERVE_DIVISOR"
-    )(),
+    ("llmz.budget.output-reserve.fraction", "ratio"): lambda: (
+        1 / attribute("reference.llmz.budget:RESERVE_DIVISOR")()
+    ),
     ("llmz.budget.output-reserve.floor", "floor_tokens"): attribute("reference.llmz.budget:RESERVE_FLOOR"),
     ("llmz.budget.output-reserve.ceiling", "ceiling_tokens"): attribute(
         "reference.llmz.budget:RESERVE_CEILING"
@@ -169,8 +169,26 @@ VOCABULARY: dict[tuple[str, str], list[Getter]] = {
     ],
     ("llmz.inspection.budget-integers", "max"): [attribute("conformance.scenario.invalid:MAX_SAFE_INTEGER")],
     ("llmz.inspection.tool-result-range", "max"): [attribute("conformance.scenario.llmz:RESULT_BUDGET_MAX")],
-    ("llmz.budget.output-reserve.floor", "floor_tokens"): [attribute("conformance.fuzz.llmz:FLOOR")],
-    ("llmz.budget.output-reserve.ceiling", "ceiling_tokens"): [attribute("conformance.fuzz.llmz:CEILING")],
+    ("llmz.budget.output-reserve.floor", "floor_tokens"): [
+        attribute("conformance.fuzz.llmz:FLOOR"),
+        attribute("conformance.fuzz.llmz_compaction:FLOOR"),
+    ],
+    ("llmz.budget.output-reserve.ceiling", "ceiling_tokens"): [
+        attribute("conformance.fuzz.llmz:CEILING"),
+        attribute("conformance.fuzz.llmz_compaction:CEILING"),
+    ],
+    ("llmz.compaction.trigger-ratio", "trigger_ratio"): [
+        attribute("conformance.fuzz.llmz_compaction:TRIGGER_RATIO")
+    ],
+    ("llmz.compaction.target-ratio", "target_ratio"): [
+        attribute("conformance.fuzz.llmz_compaction:TARGET_RATIO")
+    ],
+    ("llmz.compaction.keep-recent-iterations", "keep_recent_iterations"): [
+        attribute("conformance.fuzz.llmz_compaction:KEEP_RECENT")
+    ],
+    ("llmz.compaction.max-summary-tokens", "default_tokens"): [
+        attribute("conformance.fuzz.llmz_compaction:MAX_SUMMARY_TOKENS")
+    ],
     ("akan.compaction.threshold.default", "at_default_tokens"): [
         _item("conformance.fuzz.akan:DEFAULT_AT", 0)
     ],

@@ -10,13 +10,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from conformance.adapters.base import Adapter
 from conformance.adapters.registry import create
+from conformance.baseline import Entry
 from conformance.cli import main
 from conformance.fuzz import generator_for
 from conformance.fuzz.akan import _fates, attachments_facts
 from conformance.fuzz.engine import SearchResult, search
+from conformance.fuzz.known import Known, load_known
+from conformance.fuzz.llmz import LlmzGenerator
 from conformance.fuzz.write import Provenance, write
 from conformance.runner import run_all, select
 from conformance.scenario.load import LoadedScenario
@@ -96,6 +100,38 @@ def test_a_broken_threshold_is_found_and_written_as_a_scenario_that_catches_it(
     assert _verdicts(tmp_path, impl) == ["fail"]
 
 
+@pytest.mark.parametrize(
+    ("family", "mutant", "seed", "rules"),
+    [
+        ("compaction", "llmz-compaction-trigger-early", 1, {"llmz.compaction.trigger-ratio"}),
+        ("compaction", "llmz-compaction-trigger-late", 3, {"llmz.compaction.trigger-ratio"}),
+        ("compaction", "llmz-compaction-summary-uncapped", 2, {"llmz.compaction.max-summary-tokens"}),
+        ("memory", "llmz-memory-unbounded", 0, {"llmz.errors.memory-capacity"}),
+        ("memory", "llmz-memory-objects-not-counted", 0, {"llmz.memory.limit-scope"}),
+        ("loop", "llmz-loop-one-extra", 0, {"llmz.configuration.loop-bounds-iterations"}),
+        ("loop", "llmz-loop-one-short", 0, {"llmz.configuration.loop-bounds-iterations"}),
+    ],
+)
+def test_each_llmz_family_finds_the_mutant_of_its_boundary_and_writes_a_scenario_that_catches_it(
+    family: str, mutant: str, seed: int, rules: set[str], tmp_path: Path
+) -> None:
+    impl = f"reference[{mutant}]"
+    generator = LlmzGenerator((family,))
+    result = search(generator, create("reference"), create(impl), examples=60, seed=seed, max_findings=1)
+    assert len(result.findings) == 1
+    finding = result.findings[0]
+    assert finding.comparison.rules & rules
+    assert generator.area(finding.comparison.case) == family
+    write(tmp_path, family, finding.comparison, Provenance(impl, "llmz", seed, 60, finding.examples))
+    assert _verdicts(tmp_path, "reference") == ["pass"]
+    assert _verdicts(tmp_path, impl) == ["fail"]
+
+
+def test_llmz_families_are_checked() -> None:
+    with pytest.raises(ValueError, match="budget, memory, loop, compaction"):
+        LlmzGenerator(("routing",))
+
+
 def test_the_command_writes_findings_and_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(
         [
@@ -172,3 +208,91 @@ def test_a_file_whose_fate_depends_on_what_a_megabyte_is_is_not_compared() -> No
     paths = {fact.path for fact in attachments_facts(case, record)}
     assert not any("f1" in path for path in paths)
     assert "events[type=attachment_refused][name=f2]" in paths and "final.composer" not in paths
+
+
+# -- known deviations (--expected-failures) ------------------------------------------------------------
+
+
+def _baseline(tmp_path: Path, entries: list[dict[str, str]]) -> Path:
+    path = tmp_path / "baseline.yaml"
+    path.write_text(yaml.safe_dump(entries), encoding="utf-8")
+    return path
+
+
+#: What the margin mutant's disagreements fail on: the margin, and what a wrong takeover does next.
+MARGIN_RULES = (
+    "falai.routing.takeover.margin",
+    "falai.routing.takeover.effect",
+    "falai.message.single-floor",
+)
+
+
+def _fuzz_margin_mutant(out: Path, baseline: Path | None) -> int:
+    argv = ["fuzz", "--impl", "reference[falai-takeover-margin-16]", "--system", "falai"]
+    argv += ["--examples", "30", "--seed", "6", "--out", str(out)]
+    return main([*argv, *(["--expected-failures", str(baseline)] if baseline else [])])
+
+
+def test_a_disagreement_the_baseline_lists_is_a_known_deviation_not_a_finding(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    entries = [{"id": rule, "reason": f"known: the margin is read as 16 ({rule})"} for rule in MARGIN_RULES]
+    entries.append({"id": "falai/routing/catch-all-obeys-if", "reason": "errs", "error": "boom"})
+    code = _fuzz_margin_mutant(tmp_path / "out", _baseline(tmp_path, entries))
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert list((tmp_path / "out").rglob("*.yaml")) == []
+    assert "known deviation [falai.routing.takeover.margin] in " in out
+    assert "known: the margin is read as 16 (falai.routing.takeover.margin)" in out
+    assert f"{len(MARGIN_RULES)} rules known to fail, 1 entries naming no rule" in out
+
+
+def test_a_baseline_on_another_rule_hides_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    entries = [{"id": "falai.routing.new-flow-min-score", "reason": "not the rule this mutant breaks"}]
+    code = _fuzz_margin_mutant(tmp_path / "out", _baseline(tmp_path, entries))
+    assert code == 1
+    assert len(list((tmp_path / "out").rglob("*.yaml"))) == 1
+    assert "known deviation" not in capsys.readouterr().out
+
+
+def test_a_baseline_naming_an_unknown_id_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _baseline(tmp_path, [{"id": "falai.routing.no-such-rule", "reason": "typo"}])
+    assert _fuzz_margin_mutant(tmp_path / "out", path) == 2
+    assert "falai.routing.no-such-rule" in capsys.readouterr().err
+
+
+def test_the_search_looks_past_a_known_deviation() -> None:
+    rules = {rule: Entry(id=rule, reason="known") for rule in MARGIN_RULES}
+    reference, implementation = create("reference"), create("reference[falai-takeover-margin-16]")
+    result = search(
+        generator_for("falai"), reference, implementation, examples=30, seed=6, known=Known(rules)
+    )
+    assert result.findings == [] and result.known["falai.routing.takeover.margin"] >= 1
+
+
+def test_an_error_is_known_only_through_an_entry_that_names_the_error() -> None:
+    listed = {
+        "r.value": Entry(id="r.value", reason="wrong value"),
+        "r.crash": Entry(id="r.crash", reason="crashes", error="TOKEN_OVERFLOW"),
+    }
+    known = Known(listed)
+    error = frozenset({"<error>"})
+    assert known.covering(error, ["r.value"], "the adapter raised TypeError") == []
+    assert known.covering(error, ["r.crash"], "the bridge said TOKEN_OVERFLOW at call 1") == ["r.crash"]
+    assert known.covering(error, ["r.crash"], "the adapter raised TypeError") == []
+    assert known.covering(frozenset({"r.value"}), ["r.value"], None) == ["r.value"]
+    assert known.covering(frozenset({"r.value", "r.other"}), ["r.value"], None) == []
+
+
+def test_a_scenario_entry_makes_the_rules_it_fails_known(tmp_path: Path) -> None:
+    scenario = "falai/routing/catch-all-obeys-if"
+    entries = [
+        {"id": scenario, "reason": "the margin is read as 16", "fails": list(MARGIN_RULES[:2])},
+        {"id": MARGIN_RULES[1], "reason": "its own entry"},
+    ]
+    known = load_known(_baseline(tmp_path, entries), set(MARGIN_RULES), {scenario})
+    assert known.reason(MARGIN_RULES[0]) == f"as in {scenario}: the margin is read as 16"
+    assert known.reason(MARGIN_RULES[1]) == "its own entry"
+    assert MARGIN_RULES[2] not in known.rules

@@ -323,3 +323,40 @@ def test_the_command_without_a_scenario_waits_for_a_posted_script() -> None:
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_a_scripted_stream_break_cuts_the_stream_after_its_error_event(http: httpx.Client) -> None:
+    broken = {
+        "text": "Coffee is",
+        "chunks": ["Coffee ", "is"],
+        "stream_break": {"after": 1, "message": "reset"},
+    }
+    with FakeServer(script([broken, broken])) as cut:
+        with http.stream("POST", f"{cut.url}/chat/completions", json={**CHAT, "stream": True}) as response:
+            assert response.status_code == 200
+            lines = [line for line in response.iter_lines() if line]
+        with pytest.raises(httpx.RemoteProtocolError):  # a call that did not stream gets half a body
+            http.post(f"{cut.url}/chat/completions", json=CHAT)
+    assert "data: [DONE]" not in lines
+    assert json.loads(lines[-1][len("data: ") :]) == {
+        "error": {"message": "reset", "type": wire.STREAM_ERROR_TYPE, "code": None}
+    }
+    items = [json.loads(line[len("data: ") :]) for line in lines[:-1]]
+    contents = [item["choices"][0]["delta"].get("content") for item in items]
+    assert contents == ["", "Coffee "]
+
+
+def test_the_http_provider_hands_a_cut_stream_to_the_runtime_as_a_break(http: httpx.Client) -> None:
+    broken = {
+        "text": "Reserving",
+        "chunks": ["Reserv", "ing"],
+        "tool_calls": [{"id": "c1", "code": "return 1"}],
+        "stream_break": {"after": 2, "calls_after": 1, "message": "connection reset"},
+    }
+    with FakeServer(script([broken])) as cut:
+        provider = OpenAICompatibleProvider(cut.url, "", "scripted", http, stream=True)
+        answer = provider.complete({"messages": [{"role": "user", "content": "go"}]})
+    assert answer.stream_break is not None
+    assert (answer.stream_break.after, answer.stream_break.calls_after) == (2, 1)
+    assert answer.stream_break.message == "connection reset"
+    assert [c.code for c in answer.tool_calls] == ["return 1"] and answer.chunks == ("Reserv", "ing")

@@ -134,6 +134,37 @@ def test_streamed_tool_call_fragments_are_joined() -> None:
     assert back.stop_reason == "tool_calls"
 
 
+@pytest.mark.parametrize(
+    ("after", "calls_after", "arrived_calls"),
+    [(0, None, 0), (1, None, 0), (2, 1, 1), (3, 3, 1), (3, 0, 1), (1, 2, 0)],
+)
+def test_a_broken_stream_reads_back_as_what_arrived_before_the_cut(
+    after: int, calls_after: int | None, arrived_calls: int
+) -> None:
+    scripted = entry(
+        text="abc",
+        chunks=["a", "b", "c"],
+        tool_calls=[{"id": "c1", "code": "return 1"}],
+        stream_break={"after": after, "calls_after": calls_after, "message": "connection reset"},
+    )
+    assert scripted.stream_break is not None
+    chunks = wire.stream_chunks(scripted, call=1, model="m")
+    payload = b"".join(wire.sse_stream(chunks, scripted.stream_break))
+    lines = sse_lines(payload)
+    assert "data: [DONE]" not in lines
+    assert json.loads(lines[-2][len("data: ") :])["error"]["message"] == "connection reset"
+    before = [json.loads(line[len("data: ") :]) for line in lines[:-2] if line]
+    assert all(item["choices"][0]["finish_reason"] is None for item in before)
+    back = wire.entry_from_stream(wire.parse_sse(lines))
+    assert back.chunks == ("a", "b", "c")[:after] and back.text == "abc"[:after]
+    assert len(back.tool_calls) == arrived_calls
+    assert back.stream_break is not None
+    assert back.stream_break.message == "connection reset" and back.stream_break.after == after
+    assert back.stream_break.calls_arrived() == scripted.stream_break.calls_arrived()
+    if arrived_calls:
+        assert back.stream_break.calls_after == calls_after
+
+
 def test_a_stream_without_done_is_refused() -> None:
     with pytest.raises(wire.WireFormatError, match=r"\[DONE\]"):
         list(wire.parse_sse(['data: {"choices": []}', ""]))

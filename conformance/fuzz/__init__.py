@@ -2,8 +2,9 @@
 
 ``engine`` searches and shrinks, ``facts`` is the comparison's vocabulary (documented facts as expect
 matchers), ``falai``, ``akan`` and ``llmz`` generate cases around each system's documented boundaries and
-say which facts the documents fix about them, ``write`` turns a finding into a scenario file, ``command``
-is ``python -m conformance fuzz``.
+say which facts the documents fix about them (llmz in families: the token budget in ``llmz``, then
+``llmz_compaction``, ``llmz_memory`` and ``llmz_loop``), ``known`` reads a baseline's known deviations,
+``write`` turns a finding into a scenario file, ``command`` is ``python -m conformance fuzz``.
 """
 
 from __future__ import annotations

@@ -4,9 +4,12 @@
 of one system, plays each on the reference and on X, and compares the documented facts. Every distinct
 disagreement (at most ``--max-findings``) is shrunk and written as a scenario under
 ``DIR/<system>/<area>/`` (default ``build/fuzz``), then loaded back and run as the runner would, to confirm
-it passes the reference and fails X. Exit status: 0 when nothing disagreed; 1 when something did (the
-files are listed) or nothing could be compared; 2 on usage errors (unknown implementation or system, one
-that does not implement the system, a non-positive count).
+it passes the reference and fails X. ``--expected-failures FILE`` takes the baseline ``run`` takes: a
+disagreement on rules it lists is a known deviation, named with its reason and not written
+(``conformance.fuzz.known``). Exit status: 0 when nothing disagreed beyond the known deviations; 1 when
+something did (the files are listed) or nothing could be compared; 2 on usage errors (unknown
+implementation or system, one that does not implement the system, a non-positive count, an unreadable
+baseline or one naming an unknown id).
 """
 
 from __future__ import annotations
@@ -17,7 +20,10 @@ from pathlib import Path
 
 from conformance.adapters.base import DEFAULT_TIMEOUT, AdapterError
 from conformance.adapters.registry import create
-from conformance.paths import BUILD_ROOT
+from conformance.catalogue.load import load_catalogue
+from conformance.fuzz.known import Known, KnownError, load_known
+from conformance.paths import BUILD_ROOT, SCENARIO_ROOT, SPEC_ROOT
+from conformance.scenario.load import scenario_files, scenario_id
 from conformance.systems import SYSTEMS
 
 
@@ -43,11 +49,26 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per case (default 30)"
     )
+    parser.add_argument(
+        "--expected-failures",
+        type=Path,
+        metavar="FILE",
+        help="baseline of known failures (as for run): a disagreement on the rules it lists is not a finding",
+    )
 
 
 def _usage_error(message: str) -> int:
     print(f"error: {message}", file=sys.stderr)
     return 2
+
+
+def _known(path: Path | None) -> Known:
+    """The baseline's rule entries (empty without one); ``KnownError`` when it cannot be used."""
+    if path is None:
+        return Known()
+    rule_ids = set(load_catalogue(SPEC_ROOT, schema_check=False).ids())
+    scenario_ids = {scenario_id(file, SCENARIO_ROOT) for file in scenario_files(SCENARIO_ROOT)}
+    return load_known(path, rule_ids, scenario_ids)
 
 
 def command(args: argparse.Namespace) -> int:
@@ -61,6 +82,10 @@ def command(args: argparse.Namespace) -> int:
         if exc.name != "hypothesis":
             raise
         return _usage_error("fuzz needs hypothesis: pip install hypothesis (or the project's dev extra)")
+    try:
+        known = _known(args.expected_failures)
+    except KnownError as exc:
+        return _usage_error(str(exc))
     try:
         reference = create("reference")
         implementation = create(args.impl, hello_timeout=args.timeout)
@@ -83,6 +108,7 @@ def command(args: argparse.Namespace) -> int:
             max_findings=args.max_findings,
             capabilities=frozenset(info.capabilities),
             progress=lambda line: print(f"  {line}", flush=True),
+            known=known,
         )
         written: list[tuple[Path, str | None]] = []
         for finding in result.findings:
@@ -102,6 +128,13 @@ def command(args: argparse.Namespace) -> int:
         f"fuzz {args.system}: reference vs {args.impl}, seed {args.seed}: {result.examples} cases generated "
         f"({result.skipped} skipped), {result.compared} comparisons with shrinking, {result.seconds:.1f} s"
     )
+    if args.expected_failures is not None:
+        print(
+            f"  baseline {args.expected_failures}: {len(known.rules)} rules known to fail, "
+            f"{known.ignored} entries naming no rule"
+        )
+    for rule, count in sorted(result.known.items()):
+        print(f"  known deviation [{rule}] in {count} case(s): {' '.join(known.reason(rule).split())}")
     for path, problem in written:
         print(f"  wrote {path}" + (f" (does not reproduce: {problem})" if problem else ""))
     if written:
@@ -110,5 +143,5 @@ def command(args: argparse.Namespace) -> int:
     if compared == 0:
         print("nothing was compared: every case was skipped")
         return 1
-    print("no disagreement")
+    print("no disagreement" + (" beyond the known deviations" if result.known else ""))
     return 0

@@ -12,6 +12,8 @@ reference answered, is a disagreement.
 from the seed and, on the first disagreement, shrinks the case to a minimal one that still disagrees. To
 report more than one kind of disagreement, the search then runs again, asking for a disagreement on a rule
 not already found (at most ``max_findings`` rounds). Everything is deterministic for a given seed.
+A disagreement a baseline already explains (:mod:`conformance.fuzz.known`) is counted under its rules and
+is not a finding: the search looks past it.
 
 A case the reference itself cannot play, or facts the reference's own record does not satisfy, is a bug
 in the generator (or the reference): it raises :class:`GeneratorBug` rather than being counted.
@@ -33,6 +35,7 @@ from pydantic import ValidationError
 
 from conformance.adapters.base import Adapter
 from conformance.fuzz.facts import Fact
+from conformance.fuzz.known import Known
 from conformance.judging.judge import Mismatch, judge
 from conformance.judging.normalise import normalise
 from conformance.records.check import problems as vocabulary_problems
@@ -180,6 +183,8 @@ class SearchResult:
     skipped: int = 0
     seconds: float = 0.0
     findings: list[Finding] = field(default_factory=list)
+    known: dict[str, int] = field(default_factory=dict)
+    """Generated cases whose disagreement the baseline explains, by the baseline rule that explains it."""
 
 
 def _settings(examples: int) -> settings:
@@ -205,11 +210,13 @@ def search(
     max_findings: int = 5,
     capabilities: frozenset[str] | None = None,
     progress: Callable[[str], None] | None = None,
+    known: Known | None = None,
 ) -> SearchResult:
-    """Generate up to ``examples`` cases per round; return each distinct minimal disagreement found."""
+    """Generate up to ``examples`` cases per round; return each distinct minimal disagreement found
+    that ``known`` (a baseline's rule entries) does not explain."""
     result = SearchResult()
     started = time.perf_counter()
-    known: set[str] = set()
+    found: set[str] = set()
     in_generation = True
     round_examples = 0
 
@@ -223,7 +230,19 @@ def search(
         if comparison.skipped:
             result.skipped += 1
             return False
-        return comparison.disagrees and not comparison.rules <= known
+        if not comparison.disagrees:
+            return False
+        explained = (known or Known()).covering(
+            comparison.rules,
+            (fact.rule for fact in comparison.facts),
+            comparison.implementation_problem,
+        )
+        if explained:
+            if in_generation:
+                for rule in explained:
+                    result.known[rule] = result.known.get(rule, 0) + 1
+            return False
+        return not comparison.rules <= found
 
     for round_number in range(max_findings):
         in_generation, round_examples = True, 0
@@ -246,7 +265,7 @@ def search(
             break
         comparison = compare(generator, reference, implementation, minimal, timeout, capabilities)
         result.findings.append(Finding(comparison, round_examples))
-        known.update(comparison.rules)
+        found.update(comparison.rules)
         if progress:
             progress(f"disagreement {len(result.findings)} on {', '.join(sorted(comparison.rules))}")
     result.seconds = time.perf_counter() - started

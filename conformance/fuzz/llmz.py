@@ -1,6 +1,6 @@
-"""llmz cases around the token budget, and the llmz facts a record is compared on.
+"""llmz cases around the token budget, and the llmz generator (budget, compaction and memory families).
 
-One family: a worker execution whose single answer exits at once, with one model or a fallback list of
+The budget family: a worker execution whose single answer exits at once, with one model or a fallback list of
 two (input windows and output limits either side of 2,560 and 160,000 tokens, where a tenth of the window
 meets the 256-token floor and the 16,000-token ceiling, and output limits either side of both), perhaps an
 ``options.maxTokens`` cap, and a user message of a few words or of many ``lorem ipsum`` units.
@@ -25,6 +25,9 @@ from hypothesis import strategies as st
 
 from conformance.fuzz.engine import GeneratorBug
 from conformance.fuzz.facts import Fact
+from conformance.fuzz.llmz_compaction import compaction_case, compaction_facts
+from conformance.fuzz.llmz_loop import loop_case, loop_facts
+from conformance.fuzz.llmz_memory import memory_case, memory_facts
 
 Case = dict[str, Any]
 Record = dict[str, Any]
@@ -191,14 +194,55 @@ def budget_facts(case: Case, record: Record) -> list[Fact]:
     return []
 
 
+FAMILIES = ("budget", "memory", "loop", "compaction")
+
+
+def family(case: Case) -> str:
+    """Which family a case is from, read from its setup: ``memory`` sets maxBytes, ``compaction`` sets
+    compaction controls (perhaps none), ``loop`` cases have an empty setup, the rest are ``budget`` cases."""
+    setup = case["setup"]
+    if "memory" in setup:
+        return "memory"
+    if "compaction" in setup:
+        return "compaction"
+    return "loop" if not setup else "budget"
+
+
 class LlmzGenerator:
+    """The four llmz families: token budget (this module), compaction (``llmz_compaction``), memory
+    (``llmz_memory``) and the iteration limit (``llmz_loop``). ``families`` narrows the mix (a test
+    proving one family finds the mutant of its boundary)."""
+
     system = "llmz"
 
+    def __init__(self, families: tuple[str, ...] = FAMILIES) -> None:
+        unknown = set(families) - set(FAMILIES)
+        if unknown or not families:
+            raise ValueError(f"llmz fuzz families are {', '.join(FAMILIES)}; got {', '.join(families)}")
+        self.families = families
+
     def cases(self) -> st.SearchStrategy[Case]:
-        return budget_case()
+        strategies = {
+            "budget": budget_case(),
+            "memory": memory_case(),
+            "loop": loop_case(),
+            "compaction": compaction_case(),
+        }
+        mix = [strategies[name] for name in self.families]
+        if self.families == FAMILIES:
+            # Compaction cases cost a few turns each: budget cases come twice as often instead.
+            mix.insert(3, budget_case())
+        return st.one_of(*mix)
 
     def area(self, case: Case) -> str:
-        return "budget"
+        return family(case)
 
     def facts(self, case: Case, record: Record) -> list[Fact]:
+        kind = family(case)
+        if kind == "memory":
+            return memory_facts(case, record)
+        if kind == "compaction":
+            return compaction_facts(case, record)
+        if kind == "loop":
+            return loop_facts(case, record)
         return budget_facts(case, record)

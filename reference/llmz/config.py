@@ -150,3 +150,9 @@ def resolve(
         mid_stream_fallback=options.mid_stream_fallback,
         tools_getter=getter,
     )
+
+
+def iterations_allowed(loop: int) -> int:
+    """``options.loop`` is the most model iterations a run may take, the last of them included
+    (llmz.configuration.loop-bounds-iterations)."""
+    return loop

@@ -16,6 +16,11 @@ Mapping decisions, kept in one place:
   may look like JSON by accident.
 * ids are counters (``chatcmpl-<call>``, ``call_<call>_<n>``) and ``created`` is a fixed instant, so the
   same script always produces the same bytes.
+* a stream that breaks partway (an entry with ``stream_break``) sends the chunks that arrive, the tool
+  calls at their place if they arrive at all, then one ``data: {"error": {...}}`` event carrying the
+  transport's message (the shape OpenAI-compatible endpoints use for a failure after the status line),
+  and then the connection is cut: no finish reason, no ``[DONE]``. The reader turns that back into an
+  entry holding only what arrived, with a ``stream_break`` saying where it broke.
 """
 
 from __future__ import annotations
@@ -23,22 +28,34 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from reference.clock import DEFAULT_START_MS
-from reference.providers.model import ModelResponse, ProviderError, StopReason, ToolCall, Usage
+from reference.providers.model import (
+    ModelResponse,
+    ProviderError,
+    StopReason,
+    StreamBreak,
+    ToolCall,
+    Usage,
+)
 
 #: Our stop reason -> the wire's ``finish_reason``.
 FINISH_REASONS: dict[str, str] = {"stop": "stop", "tool_calls": "tool_calls", "max_tokens": "length"}
 #: The wire's ``finish_reason`` -> ours. ``function_call`` is the legacy name for a tool call.
 STOP_REASONS: dict[str, str] = {**{v: k for k, v in FINISH_REASONS.items()}, "function_call": "tool_calls"}
 STOP_REASONS_TYPED: dict[str, StopReason] = {
-    "stop": "stop", "tool_calls": "tool_calls", "max_tokens": "max_tokens"
+    "stop": "stop",
+    "tool_calls": "tool_calls",
+    "max_tokens": "max_tokens",
 }
 #: A fixed ``created`` second (the virtual clock's epoch), so bodies never depend on the wall clock.
 CREATED = DEFAULT_START_MS // 1000
 JAVASCRIPT_TOOL = "run_javascript"
 DONE = "[DONE]"
+#: The ``type`` of the error event a broken stream ends with.
+STREAM_ERROR_TYPE = "stream_error"
 
 #: Error ``type`` an OpenAI-style body gives for a status; anything 5xx is a server error.
 _ERROR_TYPES = {
@@ -112,6 +129,8 @@ def completion(entry: ModelResponse, *, call: int, model: str) -> dict[str, Any]
         message["tool_calls"] = [
             wire_tool_call(c, call_number=call, index=i) for i, c in enumerate(entry.tool_calls)
         ]
+    if entry.continuation is not None:
+        message["continuation"] = entry.continuation  # opaque provider metadata (signed output)
     return {
         "id": f"chatcmpl-{call}",
         "object": "chat.completion",
@@ -153,12 +172,20 @@ def stream_chunks(
         }
 
     chunks = [chunk({"role": "assistant", "content": ""})]
+    calls = [
+        {"index": i, **wire_tool_call(c, call_number=call, index=i)} for i, c in enumerate(entry.tool_calls)
+    ]
+    brk = entry.stream_break
+    if brk is not None:  # what arrives before the cut: chunks, and the calls at their place if they arrive
+        for n, delta in enumerate(stream_deltas(entry)[: brk.after]):
+            if calls and brk.calls_after == n:
+                chunks.append(chunk({"tool_calls": calls}))
+            chunks.append(chunk({"content": delta}))
+        if calls and brk.calls_after == brk.after:
+            chunks.append(chunk({"tool_calls": calls}))
+        return chunks
     chunks.extend(chunk({"content": delta}) for delta in stream_deltas(entry))
-    if entry.tool_calls:
-        calls = [
-            {"index": i, **wire_tool_call(c, call_number=call, index=i)}
-            for i, c in enumerate(entry.tool_calls)
-        ]
+    if calls:
         chunks.append(chunk({"tool_calls": calls}))
     chunks.append(chunk({}, FINISH_REASONS[entry.effective_stop_reason()]))
     if include_usage:
@@ -172,10 +199,14 @@ def sse_event(data: dict[str, Any] | str) -> bytes:
     return f"data: {text}\n\n".encode()
 
 
-def sse_stream(chunks: Iterable[dict[str, Any]]) -> Iterator[bytes]:
-    """The events of a stream, closed by ``data: [DONE]`` as OpenAI-compatible endpoints do."""
+def sse_stream(chunks: Iterable[dict[str, Any]], broken: StreamBreak | None = None) -> Iterator[bytes]:
+    """The events of a stream, closed by ``data: [DONE]`` as OpenAI-compatible endpoints do; with
+    ``broken``, closed instead by an error event with its message (the caller then cuts the connection)."""
     for item in chunks:
         yield sse_event(item)
+    if broken is not None:
+        yield sse_event({"error": {"message": broken.message, "type": STREAM_ERROR_TYPE, "code": None}})
+        return
     yield sse_event(DONE)
 
 
@@ -296,7 +327,9 @@ def entry_from_completion(body: Any, *, structured: bool = False) -> ModelRespon
         raise WireFormatError("choices[0].message.tool_calls", "a list", raw_calls)
     calls = [read_tool_call(c, f"choices[0].message.tool_calls[{i}]") for i, c in enumerate(raw_calls)]
     stop = read_stop_reason(choice.get("finish_reason"), "choices[0].finish_reason")
-    return build_entry(content, calls, stop, read_usage(body.get("usage")), structured=structured)
+    entry = build_entry(content, calls, stop, read_usage(body.get("usage")), structured=structured)
+    continuation = message.get("continuation")
+    return replace(entry, continuation=continuation) if continuation is not None else entry
 
 
 def parse_sse(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
@@ -348,31 +381,65 @@ def _read_delta(delta: Any, path: str, deltas: list[str], slots: dict[int, dict[
         _merge_call_fragment(slots, fragment, f"{path}.tool_calls[{i}]")
 
 
-def entry_from_stream(items: Iterable[dict[str, Any]], *, structured: bool = False) -> ModelResponse:
-    """Assemble streamed ``chat.completion.chunk`` objects (first choice) into one ModelResponse.
+def stream_error_message(item: dict[str, Any]) -> str | None:
+    """The message of a mid-stream error event (``{"error": {"message": ...}}``), else None."""
+    error = item.get("error")
+    if error is None:
+        return None
+    if isinstance(error, dict) and isinstance(error.get("message"), str):
+        return str(error["message"])
+    return json.dumps(error, ensure_ascii=False)
 
-    The content deltas are kept as ``chunks`` so a caller can see how the answer arrived."""
-    deltas: list[str] = []
-    slots: dict[int, dict[str, Any]] = {}
-    finish: Any = None
-    usage: Any = None
-    for n, item in enumerate(items):
-        usage = item.get("usage") or usage
-        choices = _field(item, "choices", f"chunk {n}.choices", list, "a list")
-        for choice in choices:
-            if not isinstance(choice, dict) or choice.get("index", 0) != 0:
-                continue
-            _read_delta(choice.get("delta"), f"chunk {n}.choices[0].delta", deltas, slots)
-            finish = choice.get("finish_reason") or finish
-    if finish is None:
-        raise WireFormatError("stream", "a chunk with a finish_reason", None)
-    calls = [
+
+def _calls(slots: dict[int, dict[str, Any]]) -> list[ToolCall]:
+    return [
         read_tool_call(
             {"id": s["id"], "function": {"name": s["name"], "arguments": s["arguments"]}},
             f"stream tool_calls[{index}]",
         )
         for index, s in sorted(slots.items())
     ]
+
+
+def broken_entry(
+    deltas: list[str], slots: dict[int, dict[str, Any]], calls_after: int | None, message: str
+) -> ModelResponse:
+    """What arrived of a stream that broke: the chunks, the calls if they were complete, and where it
+    broke (``calls_after`` is how many chunks had arrived when the calls did)."""
+    return ModelResponse(
+        text="".join(deltas),
+        tool_calls=tuple(_calls(slots)),
+        chunks=tuple(deltas),
+        stream_break=StreamBreak(len(deltas), calls_after, message),
+    )
+
+
+def entry_from_stream(items: Iterable[dict[str, Any]], *, structured: bool = False) -> ModelResponse:
+    """Assemble streamed ``chat.completion.chunk`` objects (first choice) into one ModelResponse.
+
+    The content deltas are kept as ``chunks`` so a caller can see how the answer arrived. An error event
+    partway ends the stream there: the answer is what arrived, with its ``stream_break``."""
+    deltas: list[str] = []
+    slots: dict[int, dict[str, Any]] = {}
+    finish: Any = None
+    usage: Any = None
+    calls_after: int | None = None
+    for n, item in enumerate(items):
+        broke = stream_error_message(item)
+        if broke is not None:
+            return broken_entry(deltas, slots, calls_after, broke)
+        usage = item.get("usage") or usage
+        choices = _field(item, "choices", f"chunk {n}.choices", list, "a list")
+        for choice in choices:
+            if not isinstance(choice, dict) or choice.get("index", 0) != 0:
+                continue
+            _read_delta(choice.get("delta"), f"chunk {n}.choices[0].delta", deltas, slots)
+            if slots and calls_after is None:
+                calls_after = len(deltas)
+            finish = choice.get("finish_reason") or finish
+    if finish is None:
+        raise WireFormatError("stream", "a chunk with a finish_reason", None)
+    calls = _calls(slots)
     stop = read_stop_reason(finish, "stream finish_reason")
     content = "".join(deltas)
     return build_entry(content, calls, stop, read_usage(usage), structured=structured, chunks=deltas or None)

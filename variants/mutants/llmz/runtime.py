@@ -73,6 +73,18 @@ def _undefined_checked_as_zero(policies: Policies) -> Policies:
 
 MUTANTS: list[Mutant] = [
     Mutant(
+        "llmz-loop-one-extra",
+        rules=("llmz.configuration.loop-bounds-iterations", "llmz.errors.iteration-limit"),
+        description="options.loop allows one more model iteration than it says",
+        policies=lambda p: replace(p, iterations_allowed=lambda loop: loop + 1),
+    ),
+    Mutant(
+        "llmz-loop-one-short",
+        rules=("llmz.configuration.loop-bounds-iterations", "llmz.errors.iteration-limit"),
+        description="options.loop stops a run one model iteration before its last",
+        policies=lambda p: replace(p, iterations_allowed=lambda loop: max(loop - 1, 1)),
+    ),
+    Mutant(
         "llmz-guard-disabled",
         rules=(
             "llmz.chat-guard.listen-requires-reply",
