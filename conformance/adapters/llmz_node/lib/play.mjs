@@ -13,6 +13,7 @@ import { checkScenario } from './vocabulary.mjs'
 import { buildChat, buildExits, buildObjects, buildTools } from './host.mjs'
 import { ScriptedModelClient } from './model-client.mjs'
 import { llmzModelRef } from './models.mjs'
+import { inLlmz, inLlmzSync } from './meter.mjs'
 import { Recorder } from './recorder.mjs'
 import { DeliveryQueue } from './deliveries.mjs'
 import { probe } from './probes.mjs'
@@ -53,7 +54,7 @@ export async function playScenario(scenario) {
     state.exits = buildExits(setup.exits ?? [])
     state.chat = buildChat(setup.chat ?? {}, host)
     state.objects = buildObjects(setup.objects ?? [])
-    state.session = new Session(sessionOptions(setup))
+    state.session = inLlmzSync(() => new Session(sessionOptions(setup)))
   } catch (error) {
     // llmz validates definitions in their constructors (reserved component names, compaction ratios,
     // ...), which throw to the host: there is then nothing for the steps to drive, so the record ends
@@ -167,7 +168,7 @@ async function run(state, step, index) {
   state.client.onResponse = unhandledText(state, step, observer)
   let result
   try {
-    result = await settleWithin(settleBoundMs(options, step), controller, execute({
+    result = await settleWithin(settleBoundMs(options, step), controller, inLlmz(() => execute({
       client: state.client,
       ...(step.session === 'omitted' ? {} : { session: state.session }),
       instructions: step.instructions ?? '',
@@ -182,7 +183,7 @@ async function run(state, step, index) {
       ...exitHook(hooks, observer),
       ...toolHooks(hooks, observer),
       ...requestHook(hooks, observer, state.client),
-    }))
+    })))
   } catch (error) {
     if (error instanceof NotSettled) throw error
     observer.failed(error) // execute() throws only for failures before any iteration (configuration)
@@ -471,7 +472,7 @@ async function saveAndRestore(state, step, index) {
     if (step.unknown_version) encoded.version = UNKNOWN_SESSION_VERSION
     if (step.older_version) encoded.version -= 1
     if (step.tamper) tamper(encoded, step.tamper)
-    state.session = Session.fromJSON(encoded, compactionOption(state.setup))
+    state.session = inLlmzSync(() => Session.fromJSON(encoded, compactionOption(state.setup)))
   } catch (error) {
     if (error instanceof CannotExpress) throw error
     state.recorder.emit('error', { step: 'save_and_restore', ...errorFields(error) })
@@ -495,12 +496,12 @@ async function summarizeOrCompact(state, step) {
   if (controller) state.client.onResponse = () => controller.abort(new Error('cancelled by the host (scripted)'))
   try {
     if (step.op === 'summarize') {
-      const summary = await state.session.summarize(options)
+      const summary = await inLlmz(() => state.session.summarize(options))
       state.recorder.emit('summary', { content: summary?.content ?? null })
       return
     }
     const keep = step.keep_recent_iterations
-    await state.session.compact({ ...options, ...(keep == null ? {} : { keepRecentIterations: keep }) })
+    await inLlmz(() => state.session.compact({ ...options, ...(keep == null ? {} : { keepRecentIterations: keep }) }))
     const first = state.session.transcript[0]
     const event = state.recorder.emit('compaction', { summary: first?.role === 'summary' ? first.content : null })
     completeCompaction([event], state.session, state.names, { duringTurn: false })
