@@ -26,6 +26,7 @@ from conformance.scenario.llmz import (
     ExecuteOptions,
     ExecuteStep,
     HooksSpec,
+    LlmzCase,
     ObserverBehaviour,
     OnInspectHook,
     SaveAndRestoreStep,
@@ -37,7 +38,6 @@ from conformance.scenario.llmz import (
     ToolBehaviour,
     ToolSpec,
 )
-from conformance.scenario.model import LlmzCase
 from reference.llmz import (
     DEFAULT_POLICIES,
     NEVER_SETTLES,
