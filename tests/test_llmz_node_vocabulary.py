@@ -37,6 +37,7 @@ MODELS: dict[str, type[BaseModel]] = {
             "OnInspectHook", "BeforeRequestHook", "RequestMessage", "ObjectSpec", "ObjectProperty",
             "ModelSpec", "CompactionSpec", "ExecuteOptions", "AppendStep",
             "AppendMessage", "ExecuteStep", "SaveAndRestoreStep", "CompactStep", "SummarizeStep",
+            "ProbeStep",
         )
     },
 }

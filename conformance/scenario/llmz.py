@@ -24,6 +24,7 @@ from conformance.scenario.invalid import (
     is_safe_integer,
     refusable,
 )
+from conformance.scenario.llmz_probes import ProbeStep
 
 JsonSchema = dict[str, Any]
 
@@ -209,7 +210,15 @@ class ToolSpec(Strict):
     output: JsonSchema | None = Field(default=None, description="Output JSON Schema (documentation only).")
     input_effects: Effects = Field(default_factory=list, description="Effects of the input schema.")
     output_effects: Effects = Field(default_factory=list, description="Effects of the output schema.")
-    behaviour: ToolBehaviour
+    behaviour: ToolBehaviour | None = Field(
+        default=None, description="What the handler does; required unless `handler` is `missing`."
+    )
+    handler: Literal["given", "missing"] = Field(
+        default="given",
+        description="`missing`: the Tool is defined with no handler at all, a definition the guide makes "
+        "invalid (a Tool has a name and an async handler; llmz.errors.invalid-tool). `behaviour` is then "
+        "not given.",
+    )
     retries: int | None = Field(
         default=None, ge=0, description="Extra handler attempts after a failure; omitted: the runtime's."
     )
@@ -220,6 +229,14 @@ class ToolSpec(Strict):
         "iteration N of an execute (N = model calls made in that execute so far, plus one), it returns the "
         "tools whose from_iteration is at most N.",
     )
+
+    @model_validator(mode="after")
+    def _behaviour_with_handler(self) -> ToolSpec:
+        if self.handler == "given" and self.behaviour is None:
+            raise ValueError(f"tool {self.name}: a tool with a handler needs a `behaviour`")
+        if self.handler == "missing" and self.behaviour is not None:
+            raise ValueError(f"tool {self.name}: `handler: missing` has no handler, so no `behaviour`")
+        return self
 
 
 class ExitSpec(Strict):
@@ -383,6 +400,13 @@ class ModelSpec(Strict):
     output_tokens: int = Field(gt=0)
 
 
+class SummarizeCallback(Strict):
+    """``compaction.summarize({ messages, maxTokens, signal })`` as the host writes it: it resolves with
+    ``returns`` (llmz.compaction.custom-summarize)."""
+
+    returns: str = Field(description="The summary text the callback resolves with.")
+
+
 class CompactionSpec(Strict):
     """Serializable session compaction controls (``new Session({ compaction })``)."""
 
@@ -399,6 +423,11 @@ class CompactionSpec(Strict):
         default=None, gt=0, description="Omitted: llmz.compaction.max-summary-tokens."
     )
     model: str | None = None
+    summarize: SummarizeCallback | None = Field(
+        default=None,
+        description="`compaction.summarize`: a host callback that writes the summary instead of the model "
+        "(not serializable; a bridge passes it again to `fromJSON`).",
+    )
 
 
 class ExecuteOptions(Strict):
@@ -442,10 +471,20 @@ class Setup(Strict):
     )
     options: ExecuteOptions = Field(default_factory=ExecuteOptions, description="Defaults for every execute.")
     memory: MemorySpec = Field(default_factory=MemorySpec, description="Session memory options.")
+    record_context_tokens: bool = Field(
+        default=False,
+        description="The host reads each iteration's `tokens.context` (the measured request by category, "
+        "with `total`) and the record carries it as the `iteration` event's `tokens.context` "
+        "(llmz.budget.context-tokens.*). Off by default so records stay small.",
+    )
 
 
 CHANGED_TEXT = "changed after append"
 """What ``mutate_after`` and ``tamper_accessors`` write into the caller's objects."""
+
+
+NonJson = Literal["cycle", "bytes"]
+"""What ``append.non_json`` puts into the first message's payload."""
 
 
 class AppendStep(Strict):
@@ -465,10 +504,20 @@ class AppendStep(Strict):
         "payload gains `changed: true`.",
     )
 
+    non_json: NonJson | None = Field(
+        default=None,
+        description="Before appending, put a value JSON cannot hold into the first message's object "
+        "`payload` (llmz.persistence.plain-json-only): `cycle` makes the payload refer to itself under "
+        "`self`; `bytes` sets `payload.data` to the binary value [1, 2, 3] (a `Uint8Array` in JavaScript, "
+        "`bytes` in Python).",
+    )
+
     @model_validator(mode="after")
     def _single_is_one(self) -> AppendStep:
         if self.single and len(self.messages) != 1:
             raise ValueError(f"append.single passes one message; got {len(self.messages)}")
+        if self.non_json is not None and not isinstance(self.messages[0].payload, dict):
+            raise ValueError("append.non_json needs an object `payload` on the first message to put it in")
         return self
 
 
@@ -546,21 +595,67 @@ class SaveAndRestoreStep(Strict):
     )
 
 
+AbortedSignal = Literal["aborted", "aborts_during"]
+SIGNAL_DESCRIPTION = (
+    "An abort `signal` for the call (llmz.compaction.signal-cancels): `aborted` has already fired; "
+    "`aborts_during` fires while the summary is being written (when the summary answer arrives, before the "
+    "call returns). Absent: no signal."
+)
+
+
 class CompactStep(Strict):
     """``session.compact({ keepRecentIterations })``: summarize and replace older history now."""
 
     op: Literal["compact"]
     keep_recent_iterations: int | None = Field(default=None, ge=0)
+    signal: AbortedSignal | None = Field(default=None, description=SIGNAL_DESCRIPTION)
 
 
 class SummarizeStep(Strict):
     """``session.summarize()``: a read-only summary; the conversation is unchanged."""
 
     op: Literal["summarize"]
+    signal: AbortedSignal | None = Field(default=None, description=SIGNAL_DESCRIPTION)
+
+
+class IterationRef(Strict):
+    """An iteration as the record names it: the ``execute`` step it ran in and its index there (both
+    1-based). A bridge maps it to the runtime's own iteration id."""
+
+    execution: int = Field(ge=1)
+    index: int = Field(ge=1)
+
+
+class RequestMessagesStep(Strict):
+    """``session.requestMessages({ memory?, retainedIterationIds? })``: records what it returns as a
+    ``request_messages`` event; the session is not changed (llmz.sessions.request-messages-*,
+    llmz.compaction.request-messages-preview)."""
+
+    op: Literal["request_messages"]
+    memory: bool | None = Field(default=None, description="`memory`; absent: not passed (the default).")
+    retained_iterations: list[IterationRef] | None = Field(
+        default=None, description="`retainedIterationIds` (preview a pruning to these); absent: not passed."
+    )
+
+
+class PruneStep(Strict):
+    """``session.prune(retainedIterationIds)``: keep these complete iterations and delete the rest of the
+    compactable history, with no summary (llmz.compaction.prune)."""
+
+    op: Literal["prune"]
+    retained_iterations: list[IterationRef]
 
 
 Step = Annotated[
-    AppendStep | ExecuteStep | SaveAndRestoreStep | CompactStep | SummarizeStep | TamperAccessorsStep,
+    AppendStep
+    | ExecuteStep
+    | SaveAndRestoreStep
+    | CompactStep
+    | SummarizeStep
+    | TamperAccessorsStep
+    | RequestMessagesStep
+    | PruneStep
+    | ProbeStep,
     Field(discriminator="op"),
 ]
 

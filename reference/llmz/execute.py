@@ -103,6 +103,17 @@ def summarizer(runtime: Runtime, model: str | None) -> Callable[[list[dict[str, 
     return summarize
 
 
+def _summary_writer(
+    session: Session, runtime: Runtime, model: str | None
+) -> Callable[[list[dict[str, Any]], int], str]:
+    """The host's ``compaction.summarize`` when it gave one, else the model
+    (llmz.compaction.custom-summarize)."""
+    custom = session.summarize_callback
+    if custom is not None and session.policies.uses_custom_summarizer:
+        return custom
+    return summarizer(runtime, model)
+
+
 def for_fit(message: dict[str, Any], earlier: bool) -> dict[str, Any]:
     """The budget sees wire messages plus the iteration id; a summary in the compactable history travels
     as its event (``{role: 'summary', content}``) so the compactor can recognise and replace it."""
@@ -141,7 +152,7 @@ def build_request(ctx: IterationContext, runtime: Runtime, index: int = 1) -> di
         max_tokens=config.max_tokens,
         models=[fit.ModelLimits(m.input_tokens, m.output_tokens) for m in runtime.models],
         compaction=compaction,
-        summarize=summarizer(runtime, (compaction or {}).get("model")),
+        summarize=_summary_writer(session, runtime, (compaction or {}).get("model")),
         render_summary=lambda content: {"role": "user", "content": policies.render_summary(content)},
         policies=policies,
     )
@@ -167,6 +178,18 @@ def build_request(ctx: IterationContext, runtime: Runtime, index: int = 1) -> di
         )
     if not policies.commit_compaction_before_hooks:
         _commit_compaction(ctx, result)
+    sent = policies.context_measured(messages, result.messages, [*fit_context.history, *fit_context.current])
+    measure = policies.measure
+    fitted = result.context_tokens
+    if hook is None and sent is messages and fitted:  # the fit measured exactly this request already
+        counts = (fitted["instructions"], fitted["tools"], fitted["messages"])
+    else:
+        counts = (
+            measure.count_instructions(fit_context.instructions),
+            measure.count_tools(fit_context.tools),
+            measure.count_messages(sent),
+        )
+    ctx.context_tokens = policies.context_categories(*counts)
     return {
         "model": _model_field(runtime.models),
         "messages": [{"role": "system", "content": fit_context.instructions}, *messages],
@@ -194,6 +217,7 @@ def _one_call(ctx: IterationContext, runtime: Runtime, index: int) -> IterationE
     start = ctx.config.hooks.on_iteration_start
     if start is not None:
         observe(ctx.events, "onIterationStart", start, index)
+    ctx.context_tokens = None
     try:
         request = build_request(ctx, runtime, index)
     except LlmzError as error:
@@ -271,7 +295,7 @@ def run_execution(ctx: IterationContext, runtime: Runtime) -> IterationEnd | Non
     except LlmzError as error:
         return _refused(ctx, error)
     problem = policies.configuration_problem(
-        ctx.config, policies.result_budget_problem, policies.is_identifier
+        ctx.config, policies.result_budget_problem, policies.is_identifier, policies.tool_handler_problem
     )
     if problem is not None:  # before any iteration exists (llmz.errors.config-before-iteration)
         return _refused(ctx, problem)
@@ -324,6 +348,16 @@ def _record_result(ctx: IterationContext, end: IterationEnd | None, tokens: dict
     ctx.events.emit("result", execution=ctx.execution, status="error", error_code=code, **tokens)
 
 
+def _definitions(config: config_module.RunConfig) -> dict[str, Any]:
+    """What a session that wrongly persisted definitions would store: each one's name and description."""
+    return {
+        "tools": {name: tool.description for name, tool in config.tools.items()},
+        "exits": {name: exit.description for name, exit in config.exits.items()},
+        "components": {name: component.description for name, component in config.components.items()},
+        "objects": {o.name: o.description for o in config.objects},
+    }
+
+
 def execute(
     session: Session | None,
     provider: ModelProvider,
@@ -348,10 +382,18 @@ def execute(
         session = policies.session_when_omitted(policies)
     assert session is not None
     iterations: list[IterationResult] = []
+    failures: list[dict[str, Any]] = []
+    describe = session.policies.iteration_fields
 
     def collect(kind: str, fields: dict[str, Any]) -> None:
-        if kind == "iteration":
-            iterations.append(IterationResult(fields["index"], fields["status"], fields.get("error_code")))
+        if kind == "error":
+            failures.append(fields)
+        elif kind == "iteration":
+            seen = [f for f in failures if f.get("iteration") == fields["index"]]
+            ended = IterationResult(
+                fields["index"], fields["status"], fields.get("error_code"), **describe(fields, seen)
+            )
+            iterations.append(ended)
 
     config = config_module.resolve(
         instructions=instructions,
@@ -363,6 +405,8 @@ def execute(
         options=options,
         listen_exit=session.policies.listen_exit,
     )
+    if session.policies.persists_definitions:  # only a mutant (llmz.tools.definitions-reattached)
+        session.definitions = _definitions(config)
     ctx = IterationContext(config, session, Events([*observers, collect]), session.count_execution())
     metered = Metered(provider)
     end = run_execution(ctx, Runtime(metered, list(models), metered.usages))
@@ -375,4 +419,6 @@ def execute(
         messages=session.messages,
         memory=session.variables,
         session=session,
+        error=end.error if end is not None else None,
+        snapshot=session.to_json() if session.policies.legacy_result_snapshot else None,
     )

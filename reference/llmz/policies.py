@@ -17,7 +17,7 @@ changes it everywhere it is used.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +28,7 @@ from reference.llmz import (
     containment,
     conversation,
     definitions,
+    diagnostics,
     effects,
     failures,
     feedback,
@@ -37,6 +38,7 @@ from reference.llmz import (
     memory,
     preview,
     prompt,
+    pruning,
     request_hook,
     restore,
     signals,
@@ -106,6 +108,8 @@ class Policies:
     fallback_sequence: Callable[[list[Any]], list[list[Any]]] = config.fallback_sequence
     configuration_problem: Callable[..., LlmzError | None] = definitions.configuration_problem
     result_budget_problem: Callable[[object], LlmzError | None] = definitions.result_budget_problem
+    tool_handler_problem: Callable[[config.RunConfig], LlmzError | None] = definitions.handler_problem
+    """llmz.errors.invalid-tool: a tool without a handler is refused before any iteration."""
     is_identifier: Callable[[object], bool] = definitions.is_identifier
     javascript_budget: Callable[[int | None], float | None] = containment.javascript_budget
     kernel_definition: str = kernel.DEFINITION
@@ -224,6 +228,37 @@ class Policies:
     """A prepared compaction is committed only once the final request is known to fit
     (llmz.compaction.commit-after-fit)."""
 
+    # -- pruning, request previews, explicit summarization (reference.llmz.pruning) --------------------------
+    prune_selection: Callable[[Sequence[str], Iterable[str]], set[str]] = pruning.keep_listed
+    """llmz.compaction.prune: which iterations of the compactable history a pruning keeps."""
+    prune_keeps_inputs: bool = False
+    """llmz.compaction.prune (open): whether the pruned turns' inputs stay; the reference deletes them."""
+    preview_applies_retained: bool = True
+    """llmz.compaction.request-messages-preview: ``retainedIterationIds`` shapes the preview."""
+    preview_is_read_only: bool = True
+    """llmz.compaction.request-messages-preview: previewing a pruning does not change the session."""
+    memory_overview: Callable[[memory.Memory], str | None] = pruning.memory_overview
+    """llmz.sessions.request-messages-overview: the ephemeral overview ``requestMessages()`` adds."""
+    place_overview: Callable[[list[dict[str, Any]], str], list[dict[str, Any]]] = pruning.overview_apart
+    """llmz.sessions.signed-output-untouched: where the overview goes; never into signed assistant output."""
+    overview_ignores_memory_flag: bool = False
+    """llmz.sessions.request-messages-without-memory: ``memory: false`` leaves the overview out."""
+    honours_abort_signal: bool = True
+    """llmz.compaction.signal-cancels: an aborted signal cancels explicit summarize and compact."""
+    signal_checked_after_summary: bool = True
+    """llmz.compaction.signal-cancels: a signal that fires while the summary is written still cancels."""
+    uses_custom_summarizer: bool = True
+    """llmz.compaction.custom-summarize: a host ``compaction.summarize`` replaces the summary model call."""
+    checks_summary_on_request: bool = True
+    """llmz.compaction.custom-summarize: a summary made on request is validated and held to the limit."""
+    context_categories: Callable[[int, int, int], dict[str, int]] = pruning.context_categories
+    """llmz.budget.context-tokens.categories-sum: an iteration's ``tokens.context`` and its total."""
+    payload_as_checked: Callable[[Any], Any] = pruning.as_given
+    """llmz.persistence.plain-json-only: what the JSON check of an event payload sees (as given)."""
+    context_measured: Callable[[list[Any], list[Any], list[Any]], list[Any]] = pruning.as_sent
+    """llmz.budget.context-tokens.after-compaction: which messages ``tokens.context`` measures, given (as
+    sent, as fitted before ``onBeforeRequest``, the history before compaction): the request as sent."""
+
     # -- what the model is shown (reference.llmz.preview, .feedback, .prompt) --------------------------------
     format_value: Callable[[Any], str] = preview.format_value
     cut_preview: preview.Cut = preview.cut
@@ -240,6 +275,33 @@ class Policies:
     chat_guidance: str = prompt.CHAT_GUIDANCE
     system_prompt: Callable[[str, str], str] = prompt.system_prompt
     api_description: Callable[[config.RunConfig], str] = prompt.api_description
+
+    # -- what the host reads after a run (reference.llmz.diagnostics, .render) -----------------------------
+    recognises: Callable[[object, str | None], bool] = diagnostics.recognises
+    """The guards' test: shared brand plus code (llmz.errors.is-llmz-error, llmz.errors.guard-brand)."""
+    class_guard: Callable[[str, Callable[[object, str | None], bool]], Callable[[object], bool]] = (
+        diagnostics.class_guard
+    )
+    """The detachable ``is`` of one exported class (llmz.errors.class-guard)."""
+    is_think_signal: Callable[[object], bool] = diagnostics.is_think_signal
+    iteration_fields: Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]]], dict[str, Any]] = (
+        diagnostics.iteration_fields
+    )
+    error_diagnostic: Callable[[LlmzError], dict[str, Any]] = diagnostics.error_diagnostic
+    result_diagnostics: Callable[..., dict[str, Any]] = diagnostics.result_diagnostics
+    result_summary: Callable[[str, str | None, str | None], dict[str, Any]] = diagnostics.result_summary
+    stacktrace: Callable[[LlmzError], str | None] = diagnostics.full_stacktrace
+    """``CodeExecutionError.stacktrace`` (llmz.error-recovery.full-stacktrace)."""
+    writes_format_version: bool = True
+    """Whether ``session.to_json()`` states its format version (llmz.migration.format-versions)."""
+    persists_definitions: bool = False
+    """Whether ``session.to_json()`` carries the definitions of the last run: never in llmz
+    (llmz.tools.definitions-reattached); only a mutant sets it."""
+    legacy_result_snapshot: bool = False
+    """Whether a result offers the previous API's snapshot: never in llmz (llmz.migration.no-snapshots)."""
+    standalone_raises: bool = True
+    """Whether a standalone method's failure goes to its caller, even a recoverable code
+    (llmz.errors.recoverable-scope)."""
 
     @property
     def previewer(self) -> preview.Previewer:

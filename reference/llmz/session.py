@@ -12,6 +12,7 @@ decision the session makes goes through its policy object (``reference.llmz.poli
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from reference.llmz import guard
@@ -58,10 +59,15 @@ class Session:
         self.turn_start: int | None = None
         self.compaction: dict[str, Any] | None = compaction.as_llmz() if compaction is not None else None
         """The controls in llmz's spelling, as serialized; None when compaction is disabled."""
+        self.summarize_callback = compaction.summarize if compaction is not None else None
+        """A host ``compaction.summarize`` callback (llmz.compaction.custom-summarize); not serialized."""
         self._calls = 0
         self._iterations = 0
         self._executions = 0
         self.active = False
+        self.definitions: dict[str, Any] | None = None
+        """Never set by the reference: definitions are not session state (llmz.tools.definitions-reattached);
+        a mutant's ``execute`` stores them here."""
 
     # -- input -------------------------------------------------------------------------------------
     def to_native(self, item: dict[str, Any]) -> Message:
@@ -71,6 +77,8 @@ class Session:
         def event_text(name: str, payload: Any) -> str:
             return policies.render_event(name, policies.previewer(payload, policies.event_preview_tokens))
 
+        if item.get("role") == "event" and "payload" in item:
+            item = {**item, "payload": policies.payload_as_checked(item["payload"])}
         return convert(
             item,
             event_text=event_text,
@@ -176,7 +184,7 @@ class Session:
 
     def to_json(self) -> dict[str, Any]:
         self.require_idle("serialize the session")
-        return {
+        state = {
             "format": FORMAT,
             "version": FORMAT_VERSION,
             "history": snapshot(self.history),
@@ -191,9 +199,19 @@ class Session:
             "compaction": snapshot(self.compaction) if self.compaction is not None else False,
             "memory": self.policies.memory_snapshot(self.memory),
         }
+        if not self.policies.writes_format_version:  # only a mutant (llmz.migration.format-versions)
+            del state["version"]
+        if self.definitions is not None:  # only a mutant's (llmz.tools.definitions-reattached)
+            state["definitions"] = snapshot(self.definitions)
+        return state
 
     @classmethod
-    def from_json(cls, state: Any, policies: Policies = DEFAULT_POLICIES) -> Session:
+    def from_json(
+        cls,
+        state: Any,
+        policies: Policies = DEFAULT_POLICIES,
+        summarize: Callable[[list[dict[str, Any]], int], str] | None = None,
+    ) -> Session:
         """Restore a snapshot. Without delivery tracking the last speaker is unknown
         (llmz.chat-guard.legacy-snapshot-unknown)."""
         state = policies.session_state(state)
@@ -206,6 +224,8 @@ class Session:
         session = cls(compaction=None, policies=policies)
         compaction = state.get("compaction")
         session.compaction = snapshot(compaction) if isinstance(compaction, dict) else None
+        # A callback is host code: the caller passes it again (llmz.compaction.controls-persist).
+        session.summarize_callback = summarize if session.compaction is not None else None
         session.memory = Memory.from_json(state.get("memory"))
         session.history = snapshot(state.get("history", []))
         session.pending = snapshot(state.get("pending", []))

@@ -9,17 +9,19 @@ import { CannotExpress } from './errors.mjs'
 /** Structure name -> the keys (wire spelling) the bridge maps onto llmz. */
 export const VOCABULARY = {
   Scenario: ['id', 'system', 'requires', 'setup', 'script', 'steps'],
-  ScriptEntry: ['purpose', 'text', 'tool_calls', 'json', 'stop_reason', 'usage', 'failure', 'chunks', 'stream_break'],
+  ScriptEntry: ['purpose', 'text', 'tool_calls', 'json', 'stop_reason', 'usage', 'failure', 'chunks', 'stream_break',
+    'continuation'],
   StreamBreak: ['after', 'calls_after', 'message'],
   ScriptedToolCall: ['name', 'code', 'arguments', 'id'],
   Usage: ['input_tokens', 'output_tokens'],
   ScriptedFailure: ['status', 'message', 'retry_after'],
-  Setup: ['tools', 'exits', 'chat', 'hooks', 'models', 'compaction', 'options', 'memory', 'objects'],
+  Setup: ['tools', 'exits', 'chat', 'hooks', 'models', 'compaction', 'options', 'memory', 'objects',
+    'record_context_tokens'],
   ObjectSpec: ['name', 'description', 'properties'],
   ObjectProperty: ['name', 'value', 'schema', 'writable', 'effects'],
   MemorySpec: ['variables', 'max_bytes'],
   ToolSpec: ['name', 'description', 'input', 'output', 'input_effects', 'output_effects', 'behaviour', 'retries',
-    'from_iteration'],
+    'from_iteration', 'handler'],
   SchemaEffect: ['trim', 'refine', 'assign', 'replace', 'throws', 'counts', 'async'],
   RefineSpec: ['field', 'forbid', 'message'],
   ToolBehaviour: [
@@ -42,15 +44,20 @@ export const VOCABULARY = {
   AfterToolHook: ['tool', 'replace_output', 'reject', 'abort', 'think_signal'],
   BeforeToolHook: ['tool', 'replace_input'],
   ModelSpec: ['id', 'input_tokens', 'output_tokens'],
-  CompactionSpec: ['trigger_ratio', 'target_ratio', 'keep_recent_iterations', 'max_summary_tokens', 'model'],
+  CompactionSpec: ['trigger_ratio', 'target_ratio', 'keep_recent_iterations', 'max_summary_tokens', 'model', 'summarize'],
+  SummarizeCallback: ['returns'],
   ExecuteOptions: ['loop', 'timeout', 'require_chat_response', 'max_tokens', 'tool_result_max_tokens', 'mid_stream_fallback'],
-  AppendStep: ['op', 'messages', 'single', 'mutate_after'],
+  AppendStep: ['op', 'messages', 'single', 'mutate_after', 'non_json'],
   AppendMessage: ['role', 'content', 'name', 'payload', 'attachments', 'modality'],
   ExecuteStep: ['op', 'mode', 'instructions', 'exits', 'options', 'give_up_after', 'session'],
   SaveAndRestoreStep: ['op', 'drop_delivery_tracking', 'unknown_version', 'older_version', 'from_result', 'tamper'],
-  CompactStep: ['op', 'keep_recent_iterations'],
-  SummarizeStep: ['op'],
+  CompactStep: ['op', 'keep_recent_iterations', 'signal'],
+  SummarizeStep: ['op', 'signal'],
+  RequestMessagesStep: ['op', 'memory', 'retained_iterations'],
+  PruneStep: ['op', 'retained_iterations'],
+  IterationRef: ['execution', 'index'],
   TamperAccessorsStep: ['op'],
+  ProbeStep: ['op', 'probe', 'component', 'props'],
 }
 
 /** Fields the suite knows but this bridge cannot express on llmz 1.0.1 (unless set to `unless`), and why. */
@@ -81,6 +88,9 @@ const STEPS = {
   compact: 'CompactStep',
   summarize: 'SummarizeStep',
   tamper_accessors: 'TamperAccessorsStep',
+  request_messages: 'RequestMessagesStep',
+  prune: 'PruneStep',
+  probe: 'ProbeStep',
 }
 
 function check(value, structure, where) {
@@ -115,6 +125,7 @@ export function checkScenario(scenario) {
     check(step, structure, `steps[${index}]`)
     if (structure === 'AppendStep') each(step.messages, 'AppendMessage', `steps[${index}].messages`)
     if (structure === 'ExecuteStep') check(step.options, 'ExecuteOptions', `steps[${index}].options`)
+    each(step.retained_iterations, 'IterationRef', `steps[${index}].retained_iterations`)
   }
 }
 
@@ -155,6 +166,7 @@ function checkSetup(setup) {
   each(setup.hooks?.before_request?.append, 'RequestMessage', 'setup.hooks.before_request.append')
   each(setup.models, 'ModelSpec', 'setup.models')
   if (setup.compaction !== false) check(setup.compaction, 'CompactionSpec', 'setup.compaction')
+  if (setup.compaction) check(setup.compaction.summarize, 'SummarizeCallback', 'setup.compaction.summarize')
   check(setup.options, 'ExecuteOptions', 'setup.options')
   check(setup.memory, 'MemorySpec', 'setup.memory')
   for (const [index, object] of (setup.objects ?? []).entries()) {
