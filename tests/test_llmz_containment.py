@@ -270,3 +270,9 @@ def test_a_host_error_rethrown_by_the_program_keeps_its_code() -> None:
 def test_a_forged_capture_only_reaches_declared_and_known_names() -> None:
     outcome = run("const a = 1\n__llmz_capture({ a: () => 2, secret: () => 3 })\nreturn a")
     assert set(outcome.captured) == {"a"}
+
+
+def test_host_and_worker_agree_on_the_raw_parts_of_a_request() -> None:
+    from reference.llmz import containment, jsworker
+
+    assert containment.SOURCES == jsworker.SOURCES

@@ -28,6 +28,7 @@ from conformance.scenario.llmz import (
     ExecuteStep,
     HooksSpec,
     IterationRef,
+    LlmzCase,
     ObserverBehaviour,
     OnInspectHook,
     PruneStep,
@@ -42,7 +43,6 @@ from conformance.scenario.llmz import (
     ToolSpec,
 )
 from conformance.scenario.llmz_probes import ProbeStep
-from conformance.scenario.model import LlmzCase
 from reference.llmz import (
     DEFAULT_POLICIES,
     NEVER_SETTLES,

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StrictInt, model_validator
 
-from conformance.scenario.common import Strict
+from conformance.scenario.common import CaseBase, Strict
 from conformance.scenario.invalid import (
     ASCII_IDENTIFIER_PATTERN,
     MAX_SAFE_INTEGER,
@@ -658,3 +658,10 @@ Step = Annotated[
     | ProbeStep,
     Field(discriminator="op"),
 ]
+
+
+# What an implementation plays; ``conformance.scenario.model`` adds the answer key.
+class LlmzCase(CaseBase):
+    system: Literal["llmz"]
+    setup: Setup = Field(default_factory=Setup)
+    steps: list[Step] = Field(min_length=1)

@@ -17,7 +17,6 @@ changes it everywhere it is used.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -183,9 +182,9 @@ class Policies:
     """llmz.sessions.attachments-become-parts, llmz.sessions.voice-label: convenience input as parts."""
     convenience_on_native: Callable[[dict[str, Any]], LlmzError | None] = conversation.convenience_on_native
     """llmz.sessions.no-convenience-on-native-multipart: attachments or modality on a native multipart."""
-    copy_input: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] = copy.deepcopy
+    copy_input: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] = snapshot
     """llmz.sessions.input-copied: append keeps its own copy of the batch, taken before anything is stored."""
-    detach: Callable[[Any], Any] = copy.deepcopy
+    detach: Callable[[Any], Any] = snapshot
     """llmz.sessions.accessors-return-copies: what transcript, messages and pendingMessages hand out."""
     running_turn_takes_input: bool = False
     """Input appended while a run holds the session waits for the next turn
