@@ -17,12 +17,19 @@ from typing import Any, NoReturn
 
 from conformance.players import CannotExpress, capabilities
 from conformance.players.common import ProviderFactory, given, scripted_provider
+from conformance.players.llmz_host import (
+    HostProbes,
+    clones_in_place,
+    component_definition,
+    metadata_reporter,
+)
 from conformance.scenario.invalid import raw
 from conformance.scenario.llmz import (
     CHANGED_TEXT,
     AfterToolHook,
     AppendStep,
     CompactStep,
+    ComponentSpec,
     ExecuteOptions,
     ExecuteStep,
     HooksSpec,
@@ -37,6 +44,7 @@ from conformance.scenario.llmz import (
     ToolBehaviour,
     ToolSpec,
 )
+from conformance.scenario.llmz_host import HOST_PROBE_STEPS
 from conformance.scenario.model import LlmzCase
 from reference.llmz import (
     DEFAULT_POLICIES,
@@ -212,7 +220,27 @@ class Player:
             else list(DEFAULT_MODELS)
         )
         self.tools = [self._tool(spec) for spec in self.setup.tools]
+        self.tools = clones_in_place(self.setup, self.tools, policies)
         self.hooks = self._hooks(self.setup.hooks)
+        self.components = {
+            spec.name: component_definition(
+                spec, self._component_handler(spec), _effects(spec.effects)
+            )
+            for spec in self.setup.chat.components
+            if isinstance(spec.name, str)
+        }
+        self.probes = HostProbes(
+            self.setup,
+            self.recorder,
+            policies,
+            self.components,
+            {tool.name: tool for tool in self.tools},
+            {e.name: Exit(e.name, e.description, e.schema_, _effects(e.effects)) for e in self.setup.exits},
+        )
+
+    def _component_handler(self, spec: ComponentSpec) -> Callable[..., Any] | None:
+        handler = _handler(spec.handler)
+        return metadata_reporter(handler, self.recorder, str(spec.name)) if spec.report_metadata else handler
 
     def _observe(self, kind: str, fields: dict[str, Any]) -> None:
         self.recorder.emit(kind, **fields)
@@ -312,22 +340,33 @@ class Player:
 
     def _chat(self) -> Chat:
         spec = self.setup.chat
-        components = [
-            Component(
-                raw(c.name),
-                _handler(c.handler),
-                description=c.description,
-                props=c.props,
-                effects=_effects(c.effects),
-            )
-            for c in spec.components
-        ]
+        components = [self._registered(c) for c in spec.components]
+        response = spec.response
+        by_preset = response is not None and response.form == "preset"
         return Chat(
-            handler=_handler(spec.text_handler),
+            handler=None if by_preset else _handler(spec.text_handler),
             components=components,
-            on_delta=_observer(_PREVIEWS[spec.on_delta][0]),
-            on_restart=_observer(_PREVIEWS[spec.on_delta][1]),
+            on_delta=None if by_preset else _observer(_PREVIEWS[spec.on_delta][0]),
+            on_restart=None if by_preset else _observer(_PREVIEWS[spec.on_delta][1]),
+            preset=response.preset if response is not None else None,
+            response_instructions=response.instructions if response is not None else None,
         )
+
+    def _registered(self, spec: ComponentSpec) -> Component:
+        """The component the chat registers: the definition, or its ``withHandler`` copy."""
+        if not isinstance(spec.name, str):  # a name marked invalid goes to the runtime as written
+            return Component(
+                raw(spec.name),
+                _handler(spec.handler),
+                description=spec.description,
+                props=spec.props,
+                effects=_effects(spec.effects),
+            )
+        definition = self.components[spec.name]
+        if spec.bind == "definition":
+            return definition
+        handler = self._component_handler(spec)
+        return definition if handler is None else self.policies.bind_handler(definition, handler)
 
     def _exits(self, step: ExecuteStep) -> list[Exit] | None:
         defined = [Exit(e.name, e.description, e.schema_, _effects(e.effects)) for e in self.setup.exits]
@@ -526,6 +565,8 @@ def play(
             player.summarize_or_compact(step)
         elif isinstance(step, TamperAccessorsStep):
             player.tamper_accessors()
+        elif isinstance(step, HOST_PROBE_STEPS):
+            player.probes.play(step)
         else:
             raise CannotExpress(f"the llmz reference does not implement the {step.op!r} step")
     player.recorder.final = player.final()

@@ -212,6 +212,32 @@ class Result(Open):
     tokens: RunTokens = optional()
 
 
+class ProbeError(Open):
+    code: str
+
+
+class Probe(Open):
+    """What a host-API probe step (conformance/scenario/llmz_host.py) or a probing handler reported."""
+
+    type: Literal["probe"]
+    step: Literal[
+        "inspect", "render", "api_surface", "definition_json", "default_components", "component_handler"
+    ]
+    text: str = optional()
+    tokens: int = optional()
+    component: str = optional()
+    props: Any = optional()
+    handler_bound: bool = optional()
+    present: list[str] = optional()
+    absent: list[str] = optional()
+    json_: Any = optional(alias="json")
+    definitions: int = optional()
+    bound: int = optional()
+    unbound_after_with_handler: int = optional()
+    metadata_id: bool = optional()
+    error: ProbeError = optional()
+
+
 Event = Annotated[
     ModelRequest
     | ModelResponse
@@ -225,7 +251,8 @@ Event = Annotated[
     | Error
     | Iteration
     | Exit
-    | Result,
+    | Result
+    | Probe,
     Field(discriminator="type"),
 ]
 

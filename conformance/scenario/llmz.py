@@ -24,6 +24,15 @@ from conformance.scenario.invalid import (
     is_safe_integer,
     refusable,
 )
+from conformance.scenario.llmz_host import (
+    ApiSurfaceStep,
+    DefaultComponentsStep,
+    DefinitionJsonStep,
+    InspectStep,
+    RenderStep,
+    ResponseSpec,
+    ToolCloneSpec,
+)
 
 JsonSchema = dict[str, Any]
 
@@ -241,6 +250,16 @@ class ComponentSpec(Strict):
     handler: Literal["ok", "fail", "none"] = Field(
         default="ok", description="ok acknowledges delivery; fail throws; none means no handler is bound."
     )
+    bind: Literal["definition", "with_handler"] = Field(
+        default="definition",
+        description="`with_handler`: define the component without a handler and register "
+        "`definition.withHandler(handler)` (llmz.components.with-handler); the definition stays unbound.",
+    )
+    report_metadata: bool = Field(
+        default=False,
+        description="The handler records a `probe` event saying whether its metadata carried a non-empty "
+        "message id (llmz.components.handler-metadata).",
+    )
 
 
 class ObjectProperty(Strict):
@@ -274,6 +293,11 @@ class ChatSpec(Strict):
             "`response.onDelta`: absent, gets the script's `chunks` as previews, throws on each event, or "
             "throws only on a restart (retraction) event."
         ),
+    )
+    response: ResponseSpec | None = Field(
+        default=None,
+        description="`Chat.response` as a preset name or a preset object (llmz.components.response-options); "
+        "omitted: `{handler, onDelta}` as the fields above say.",
     )
 
 
@@ -442,6 +466,9 @@ class Setup(Strict):
     )
     options: ExecuteOptions = Field(default_factory=ExecuteOptions, description="Defaults for every execute.")
     memory: MemorySpec = Field(default_factory=MemorySpec, description="Session memory options.")
+    tool_clones: list[ToolCloneSpec] = Field(
+        default_factory=list, description="Tools registered as clones of a setup tool, in its place."
+    )
 
 
 CHANGED_TEXT = "changed after append"
@@ -560,6 +587,16 @@ class SummarizeStep(Strict):
 
 
 Step = Annotated[
-    AppendStep | ExecuteStep | SaveAndRestoreStep | CompactStep | SummarizeStep | TamperAccessorsStep,
+    AppendStep
+    | ExecuteStep
+    | SaveAndRestoreStep
+    | CompactStep
+    | SummarizeStep
+    | TamperAccessorsStep
+    | InspectStep
+    | RenderStep
+    | ApiSurfaceStep
+    | DefinitionJsonStep
+    | DefaultComponentsStep,
     Field(discriminator="op"),
 ]

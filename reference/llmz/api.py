@@ -144,6 +144,9 @@ class Component:
     description: str = ""
     props: JsonSchema = field(default_factory=lambda: {"type": "object"})
     effects: Sequence[Effect] = ()
+    takes_metadata: bool = False
+    """The handler is called as ``handler(props, metadata)``, metadata holding the message id
+    (llmz.components.handler-metadata); otherwise with the props alone."""
 
 
 @dataclass(frozen=True)
@@ -177,6 +180,10 @@ class Chat:
     components: Sequence[Component] = ()
     on_delta: Callable[[str, str], Any] | None = None
     on_restart: Callable[[dict[str, Any]], Any] | None = None
+    preset: str | None = None
+    """``Chat.response``'s preset (markdown, text or speech; llmz.components.response-options)."""
+    response_instructions: str | None = None
+    """``Chat.response.instructions``: added to the chat guidance."""
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,9 @@ class RunConfig:
     """``options.midStreamFallback`` (llmz.streaming.mid-stream-fallback-before-dispatch)."""
     tools_getter: Callable[[], Sequence[Tool]] | None = None
     """The host's tools getter, when it gave one instead of a list (llmz.tools.dynamic-getters)."""
+    preset: str | None = None
+    """``Chat.response``'s preset, checked before the first iteration (reference.llmz.host_api)."""
+    response_instructions: str | None = None
 
     @property
     def result_budget_tokens(self) -> int:
@@ -149,4 +152,6 @@ def resolve(
         result_budget=options.tool_result_max_tokens,
         mid_stream_fallback=options.mid_stream_fallback,
         tools_getter=getter,
+        preset=chat.preset if chat else None,
+        response_instructions=chat.response_instructions if chat else None,
     )

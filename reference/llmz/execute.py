@@ -133,6 +133,8 @@ def build_request(ctx: IterationContext, runtime: Runtime, index: int = 1) -> di
     earlier, current = session.split()
     compaction = session.compaction
     guidance = policies.chat_guidance if config.chat else policies.worker_guidance
+    if config.response_instructions:
+        guidance = f"{guidance}\n\n{config.response_instructions}"
     fit_context = fit.FitContext(
         instructions=policies.system_prompt(config.instructions, guidance),
         tools=prompt.tools(policies.api_description(config)),
@@ -273,6 +275,7 @@ def run_execution(ctx: IterationContext, runtime: Runtime) -> IterationEnd | Non
     problem = policies.configuration_problem(
         ctx.config, policies.result_budget_problem, policies.is_identifier
     )
+    problem = problem or policies.response_problem(ctx.config.preset, policies.response_presets)
     if problem is not None:  # before any iteration exists (llmz.errors.config-before-iteration)
         return _refused(ctx, problem)
     session.begin_turn()

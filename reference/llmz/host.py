@@ -10,11 +10,12 @@ error. Its decisions come from the session's policy object.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from reference.llmz import effects, memory
-from reference.llmz.api import NEVER_SETTLES, Abort, ThinkSignal, Tool, Truncated
+from reference.llmz.api import NEVER_SETTLES, Abort, Component, ThinkSignal, Tool, Truncated
 from reference.llmz.config import RunConfig
 from reference.llmz.errors import LlmzError
 from reference.llmz.events import Events
@@ -351,12 +352,21 @@ class IterationHost:
         if self.delivery_error is not None and self.policies.skip_sends_after_failed_delivery:
             status = "skipped"
         else:
-            status = deliver_status(spec.handler, _plain(props))
+            status = deliver_status(self._component_handler(spec), _plain(props))
         self.deliver("component", _plain(props), status, component=name)
         if status == "failed":
             self.delivery_error = LlmzError("DELIVERY_FAILED", f"the chat.{name} handler failed")
             return self._refuse(self.delivery_error)
         return encode_value(UNDEFINED)
+
+    def _component_handler(self, spec: Component) -> Callable[[Any], Any] | None:
+        """The handler as llmz calls it: with the message metadata too when it takes it
+        (llmz.components.handler-metadata)."""
+        handler: Callable[..., Any] | None = spec.handler
+        if handler is None or not spec.takes_metadata:
+            return handler
+        metadata = self.policies.message_metadata(len(self.deliveries) + 1)
+        return lambda props: handler(props, metadata)
 
     def deliver(self, kind: str, content: Any, status: str, component: str | None = None) -> None:
         """Record one delivery attempt and let the guard see it."""
