@@ -37,6 +37,8 @@ MODELS: dict[str, type[BaseModel]] = {
             "OnInspectHook", "BeforeRequestHook", "RequestMessage", "ObjectSpec", "ObjectProperty",
             "ModelSpec", "CompactionSpec", "ExecuteOptions", "AppendStep",
             "AppendMessage", "ExecuteStep", "SaveAndRestoreStep", "CompactStep", "SummarizeStep",
+            "ToolCloneSpec", "ResponseSpec", "InspectStep", "RenderStep", "ApiSurfaceStep",
+            "DefinitionJsonStep", "DefaultComponentsStep",
         )
     },
 }

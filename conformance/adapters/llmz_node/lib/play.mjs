@@ -10,6 +10,7 @@ import { Session, ThinkSignal, execute } from 'llmz'
 
 import { CannotExpress, NotSettled } from './errors.mjs'
 import { checkScenario } from './vocabulary.mjs'
+import { PROBE_STEPS, cloneTools, playProbe } from './probes.mjs'
 import { buildChat, buildExits, buildObjects, buildTools } from './host.mjs'
 import { ScriptedModelClient } from './model-client.mjs'
 import { llmzModelRef } from './models.mjs'
@@ -45,9 +46,11 @@ export async function playScenario(scenario) {
     signalling: (name, spec) => state.observer?.signalling(name, spec),
     iteration: () => state.observer?.index ?? 0,
     probe: (spec) => probeSession(state, spec),
+    definitions: new Map(),
   }
+  state.definitions = host.definitions
   try {
-    state.tools = buildTools(setup.tools ?? [], host)
+    state.tools = cloneTools(buildTools(setup.tools ?? [], host), setup.tool_clones)
     state.exits = buildExits(setup.exits ?? [])
     state.chat = buildChat(setup.chat ?? {}, host)
     state.objects = buildObjects(setup.objects ?? [])
@@ -84,6 +87,7 @@ async function playStep(state, step, index) {
     case 'tamper_accessors':
       return tamperAccessors(state)
     default:
+      if (Object.hasOwn(PROBE_STEPS, step.op)) return playProbe(state, step)
       throw new CannotExpress(`step ${index} op ${JSON.stringify(step.op)}`)
   }
 }
@@ -405,7 +409,9 @@ async function probeSession(state, spec) {
  * attempt to say anything).
  */
 function unhandledText(state, step, observer) {
-  if (step.mode !== 'chat' || (state.setup.chat?.text_handler ?? 'ok') !== 'none') return null
+  const chat = state.setup.chat ?? {}
+  const noHandler = (chat.text_handler ?? 'ok') === 'none' || chat.response?.form === 'preset'
+  if (step.mode !== 'chat' || !noHandler) return null
   return (entry) => {
     const text = entry.text ?? ''
     if (!text.trim()) return

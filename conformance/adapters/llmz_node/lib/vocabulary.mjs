@@ -14,7 +14,8 @@ export const VOCABULARY = {
   ScriptedToolCall: ['name', 'code', 'arguments', 'id'],
   Usage: ['input_tokens', 'output_tokens'],
   ScriptedFailure: ['status', 'message', 'retry_after'],
-  Setup: ['tools', 'exits', 'chat', 'hooks', 'models', 'compaction', 'options', 'memory', 'objects'],
+  Setup: ['tools', 'exits', 'chat', 'hooks', 'models', 'compaction', 'options', 'memory', 'objects', 'tool_clones'],
+  ToolCloneSpec: ['of', 'name'],
   ObjectSpec: ['name', 'description', 'properties'],
   ObjectProperty: ['name', 'value', 'schema', 'writable', 'effects'],
   MemorySpec: ['variables', 'max_bytes'],
@@ -30,8 +31,9 @@ export const VOCABULARY = {
   ThinkSignalSpec: ['reason', 'context', 'via'],
   TruncateSpec: ['max_tokens', 'preserve'],
   ExitSpec: ['name', 'description', 'schema', 'effects'],
-  ChatSpec: ['text_handler', 'components', 'on_delta'],
-  ComponentSpec: ['name', 'description', 'props', 'effects', 'handler'],
+  ChatSpec: ['text_handler', 'components', 'on_delta', 'response'],
+  ResponseSpec: ['form', 'preset', 'instructions'],
+  ComponentSpec: ['name', 'description', 'props', 'effects', 'handler', 'bind', 'report_metadata'],
   HooksSpec: [
     'on_exit', 'after_tool', 'before_tool', 'on_inspect', 'before_request', 'before_execution',
     'on_iteration_start', 'on_iteration_end', 'on_trace',
@@ -51,6 +53,11 @@ export const VOCABULARY = {
   CompactStep: ['op', 'keep_recent_iterations'],
   SummarizeStep: ['op'],
   TamperAccessorsStep: ['op'],
+  InspectStep: ['op', 'via', 'value', 'max_tokens', 'compact', 'purpose', 'preserve'],
+  RenderStep: ['op', 'component', 'props', 'change_input', 'change_rendered'],
+  ApiSurfaceStep: ['op', 'names'],
+  DefinitionJsonStep: ['op', 'tool', 'exit'],
+  DefaultComponentsStep: ['op'],
 }
 
 /** Fields the suite knows but this bridge cannot express on llmz 1.0.1 (unless set to `unless`), and why. */
@@ -81,6 +88,11 @@ const STEPS = {
   compact: 'CompactStep',
   summarize: 'SummarizeStep',
   tamper_accessors: 'TamperAccessorsStep',
+  inspect: 'InspectStep',
+  render: 'RenderStep',
+  api_surface: 'ApiSurfaceStep',
+  definition_json: 'DefinitionJsonStep',
+  default_components: 'DefaultComponentsStep',
 }
 
 function check(value, structure, where) {
@@ -143,6 +155,8 @@ function checkSetup(setup) {
   each(setup.exits, 'ExitSpec', 'setup.exits')
   for (const [index, exit] of (setup.exits ?? []).entries()) checkEffects(exit.effects, `setup.exits[${index}].effects`)
   check(setup.chat, 'ChatSpec', 'setup.chat')
+  check(setup.chat?.response, 'ResponseSpec', 'setup.chat.response')
+  each(setup.tool_clones, 'ToolCloneSpec', 'setup.tool_clones')
   each(setup.chat?.components, 'ComponentSpec', 'setup.chat.components')
   for (const [index, component] of (setup.chat?.components ?? []).entries()) {
     checkEffects(component.effects, `setup.chat.components[${index}].effects`)
