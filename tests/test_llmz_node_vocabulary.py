@@ -38,7 +38,7 @@ MODELS: dict[str, type[BaseModel]] = {
             "ModelSpec", "CompactionSpec", "ExecuteOptions", "AppendStep",
             "AppendMessage", "ExecuteStep", "SaveAndRestoreStep", "CompactStep", "SummarizeStep",
             "ToolCloneSpec", "ResponseSpec", "InspectStep", "RenderStep", "ApiSurfaceStep",
-            "DefinitionJsonStep", "DefaultComponentsStep",
+            "DefinitionJsonStep", "DefaultComponentsStep", "ResultContentsStep",
         )
     },
 }

@@ -44,7 +44,7 @@ from conformance.scenario.llmz import (
     ToolBehaviour,
     ToolSpec,
 )
-from conformance.scenario.llmz_host import HOST_PROBE_STEPS
+from conformance.scenario.llmz_host import HOST_PROBE_STEPS, ResultContentsStep
 from conformance.scenario.model import LlmzCase
 from reference.llmz import (
     DEFAULT_POLICIES,
@@ -565,6 +565,8 @@ def play(
             player.summarize_or_compact(step)
         elif isinstance(step, TamperAccessorsStep):
             player.tamper_accessors()
+        elif isinstance(step, ResultContentsStep):
+            player.probes.result_contents(player.last_result)
         elif isinstance(step, HOST_PROBE_STEPS):
             player.probes.play(step)
         else:

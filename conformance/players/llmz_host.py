@@ -20,11 +20,19 @@ from conformance.scenario.llmz_host import (
     DefinitionJsonStep,
     InspectStep,
     RenderStep,
+    ResultContentsStep,
 )
-from reference.llmz import Component, Exit, LlmzError, Policies, Tool, host_api
+from reference.llmz import Component, ExecutionResult, Exit, LlmzError, Policies, Tool, host_api
 from reference.record import Recorder
 
-ProbeStep = InspectStep | RenderStep | ApiSurfaceStep | DefinitionJsonStep | DefaultComponentsStep
+ProbeStep = (
+    InspectStep
+    | RenderStep
+    | ApiSurfaceStep
+    | DefinitionJsonStep
+    | DefaultComponentsStep
+    | ResultContentsStep
+)
 
 
 def change(value: Any) -> None:
@@ -109,8 +117,23 @@ class HostProbes:
             self.recorder.emit("probe", step="api_surface", present=present, absent=absent)
         elif isinstance(step, DefinitionJsonStep):
             self.definition_json(step)
-        else:
+        elif isinstance(step, DefaultComponentsStep):
             self.default_components()
+        else:
+            raise ValueError("result_contents is played by the player, which holds the last result")
+
+    def result_contents(self, result: ExecutionResult | None) -> None:
+        """The documented parts of the last ``ExecutionResult`` (llmz.api.result-contents)."""
+        if result is None:
+            raise ValueError("steps: result_contents needs an earlier execute step")
+        tokens = result.tokens or {}
+        self.recorder.emit(
+            "probe",
+            step="result_contents",
+            outcome=result.status,
+            usage={key: tokens.get(key, 0) for key in ("input_tokens", "output_tokens")},
+            diagnostics=bool(result.diagnostics),
+        )
 
     def inspect(self, step: InspectStep) -> None:
         try:

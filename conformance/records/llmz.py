@@ -221,7 +221,13 @@ class Probe(Open):
 
     type: Literal["probe"]
     step: Literal[
-        "inspect", "render", "api_surface", "definition_json", "default_components", "component_handler"
+        "inspect",
+        "render",
+        "api_surface",
+        "definition_json",
+        "default_components",
+        "component_handler",
+        "result_contents",
     ]
     text: str = optional()
     tokens: int = optional()
@@ -235,6 +241,9 @@ class Probe(Open):
     bound: int = optional()
     unbound_after_with_handler: int = optional()
     metadata_id: bool = optional()
+    outcome: Literal["success", "error"] = optional()
+    usage: RunTokens = optional()
+    diagnostics: bool = optional()
     error: ProbeError = optional()
 
 

@@ -31,6 +31,7 @@ from conformance.scenario.llmz_host import (
     InspectStep,
     RenderStep,
     ResponseSpec,
+    ResultContentsStep,
     ToolCloneSpec,
 )
 
@@ -597,6 +598,7 @@ Step = Annotated[
     | RenderStep
     | ApiSurfaceStep
     | DefinitionJsonStep
-    | DefaultComponentsStep,
+    | DefaultComponentsStep
+    | ResultContentsStep,
     Field(discriminator="op"),
 ]

@@ -98,7 +98,21 @@ class DefaultComponentsStep(Strict):
     op: Literal["default_components"]
 
 
-HOST_PROBE_STEPS = (InspectStep, RenderStep, ApiSurfaceStep, DefinitionJsonStep, DefaultComponentsStep)
+class ResultContentsStep(Strict):
+    """Read the last execute's ``ExecutionResult`` (llmz.api.result-contents): how it ended (``status``), the
+    provider usage it reports (``tokens``) and whether it carries diagnostics (``diagnostics()``)."""
+
+    op: Literal["result_contents"]
+
+
+HOST_PROBE_STEPS = (
+    InspectStep,
+    RenderStep,
+    ApiSurfaceStep,
+    DefinitionJsonStep,
+    DefaultComponentsStep,
+    ResultContentsStep,
+)
 
 
 class ResponseSpec(Strict):

@@ -301,6 +301,11 @@ class ExecutionResult:
     session: Any = None
     """``result.session``: the session the call ran on, the one it created when none was given
     (llmz.sessions.fresh-session-when-omitted)."""
+    tokens: dict[str, int] | None = None
+    """``result.tokens``: the usage the provider reported for this run's calls, added up
+    (llmz.api.result-contents, llmz.budget.result-tokens.provider-usage)."""
+    diagnostics: tuple[IterationResult, ...] = ()
+    """``result.diagnostics()``: how each iteration ended and with which error (llmz.api.result-contents)."""
 
 
 Observer = Callable[[str, dict[str, Any]], None]

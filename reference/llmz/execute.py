@@ -347,8 +347,9 @@ def execute(
     otherwise); ``exits`` None gives the default exits. Every event goes to each of ``observers``; the
     decisions are the session's policies; ``policies`` only serves for the session created when ``session``
     is None."""
-    if session is None:  # a fresh session, handed back as result.session
-        session = policies.session_when_omitted(policies)
+    # the conversation lives in the session, never in the chat (llmz.api.session-owns-state); without
+    # one, a fresh session, handed back as result.session
+    session = policies.run_session(session, chat, policies)
     assert session is not None
     iterations: list[IterationResult] = []
 
@@ -378,4 +379,6 @@ def execute(
         messages=session.messages,
         memory=session.variables,
         session=session,
+        tokens=session.policies.run_tokens(metered.usages),
+        diagnostics=session.policies.result_diagnostics(tuple(iterations)),
     )

@@ -183,6 +183,19 @@ def message_metadata(sequence: int) -> dict[str, Any]:
     return {"id": f"message_{sequence}"}
 
 
+def result_diagnostics(iterations: tuple[Any, ...]) -> tuple[Any, ...]:
+    """What ``result.diagnostics()`` reports: every iteration of the run with how it ended
+    (llmz.api.result-contents)."""
+    return iterations
+
+
+def run_session(session: Any, chat: Any, policies: Policies) -> Any:
+    """The session a run uses: the one given, else a fresh one. The chat plays no part: it configures
+    delivery and holds no conversation (llmz.api.chat-configures-delivery, llmz.api.session-owns-state)."""
+    del chat
+    return session if session is not None else policies.session_when_omitted(policies)
+
+
 def response_problem(preset: str | None, presets: frozenset[str]) -> LlmzError | None:
     """A ``Chat.response`` preset outside the documented three is a configuration error."""
     if preset is None or preset in presets:

@@ -257,6 +257,10 @@ class Policies:
     response_presets: frozenset[str] = host_api.PRESETS
     response_problem: Callable[[str | None, frozenset[str]], LlmzError | None] = host_api.response_problem
     delivered_text: Callable[[str | None, str], Any] = host_api.delivered_text
+    result_diagnostics: Callable[[tuple[Any, ...]], tuple[Any, ...]] = host_api.result_diagnostics
+    run_session: Callable[[Any, Any, Policies], Any] = host_api.run_session
+    """llmz.api.session-owns-state: the session a run works on (the chat has no say)."""
+    """llmz.api.result-contents: the per-iteration diagnostics an ExecutionResult carries."""
 
     @property
     def previewer(self) -> preview.Previewer:

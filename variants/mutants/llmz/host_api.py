@@ -13,6 +13,7 @@ from typing import Any
 from reference.llmz import preview
 from reference.llmz.api import Component, Tool, Truncated
 from reference.llmz.host_api import PUBLIC_NAMES
+from reference.llmz.policies import Policies
 from reference.llmz.reports import Display
 from variants import Mutant
 
@@ -57,6 +58,24 @@ def _json_without_description(definition: Any) -> dict[str, Any]:
 
 def _speech_as_audio(preset: str | None, text: str) -> Any:
     return {"audio": f"<synthesized {len(text)} characters>"} if preset == "speech" else text
+
+
+def _conversation_kept_by_chat(p: Policies) -> Policies:
+    """The chat configuration keeps the conversation: a run given no session goes on with the session the
+    last run with the same components and preset used."""
+    base = p.run_session
+    kept: dict[Any, Any] = {}
+
+    def run_session(session: Any, chat: Any, policies: Policies) -> Any:
+        key = None if chat is None else (chat.preset, tuple(c.name for c in chat.components))
+        if session is None and key is not None and key in kept:
+            return kept[key]
+        chosen = base(session, chat, policies)
+        if key is not None:
+            kept[key] = chosen
+        return chosen
+
+    return replace(p, run_session=run_session)
 
 
 MUTANTS: list[Mutant] = [
@@ -139,6 +158,18 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.tools.clone-keeps-validators",),
         description="a cloned tool keeps the JSON Schema but loses the effects",
         policies=lambda p: replace(p, clone_tool=_clone_without_effects),
+    ),
+    Mutant(
+        "llmz-api-result-without-diagnostics",
+        rules=("llmz.api.result-contents",),
+        description="an ExecutionResult carries no diagnostics of its run",
+        policies=lambda p: replace(p, result_diagnostics=lambda _iterations: ()),
+    ),
+    Mutant(
+        "llmz-api-chat-holds-conversation",
+        rules=("llmz.api.chat-configures-delivery", "llmz.api.session-owns-state"),
+        description="a run without a session continues the conversation last run with the same chat setup",
+        policies=_conversation_kept_by_chat,
     ),
     Mutant(
         "llmz-tools-json-without-description",

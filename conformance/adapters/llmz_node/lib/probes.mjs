@@ -23,6 +23,8 @@ export async function playProbe(state, step) {
       return definitionJson(state, step)
     case 'default_components':
       return defaultComponents(state)
+    case 'result_contents':
+      return resultContents(state)
     default:
       throw new Error(`not a probe step: ${step.op}`)
   }
@@ -34,6 +36,7 @@ export const PROBE_STEPS = {
   api_surface: 'ApiSurfaceStep',
   definition_json: 'DefinitionJsonStep',
   default_components: 'DefaultComponentsStep',
+  result_contents: 'ResultContentsStep',
 }
 
 function inspectValue(state, step) {
@@ -105,6 +108,25 @@ function defaultComponents(state) {
     definitions: defaults.length,
     bound: defaults.filter((component) => component.handler !== undefined).length,
     unbound_after_with_handler: bound.filter((component) => component.handler === undefined).length,
+  })
+}
+
+/** The documented parts of the last ExecutionResult: status, tokens (provider usage), diagnostics(). */
+function resultContents(state) {
+  const result = state.lastResult
+  if (!result) throw new Error('steps: result_contents needs an earlier execute step')
+  const tokens = result.tokens ?? {}
+  let diagnostics = false
+  try {
+    diagnostics = typeof result.diagnostics === 'function' && result.diagnostics() != null
+  } catch {
+    diagnostics = false
+  }
+  state.recorder.emit('probe', {
+    step: 'result_contents',
+    outcome: result.status,
+    usage: { input_tokens: tokens.input ?? 0, output_tokens: tokens.output ?? 0 },
+    diagnostics,
   })
 }
 

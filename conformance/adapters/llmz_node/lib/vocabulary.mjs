@@ -58,6 +58,7 @@ export const VOCABULARY = {
   ApiSurfaceStep: ['op', 'names'],
   DefinitionJsonStep: ['op', 'tool', 'exit'],
   DefaultComponentsStep: ['op'],
+  ResultContentsStep: ['op'],
 }
 
 /** Fields the suite knows but this bridge cannot express on llmz 1.0.1 (unless set to `unless`), and why. */
@@ -93,6 +94,7 @@ const STEPS = {
   api_surface: 'ApiSurfaceStep',
   definition_json: 'DefinitionJsonStep',
   default_components: 'DefaultComponentsStep',
+  result_contents: 'ResultContentsStep',
 }
 
 function check(value, structure, where) {
