@@ -110,6 +110,22 @@ def _observer(behaviour: ObserverBehaviour) -> Callable[..., Any] | None:
     return lambda *_: None
 
 
+def _iteration_start(spec: HooksSpec) -> Callable[..., Any] | None:
+    """``onIterationStart``: an observer, which with ``iteration_start_returns`` also returns an
+    iteration change in the previous API's shape (llmz.migration.iteration-start-no-mutation)."""
+    observer = _observer(spec.on_iteration_start)
+    text = spec.iteration_start_returns
+    if observer is None or text is None:
+        return observer
+    inner = observer
+
+    def returning(*args: Any) -> Any:
+        inner(*args)
+        return {"instructions": text}
+
+    return returning
+
+
 def _handler(kind: str) -> Callable[[Any], Any] | None:
     """A chat or component handler: ``ok`` acknowledges, ``fail`` throws, ``none`` is not bound."""
     if kind == "none":
@@ -316,7 +332,7 @@ class Player:
             on_inspect=_on_inspect(spec.on_inspect) if spec.on_inspect is not None else None,
             before_request=self._before_request(spec) if spec.before_request is not None else None,
             before_execution=(lambda _code: replacement) if replacement is not None else None,
-            on_iteration_start=_observer(spec.on_iteration_start),
+            on_iteration_start=_iteration_start(spec),
             on_iteration_end=_observer(spec.on_iteration_end),
             on_trace=_observer(spec.on_trace),
         )
@@ -343,8 +359,15 @@ class Player:
         components = [self._registered(c) for c in spec.components]
         response = spec.response
         by_preset = response is not None and response.form == "preset"
+        legacy: dict[str, Any] = {}
+        if spec.legacy is not None:
+            legacy["transcript"] = [m.model_dump() for m in spec.legacy.transcript]
+            if spec.legacy.handler:
+                legacy["handler"] = _handler(spec.text_handler)
+        moved = spec.legacy is not None and spec.legacy.handler
         return Chat(
-            handler=None if by_preset else _handler(spec.text_handler),
+            legacy=legacy,
+            handler=None if by_preset or moved else _handler(spec.text_handler),
             components=components,
             on_delta=None if by_preset else _observer(_PREVIEWS[spec.on_delta][0]),
             on_restart=None if by_preset else _observer(_PREVIEWS[spec.on_delta][1]),
@@ -451,6 +474,7 @@ class Player:
             options=self._options(step),
             observers=self.observers,
             policies=self.policies,
+            legacy={"messages": [m.model_dump() for m in step.legacy.messages]} if step.legacy else None,
         )
         if step.session == "omitted":
             self.session = result.session

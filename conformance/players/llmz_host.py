@@ -57,6 +57,7 @@ def component_definition(spec: ComponentSpec, handler: Callable[..., Any] | None
         props=spec.props,
         effects=effects,
         takes_metadata=spec.report_metadata,
+        legacy={"aliases": list(spec.aliases)} if spec.aliases else {},
     )
 
 

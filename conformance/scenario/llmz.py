@@ -29,6 +29,8 @@ from conformance.scenario.llmz_host import (
     DefaultComponentsStep,
     DefinitionJsonStep,
     InspectStep,
+    LegacyChatSpec,
+    LegacyExecuteSpec,
     RenderStep,
     ResponseSpec,
     ResultContentsStep,
@@ -261,6 +263,11 @@ class ComponentSpec(Strict):
         description="The handler records a `probe` event saying whether its metadata carried a non-empty "
         "message id (llmz.components.handler-metadata).",
     )
+    aliases: list[str] | None = Field(
+        default=None,
+        description="Passed as the component's `aliases` option, which the documents removed "
+        "(llmz.components.no-aliases-or-metadata): the runtime may refuse it or ignore it.",
+    )
 
 
 class ObjectProperty(Strict):
@@ -294,6 +301,9 @@ class ChatSpec(Strict):
             "`response.onDelta`: absent, gets the script's `chunks` as previews, throws on each event, or "
             "throws only on a restart (retraction) event."
         ),
+    )
+    legacy: LegacyChatSpec | None = Field(
+        default=None, description="Removed Chat options, handed over as written (see LegacyChatSpec)."
     )
     response: ResponseSpec | None = Field(
         default=None,
@@ -394,6 +404,14 @@ class HooksSpec(Strict):
         default=None, description="`onBeforeExecution` returns this code, which runs instead of the model's."
     )
     on_iteration_start: ObserverBehaviour = "none"
+    iteration_start_returns: str | None = Field(
+        default=None,
+        min_length=1,
+        description="`onIterationStart` (with on_iteration_start observe) returns `{instructions: <this>}`, "
+        "an "
+        "iteration change the previous API applied and the current one must not "
+        "(llmz.migration.iteration-start-no-mutation).",
+    )
     on_iteration_end: ObserverBehaviour = "none"
     on_trace: ObserverBehaviour = Field(
         default="none", description="`onTrace`: called after every tool call and delivery."
@@ -530,6 +548,9 @@ class ExecuteStep(Strict):
             "option; the reference plays time without waiting and has nothing to give up on. Absent: the "
             "host's own limit."
         ),
+    )
+    legacy: LegacyExecuteSpec | None = Field(
+        default=None, description="Removed execute options, handed over as written (see LegacyExecuteSpec)."
     )
     session: Literal["given", "omitted"] = Field(
         default="given",

@@ -131,6 +131,31 @@ class ResponseSpec(Strict):
         return self
 
 
+class LegacyMessage(Strict):
+    """A conversation message in the previous API's shape (``{role, content}``)."""
+
+    role: Literal["user", "assistant"]
+    content: str = Field(min_length=1)
+
+
+class LegacyChatSpec(Strict):
+    """Options of the previous ``Chat`` API, handed to the runtime as written. The migration guide removed
+    them (llmz.migration.handlers-moved, llmz.migration.input-via-session) without saying whether they are
+    refused or ignored, so a scenario accepts both and checks only that they take no effect."""
+
+    handler: bool = Field(
+        default=False,
+        description="Bind the text handler as `Chat.handler` and `onMessageDelta`, not `response.handler`.",
+    )
+    transcript: list[LegacyMessage] = Field(default_factory=list, description="`Chat.transcript`.")
+
+
+class LegacyExecuteSpec(Strict):
+    """Options of the previous ``execute`` API, handed to it as written (llmz.migration.input-via-session)."""
+
+    messages: list[LegacyMessage] = Field(min_length=1, description="`execute({messages})`.")
+
+
 class ToolCloneSpec(Strict):
     """Register ``tool.clone({name})`` of a setup tool in its place (llmz.tools.clone-keeps-validators):
     the clone, not the original, is what the program calls, under ``name``."""

@@ -147,6 +147,8 @@ class Component:
     takes_metadata: bool = False
     """The handler is called as ``handler(props, metadata)``, metadata holding the message id
     (llmz.components.handler-metadata); otherwise with the props alone."""
+    legacy: Mapping[str, Any] = field(default_factory=dict)
+    """Options of the previous API the host still passes (``aliases``); see ``host_api.legacy_options``."""
 
 
 @dataclass(frozen=True)
@@ -184,6 +186,8 @@ class Chat:
     """``Chat.response``'s preset (markdown, text or speech; llmz.components.response-options)."""
     response_instructions: str | None = None
     """``Chat.response.instructions``: added to the chat guidance."""
+    legacy: Mapping[str, Any] = field(default_factory=dict)
+    """Options of the previous API the host still passes (``handler``, ``transcript``)."""
 
 
 @dataclass(frozen=True)

@@ -63,6 +63,9 @@ class RunConfig:
     preset: str | None = None
     """``Chat.response``'s preset, checked before the first iteration (reference.llmz.host_api)."""
     response_instructions: str | None = None
+    legacy_problem: Any = None
+    """The refusal of removed options of the previous API, when the policies refuse them
+    (reference.llmz.host_api.legacy_refusal); None: they are ignored."""
 
     @property
     def result_budget_tokens(self) -> int:

@@ -10,12 +10,12 @@ A failed run leaves its turn open, so executing again continues it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from reference.llmz import config as config_module
-from reference.llmz import fit, prompt, request_hook, streaming
+from reference.llmz import fit, host_api, prompt, request_hook, streaming
 from reference.llmz.api import (
     DEFAULT_MODELS,
     DEFAULT_OPTIONS,
@@ -195,7 +195,11 @@ def _commit_compaction(ctx: IterationContext, result: fit.FitResult) -> None:
 def _one_call(ctx: IterationContext, runtime: Runtime, index: int) -> IterationEnd:
     start = ctx.config.hooks.on_iteration_start
     if start is not None:
-        observe(ctx.events, "onIterationStart", start, index)
+        returned = observe(ctx.events, "onIterationStart", start, index)
+        asked = returned if isinstance(returned, dict) else {}
+        changes = ctx.policies.legacy_options("onIterationStart", asked)
+        if "instructions" in changes:
+            ctx.config = replace(ctx.config, instructions=changes["instructions"])
     try:
         request = build_request(ctx, runtime, index)
     except LlmzError as error:
@@ -275,6 +279,7 @@ def run_execution(ctx: IterationContext, runtime: Runtime) -> IterationEnd | Non
     problem = policies.configuration_problem(
         ctx.config, policies.result_budget_problem, policies.is_identifier
     )
+    problem = problem or ctx.config.legacy_problem
     problem = problem or policies.response_problem(ctx.config.preset, policies.response_presets)
     if problem is not None:  # before any iteration exists (llmz.errors.config-before-iteration)
         return _refused(ctx, problem)
@@ -341,6 +346,7 @@ def execute(
     options: Options = DEFAULT_OPTIONS,
     observers: Sequence[Observer] = (),
     policies: Policies = DEFAULT_POLICIES,
+    legacy: Mapping[str, Any] | None = None,
 ) -> ExecutionResult:
     """``execute({ session, instructions, tools, exits, chat, options })``: run model iterations on the
     session until an exit completes the turn or the run fails. ``chat`` makes it a chat turn (a worker
@@ -351,6 +357,11 @@ def execute(
     # one, a fresh session, handed back as result.session
     session = policies.run_session(session, chat, policies)
     assert session is not None
+    refusal = host_api.legacy_refusal(chat, legacy or {}, session.policies)
+    if refusal is None:
+        for message in session.policies.legacy_options("execute", legacy or {}).get("messages", []):
+            session.append([dict(message)])
+        chat = host_api.with_legacy(chat, session, session.policies)
     iterations: list[IterationResult] = []
 
     def collect(kind: str, fields: dict[str, Any]) -> None:
@@ -367,6 +378,8 @@ def execute(
         options=options,
         listen_exit=session.policies.listen_exit,
     )
+    if refusal is not None:
+        config = replace(config, legacy_problem=refusal)
     ctx = IterationContext(config, session, Events([*observers, collect]), session.count_execution())
     metered = Metered(provider)
     end = run_execution(ctx, Runtime(metered, list(models), metered.usages))

@@ -403,13 +403,15 @@ class IterationHost:
             self.critical = LlmzError("INTERNAL_ERROR", message)
 
 
-def observe(events: Events, name: str, hook: Any, iteration: int) -> None:
+def observe(events: Events, name: str, hook: Any, iteration: int) -> Any:
     """Call an observer hook. One that throws an ordinary error changes nothing
     (llmz.errors.observers-observational, llmz.hooks.trace-exceptions-harmless); the record only notes
-    that it ran and threw."""
+    that it ran and threw. Returns what the hook returned (None when it threw), for the caller to ignore."""
     fields: dict[str, Any] = {"iteration": iteration, "name": name}
+    returned = None
     try:
-        hook(iteration)
+        returned = hook(iteration)
     except Exception:
         fields["threw"] = True
     events.emit("hook", **fields)
+    return returned

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Final
 
@@ -187,6 +187,56 @@ def result_diagnostics(iterations: tuple[Any, ...]) -> tuple[Any, ...]:
     """What ``result.diagnostics()`` reports: every iteration of the run with how it ended
     (llmz.api.result-contents)."""
     return iterations
+
+
+def legacy_options(where: str, options: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Which options of the previous API, passed at ``where`` (``execute``, ``chat``, ``component``,
+    ``onIterationStart``), take effect: none. Input goes through the session
+    (llmz.migration.input-via-session), text through ``response.handler``
+    (llmz.migration.handlers-moved), components have exact names only
+    (llmz.components.no-aliases-or-metadata), and onIterationStart only observes
+    (llmz.migration.iteration-start-no-mutation). Whether a runtime refuses them instead is open; this
+    one ignores them."""
+    del where, options
+    return {}
+
+
+def legacy_problem(where: str, options: Mapping[str, Any]) -> LlmzError | None:
+    """Whether removed options are refused before the run: not by this runtime, which ignores them (the
+    other reading of the open questions on llmz.migration.input-via-session, llmz.migration.handlers-moved
+    and llmz.components.no-aliases-or-metadata refuses them as INVALID_CONFIG)."""
+    del where, options
+    return None
+
+
+def legacy_refusal(chat: Any, execute_options: Mapping[str, Any], policies: Policies) -> LlmzError | None:
+    """The first refusal ``policies.legacy_problem`` gives for the removed options of one execute call."""
+    given = [("execute", execute_options)]
+    if chat is not None:
+        given.append(("chat", chat.legacy))
+        given.extend(("component", component.legacy) for component in chat.components)
+    for where, options in given:
+        if options:
+            problem = policies.legacy_problem(where, options)
+            if problem is not None:
+                return problem
+    return None
+
+
+def with_legacy(chat: Any, session: Any, policies: Policies) -> Any:
+    """The chat as the run uses it, after the removed options the policies honour (none, by default)."""
+    if chat is None:
+        return None
+    honoured = policies.legacy_options("chat", chat.legacy)
+    for message in honoured.get("transcript", []):
+        session.append([dict(message)])
+    if honoured.get("handler") is not None and chat.handler is None:
+        chat = replace(chat, handler=honoured["handler"])
+    components = list(chat.components)
+    for component in chat.components:
+        for alias in policies.legacy_options("component", component.legacy).get("aliases", []):
+            components.append(replace(component, name=alias, legacy={}))
+    return replace(chat, components=tuple(components))
 
 
 def run_session(session: Any, chat: Any, policies: Policies) -> Any:

@@ -18,7 +18,7 @@ changes it everywhere it is used.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -259,6 +259,9 @@ class Policies:
     delivered_text: Callable[[str | None, str], Any] = host_api.delivered_text
     result_diagnostics: Callable[[tuple[Any, ...]], tuple[Any, ...]] = host_api.result_diagnostics
     run_session: Callable[[Any, Any, Policies], Any] = host_api.run_session
+    legacy_options: Callable[[str, Mapping[str, Any]], Mapping[str, Any]] = host_api.legacy_options
+    """The migration rules: options of the previous API take no effect."""
+    legacy_problem: Callable[[str, Mapping[str, Any]], LlmzError | None] = host_api.legacy_problem
     """llmz.api.session-owns-state: the session a run works on (the chat has no say)."""
     """llmz.api.result-contents: the per-iteration diagnostics an ExecutionResult carries."""
 

@@ -78,6 +78,15 @@ def _conversation_kept_by_chat(p: Policies) -> Policies:
     return replace(p, run_session=run_session)
 
 
+def _honours(*places: str) -> Callable[[str, Any], Any]:
+    """Options of the previous API passed at ``places`` still take effect."""
+
+    def legacy_options(where: str, options: Any) -> Any:
+        return options if where in places else {}
+
+    return legacy_options
+
+
 MUTANTS: list[Mutant] = [
     Mutant(
         "llmz-api-create-inspector-missing",
@@ -170,6 +179,30 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.api.chat-configures-delivery", "llmz.api.session-owns-state"),
         description="a run without a session continues the conversation last run with the same chat setup",
         policies=_conversation_kept_by_chat,
+    ),
+    Mutant(
+        "llmz-migration-legacy-input-used",
+        rules=("llmz.migration.input-via-session",),
+        description="execute.messages and Chat.transcript still feed the conversation",
+        policies=lambda p: replace(p, legacy_options=_honours("execute", "chat")),
+    ),
+    Mutant(
+        "llmz-migration-chat-handler-used",
+        rules=("llmz.migration.handlers-moved",),
+        description="a text handler passed as Chat.handler still receives the answer",
+        policies=lambda p: replace(p, legacy_options=_honours("chat")),
+    ),
+    Mutant(
+        "llmz-migration-iteration-start-applied",
+        rules=("llmz.migration.iteration-start-no-mutation",),
+        description="instructions returned by onIterationStart replace the iteration's instructions",
+        policies=lambda p: replace(p, legacy_options=_honours("onIterationStart")),
+    ),
+    Mutant(
+        "llmz-components-aliases-registered",
+        rules=("llmz.components.no-aliases-or-metadata",),
+        description="a component's aliases become extra chat methods",
+        policies=lambda p: replace(p, legacy_options=_honours("component")),
     ),
     Mutant(
         "llmz-tools-json-without-description",

@@ -113,11 +113,31 @@ export function buildChat(spec, host) {
   // `response: {form: preset}` is the bare preset name (no handler, no onDelta); `form: object` adds
   // preset and instructions to the object (llmz.components.response-options).
   if (spec.response?.form === 'preset') return new Chat({ components, response: spec.response.preset })
+  // Options of the previous Chat API, handed over as written (llmz.migration.handlers-moved,
+  // llmz.migration.input-via-session): llmz may refuse them or ignore them.
+  const legacy = {}
+  if (spec.legacy?.transcript?.length) legacy.transcript = structuredClone(spec.legacy.transcript)
+  if (spec.legacy?.handler) {
+    if (textMode !== 'none') legacy.handler = deliveryHandler(textMode, host, 'text', null)
+    const onMessageDelta = previewHandler(spec.on_delta ?? 'none', host)
+    if (onMessageDelta) legacy.onMessageDelta = onMessageDelta
+    return new Chat({ components, ...legacy, response: spec.response?.preset ? { preset: spec.response.preset } : {} })
+  }
+  if (Object.keys(legacy).length) return new Chat({ components, ...legacy, response: legacyFreeResponse(spec, textMode, host) })
   const response = textMode === 'none' ? {} : { handler: deliveryHandler(textMode, host, 'text', null) }
   if (spec.response?.preset != null) response.preset = spec.response.preset
   if (spec.response?.instructions != null) response.instructions = spec.response.instructions
   const onDelta = previewHandler(spec.on_delta ?? 'none', host)
   return new Chat({ components, response: onDelta ? { ...response, onDelta } : response })
+}
+
+/** `response` of a chat that also carries a legacy transcript: as usual. */
+function legacyFreeResponse(spec, textMode, host) {
+  const response = textMode === 'none' ? {} : { handler: deliveryHandler(textMode, host, 'text', null) }
+  if (spec.response?.preset != null) response.preset = spec.response.preset
+  if (spec.response?.instructions != null) response.instructions = spec.response.instructions
+  const onDelta = previewHandler(spec.on_delta ?? 'none', host)
+  return onDelta ? { ...response, onDelta } : response
 }
 
 /**
@@ -150,6 +170,8 @@ function buildComponent(spec, host) {
     description: spec.description || spec.name,
     props: withEffects(toZui(spec.props ?? { type: 'object' }, `component ${spec.name} props`), spec.effects),
     ...(handler && !viaWithHandler ? { handler } : {}),
+    // a removed option, handed over as written (llmz.components.no-aliases-or-metadata)
+    ...(spec.aliases ? { aliases: [...spec.aliases] } : {}),
   })
   // The definition as the setup gives it, for the `render` probe (llmz.components.with-handler): its own
   // render, before the delivery-recording wrapper below is put on the registered component.

@@ -169,6 +169,8 @@ async function run(state, step, index) {
       ...(state.objects.length ? { objects: state.objects } : {}),
       ...(exits === undefined ? {} : { exits }),
       ...(step.mode === 'chat' ? { chat: state.chat } : {}),
+      // a removed option, handed over as written (llmz.migration.input-via-session)
+      ...(step.legacy?.messages ? { messages: structuredClone(step.legacy.messages) } : {}),
       model: modelIds(state.setup),
       signal: controller.signal,
       options: executeOptions(options),
@@ -358,6 +360,10 @@ function observerHooks(spec, observer, client) {
     if (mode === 'throw') fields.threw = true
     observer.recorder.emit('hook', fields)
     if (mode === 'throw') throw new Error(`the ${name} observer failed (scripted)`)
+    // an iteration change in the previous API's shape (llmz.migration.iteration-start-no-mutation)
+    if (key === 'on_iteration_start' && spec.iteration_start_returns != null) {
+      return { ...(result ?? {}), instructions: spec.iteration_start_returns }
+    }
     return result
   }
   return {

@@ -31,12 +31,15 @@ export const VOCABULARY = {
   ThinkSignalSpec: ['reason', 'context', 'via'],
   TruncateSpec: ['max_tokens', 'preserve'],
   ExitSpec: ['name', 'description', 'schema', 'effects'],
-  ChatSpec: ['text_handler', 'components', 'on_delta', 'response'],
+  ChatSpec: ['text_handler', 'components', 'on_delta', 'response', 'legacy'],
+  LegacyChatSpec: ['handler', 'transcript'],
+  LegacyExecuteSpec: ['messages'],
+  LegacyMessage: ['role', 'content'],
   ResponseSpec: ['form', 'preset', 'instructions'],
-  ComponentSpec: ['name', 'description', 'props', 'effects', 'handler', 'bind', 'report_metadata'],
+  ComponentSpec: ['name', 'description', 'props', 'effects', 'handler', 'bind', 'report_metadata', 'aliases'],
   HooksSpec: [
     'on_exit', 'after_tool', 'before_tool', 'on_inspect', 'before_request', 'before_execution',
-    'on_iteration_start', 'on_iteration_end', 'on_trace',
+    'on_iteration_start', 'on_iteration_end', 'on_trace', 'iteration_start_returns',
   ],
   OnInspectHook: ['action', 'text'],
   BeforeRequestHook: ['append', 'mutate', 'from_call'],
@@ -48,7 +51,7 @@ export const VOCABULARY = {
   ExecuteOptions: ['loop', 'timeout', 'require_chat_response', 'max_tokens', 'tool_result_max_tokens', 'mid_stream_fallback'],
   AppendStep: ['op', 'messages', 'single', 'mutate_after'],
   AppendMessage: ['role', 'content', 'name', 'payload', 'attachments', 'modality'],
-  ExecuteStep: ['op', 'mode', 'instructions', 'exits', 'options', 'give_up_after', 'session'],
+  ExecuteStep: ['op', 'mode', 'instructions', 'exits', 'options', 'give_up_after', 'session', 'legacy'],
   SaveAndRestoreStep: ['op', 'drop_delivery_tracking', 'unknown_version', 'older_version', 'from_result', 'tamper'],
   CompactStep: ['op', 'keep_recent_iterations'],
   SummarizeStep: ['op'],
@@ -129,6 +132,8 @@ export function checkScenario(scenario) {
     check(step, structure, `steps[${index}]`)
     if (structure === 'AppendStep') each(step.messages, 'AppendMessage', `steps[${index}].messages`)
     if (structure === 'ExecuteStep') check(step.options, 'ExecuteOptions', `steps[${index}].options`)
+    if (structure === 'ExecuteStep') check(step.legacy, 'LegacyExecuteSpec', `steps[${index}].legacy`)
+    if (structure === 'ExecuteStep') each(step.legacy?.messages, 'LegacyMessage', `steps[${index}].legacy.messages`)
   }
 }
 
@@ -158,6 +163,8 @@ function checkSetup(setup) {
   for (const [index, exit] of (setup.exits ?? []).entries()) checkEffects(exit.effects, `setup.exits[${index}].effects`)
   check(setup.chat, 'ChatSpec', 'setup.chat')
   check(setup.chat?.response, 'ResponseSpec', 'setup.chat.response')
+  check(setup.chat?.legacy, 'LegacyChatSpec', 'setup.chat.legacy')
+  each(setup.chat?.legacy?.transcript, 'LegacyMessage', 'setup.chat.legacy.transcript')
   each(setup.tool_clones, 'ToolCloneSpec', 'setup.tool_clones')
   each(setup.chat?.components, 'ComponentSpec', 'setup.chat.components')
   for (const [index, component] of (setup.chat?.components ?? []).entries()) {
