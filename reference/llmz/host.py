@@ -384,7 +384,7 @@ class IterationHost:
         """onTrace observes each completed action. It is an observer: if it throws, the action stands and
         the run goes on (llmz.hooks.trace-exceptions-harmless)."""
         hook = self.config.hooks.on_trace
-        if hook is not None:
+        if hook is not None and self.policies.trace_observed:
             observe(self.events, "onTrace", hook, self.iteration)
 
     def inspect(self, value_json: str | None) -> str:

@@ -259,6 +259,8 @@ class Policies:
     delivered_text: Callable[[str | None, str], Any] = host_api.delivered_text
     result_diagnostics: Callable[[tuple[Any, ...]], tuple[Any, ...]] = host_api.result_diagnostics
     run_session: Callable[[Any, Any, Policies], Any] = host_api.run_session
+    trace_observed: bool = True
+    """llmz.hooks.names: onTrace is one of the hooks the runtime calls (after each tool call and delivery)."""
     legacy_options: Callable[[str, Mapping[str, Any]], Mapping[str, Any]] = host_api.legacy_options
     """The migration rules: options of the previous API take no effect."""
     legacy_problem: Callable[[str, Mapping[str, Any]], LlmzError | None] = host_api.legacy_problem

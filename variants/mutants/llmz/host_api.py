@@ -205,6 +205,12 @@ MUTANTS: list[Mutant] = [
         policies=lambda p: replace(p, legacy_options=_honours("component")),
     ),
     Mutant(
+        "llmz-hooks-on-trace-not-called",
+        rules=("llmz.hooks.names",),
+        description="onTrace is not one of the hooks the runtime calls",
+        policies=lambda p: replace(p, trace_observed=False),
+    ),
+    Mutant(
         "llmz-tools-json-without-description",
         rules=("llmz.tools.schema-json-descriptive",),
         description="toJSON leaves the description out",
