@@ -78,6 +78,21 @@ def _conversation_kept_by_chat(p: Policies) -> Policies:
     return replace(p, run_session=run_session)
 
 
+def _override_bypasses_limit(p: Policies) -> Policies:
+    """Once a tool result carries a truncate() override, requests are no longer held to the limit."""
+    base_unwrap, base_fits = p.unwrap_truncated, p.input_fits
+    overridden: list[bool] = []
+
+    def unwrap(result: Truncated) -> tuple[Any, Display]:
+        overridden.append(True)
+        return base_unwrap(result)
+
+    def fits(window: Any, input_tokens: int) -> bool:
+        return True if overridden else base_fits(window, input_tokens)
+
+    return replace(p, unwrap_truncated=unwrap, input_fits=fits)
+
+
 def _honours(*places: str) -> Callable[[str, Any], Any]:
     """Options of the previous API passed at ``places`` still take effect."""
 
@@ -209,6 +224,12 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.hooks.names",),
         description="onTrace is not one of the hooks the runtime calls",
         policies=lambda p: replace(p, trace_observed=False),
+    ),
+    Mutant(
+        "llmz-inspection-override-bypasses-limit",
+        rules=("llmz.inspection.request-limit-wins",),
+        description="a truncate() budget lets the next request past the overall request limit",
+        policies=_override_bypasses_limit,
     ),
     Mutant(
         "llmz-tools-json-without-description",
