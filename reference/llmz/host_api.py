@@ -66,7 +66,9 @@ def exposes(name: str, policies: Policies) -> bool:
     return name in policies.public_names
 
 
-def _budget(tokens: object) -> int:
+def inspector_budget(tokens: object) -> int:
+    """The budget an ``inspect``/inspector call asked for (``tokens`` / ``maxTokens``), checked
+    (llmz.inspection.inspector-api, llmz.inspection.budget-integers)."""
     problem = display_budget_problem(tokens)
     if problem is not None:
         raise LlmzError("INVALID_CONFIG", problem)
@@ -82,7 +84,7 @@ def inspect(
     value: Any, hook: InspectHook | None, *, tokens: object, compact: bool, policies: Policies
 ) -> str:
     """``inspect(value, hook, {tokens, compact})``: a bounded preview; ``compact`` writes it on one line."""
-    budget = _budget(tokens)
+    budget = policies.inspector_budget(tokens)
     if compact:
         previewer = Previewer(_compact, policies.cut_preview, policies.measure.count_text)
         return previewer(value, budget, "top")
@@ -97,7 +99,7 @@ def create_inspector(hook: InspectHook | None, policies: Policies) -> Inspector:
 
     def inspector(value: Any, *, purpose: str, max_tokens: object, preserve: Preserve | None = None) -> str:
         del purpose  # the reference's hook gets the value only; purpose changes nothing it formats
-        return present(value, _budget(max_tokens), preserve or "top", hook, policies)
+        return present(value, policies.inspector_budget(max_tokens), preserve or "top", hook, policies)
 
     return inspector
 

@@ -244,6 +244,7 @@ class Policies:
     api_description: Callable[[config.RunConfig], str] = prompt.api_description
 
     # -- the host-side API (reference.llmz.host_api) ----------------------------------------------------
+    inspector_budget: Callable[[object], int] = host_api.inspector_budget
     public_names: frozenset[str] = host_api.PUBLIC_NAMES
     """llmz.api.exports, llmz.migration.no-examples, llmz.migration.truncate-replaces-helpers."""
     render_capture: Callable[[Any], Any] = host_api.capture

@@ -25,13 +25,6 @@ def _marker_left_out(
     return preview.cut(text, ids, max_tokens + count(f"\n{preview.MARKER}"), preserve, count)
 
 
-def _always_top(
-    text: str, ids: list[int], max_tokens: int, preserve: preview.Preserve, count: Callable[[str], int]
-) -> str:
-    """Every cut keeps the start, whatever preserve asked for."""
-    return preview.cut(text, ids, max_tokens, "top", count)
-
-
 def _preserve_dropped(result: Truncated) -> tuple[Any, Display]:
     """truncate() keeps value and maxTokens but forgets preserve."""
     return result.value, (result.max_tokens, "top")  # type: ignore[return-value]
@@ -128,10 +121,10 @@ MUTANTS: list[Mutant] = [
         policies=lambda p: replace(p, cut_preview=_marker_left_out),
     ),
     Mutant(
-        "llmz-inspection-inspector-ignores-preserve",
+        "llmz-inspection-inspector-ignores-budget",
         rules=("llmz.inspection.inspector-api",),
-        description="the inspector's preserve option is ignored: every cut keeps the start",
-        policies=lambda p: replace(p, cut_preview=_always_top),
+        description="inspect's tokens and an inspector's maxTokens are ignored: previews get 2,000 tokens",
+        policies=lambda p: replace(p, inspector_budget=lambda _tokens: preview.DEFAULT_RESULT_BUDGET),
     ),
     Mutant(
         "llmz-inspection-truncate-preserve-dropped",
