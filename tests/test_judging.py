@@ -42,6 +42,12 @@ def expect(**fields: Any) -> Expectation:
         ("events[type=exit]", [[]], False),
         ("final.missing", [], False),
         ("events[9]", [], False),
+        (
+            "events[1][**]",
+            [{"type": "tool_call", "name": "getStock", "input": {"sku": "coffee"}}, {"sku": "coffee"}],
+            True,
+        ),
+        ("final[**]", [{"status": "idle", "count": 0}], True),
     ],
 )
 def test_paths_select_what_their_docstring_promises(path: str, values: list[Any], plural: bool) -> None:
@@ -114,3 +120,8 @@ def test_between_reads_a_single_number_as_itself() -> None:
 def test_between_needs_low_before_high() -> None:
     with pytest.raises(ValueError, match="low <= high"):
         expect(path="final", between=[3, 1])
+
+
+def test_deep_fan_out_finds_an_object_at_any_depth() -> None:
+    assert check(RECORD, expect(path="events[**]", contains={"sku": "coffee"})) is None
+    assert check(RECORD, expect(path="events[**]", contains={"sku": "tea"})) is not None

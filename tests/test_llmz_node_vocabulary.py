@@ -40,6 +40,7 @@ MODELS: dict[str, type[BaseModel]] = {
             "ToolCloneSpec", "ResponseSpec", "InspectStep", "RenderStep", "ApiSurfaceStep",
             "DefinitionJsonStep", "DefaultComponentsStep", "ResultContentsStep",
             "LegacyChatSpec", "LegacyExecuteSpec", "LegacyMessage",
+            "ProbeStep",
         )
     },
 }

@@ -6,6 +6,9 @@ Theory of operation: a path is a chain of segments applied to a list of *current
 ``key`` / ``.key``   each dict value's ``key`` (values without it drop out)
 ``[n]``              each list value's element ``n``; negative counts from the end
 ``[*]``              every element of each list value (fan-out)
+``[**]``             each value itself and every dict and list value nested in it, at any depth (fan-out): for
+                     exported data whose layout the documents leave open (``diagnostics[**]`` with
+                     ``contains: {code: X}`` asks that some object anywhere in it has that code)
 ``[field=value]``    each list value becomes the list of its dict elements whose ``field`` equals ``value``;
                      the value is JSON-ish: ``1``, ``true``, ``null``, ``"quoted text"``, or bare text
 ``[field!=value]``   the same, keeping elements whose field differs
@@ -73,6 +76,8 @@ def _parse(path: str) -> list[tuple[str, Any, str]]:
             segments.append(("key", key, text))
         elif bracket == "*":
             segments.append(("all", None, text))
+        elif bracket == "**":
+            segments.append(("deep", None, text))
         elif re.fullmatch(r"-?\d+", bracket.strip()):
             segments.append(("index", int(bracket), text))
         elif "!=" in bracket:
@@ -102,6 +107,9 @@ def select(record: Any, path: str) -> Selection:
         elif kind == "all":
             values = [item for v in values if isinstance(v, list) for item in v]
             plural = True
+        elif kind == "deep":
+            values = [item for v in values for item in _nested(v)]
+            plural = True
         else:
             field, wanted = arg
             same = kind == "filter"
@@ -112,3 +120,13 @@ def select(record: Any, path: str) -> Selection:
             ]
         trail.append((text, len(values)))
     return Selection(values=values, plural=plural, trail=tuple(trail))
+
+
+def _nested(value: Any) -> list[Any]:
+    """``value`` and every dict and list inside it, depth first, in document order (the ``[**]`` segment)."""
+    found = [value]
+    children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    for child in children:
+        if isinstance(child, dict | list):
+            found += _nested(child)
+    return found

@@ -23,6 +23,7 @@ from conformance.players.llmz_host import (
     component_definition,
     metadata_reporter,
 )
+from conformance.players.llmz_probes import answer as probe_answer
 from conformance.scenario.invalid import raw
 from conformance.scenario.llmz import (
     CHANGED_TEXT,
@@ -45,6 +46,7 @@ from conformance.scenario.llmz import (
     ToolSpec,
 )
 from conformance.scenario.llmz_host import HOST_PROBE_STEPS, ResultContentsStep
+from conformance.scenario.llmz_probes import ProbeStep
 from conformance.scenario.model import LlmzCase
 from reference.llmz import (
     DEFAULT_POLICIES,
@@ -263,9 +265,10 @@ class Player:
 
     # -- translating the setup ---------------------------------------------------------------------
     def _tool(self, spec: ToolSpec) -> Tool:
+        behaviour = spec.behaviour
         return Tool(
             spec.name,
-            self._behaviour(spec.name, spec.behaviour),
+            self._behaviour(spec.name, behaviour) if behaviour is not None else None,
             description=spec.description,
             input=spec.input,
             output=spec.output,
@@ -593,6 +596,9 @@ def play(
             player.probes.result_contents(player.last_result)
         elif isinstance(step, HOST_PROBE_STEPS):
             player.probes.play(step)
+        elif isinstance(step, ProbeStep):
+            answer = probe_answer(step, player.setup, player.session, player.last_result, player.policies)
+            player.recorder.emit("probe", **answer)
         else:
             raise CannotExpress(f"the llmz reference does not implement the {step.op!r} step")
     player.recorder.final = player.final()

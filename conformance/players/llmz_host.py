@@ -72,7 +72,7 @@ def metadata_reporter(
     def reporting(props: Any, metadata: Any = None) -> Any:
         message_id = metadata.get("id") if isinstance(metadata, dict) else None
         has_id = isinstance(message_id, str) and bool(message_id)
-        recorder.emit("probe", step="component_handler", component=name, metadata_id=has_id)
+        recorder.emit("host_call", step="component_handler", component=name, metadata_id=has_id)
         return bound(props)
 
     return reporting
@@ -115,7 +115,7 @@ class HostProbes:
         elif isinstance(step, ApiSurfaceStep):
             present = [name for name in step.names if host_api.exposes(name, self.policies)]
             absent = [name for name in step.names if name not in present]
-            self.recorder.emit("probe", step="api_surface", present=present, absent=absent)
+            self.recorder.emit("host_call", step="api_surface", present=present, absent=absent)
         elif isinstance(step, DefinitionJsonStep):
             self.definition_json(step)
         elif isinstance(step, DefaultComponentsStep):
@@ -129,11 +129,11 @@ class HostProbes:
             raise ValueError("steps: result_contents needs an earlier execute step")
         tokens = result.tokens or {}
         self.recorder.emit(
-            "probe",
+            "host_call",
             step="result_contents",
             outcome=result.status,
             usage={key: tokens.get(key, 0) for key in ("input_tokens", "output_tokens")},
-            diagnostics=bool(result.diagnostics),
+            diagnostics=bool(result.diagnostics()),
         )
 
     def inspect(self, step: InspectStep) -> None:
@@ -153,10 +153,10 @@ class HostProbes:
                     step.value, purpose=step.purpose, max_tokens=step.max_tokens, preserve=step.preserve
                 )
         except LlmzError as error:
-            self.recorder.emit("probe", step="inspect", error={"code": error.code})
+            self.recorder.emit("host_call", step="inspect", error={"code": error.code})
             return
         tokens = host_api.count_tokens(text, self.policies)
-        self.recorder.emit("probe", step="inspect", text=text, tokens=tokens)
+        self.recorder.emit("host_call", step="inspect", text=text, tokens=tokens)
 
     def render(self, step: RenderStep) -> None:
         component = self.components.get(step.component)
@@ -166,14 +166,15 @@ class HostProbes:
         try:
             rendered = host_api.render(component, given, self.policies)
         except LlmzError as error:
-            self.recorder.emit("probe", step="render", component=step.component, error={"code": error.code})
+            failure = {"code": error.code}
+            self.recorder.emit("host_call", step="render", component=step.component, error=failure)
             return
         if step.change_input:
             change(given)
         if step.change_rendered:
             change(rendered.props)
         self.recorder.emit(
-            "probe",
+            "host_call",
             step="render",
             component=step.component,
             props=_plain(rendered.props),
@@ -187,13 +188,13 @@ class HostProbes:
         if definition is None:
             raise ValueError(f"steps: definition_json names {name!r}, which setup does not define")
         exported = _plain(self.policies.definition_json(definition))
-        self.recorder.emit("probe", step="definition_json", json=exported)
+        self.recorder.emit("host_call", step="definition_json", json=exported)
 
     def default_components(self) -> None:
         defaults = self.policies.default_components
         bound = [self.policies.bind_handler(c, lambda _props: None) for c in defaults]
         self.recorder.emit(
-            "probe",
+            "host_call",
             step="default_components",
             definitions=len(defaults),
             bound=sum(c.handler is not None for c in defaults),

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field
 
 from conformance.records.common import ModelResponse, Open, optional, require_one_of
+from conformance.records.llmz_probes import Probe
 
 #: Request messages are llmz's own: role and content are fixed, the rest is the native shape.
 Content = str | list[dict[str, Any]] | None
@@ -212,14 +213,14 @@ class Result(Open):
     tokens: RunTokens = optional()
 
 
-class ProbeError(Open):
+class HostCallError(Open):
     code: str
 
 
-class Probe(Open):
-    """What a host-API probe step (conformance/scenario/llmz_host.py) or a probing handler reported."""
+class HostCall(Open):
+    """What a host-API call step (conformance/scenario/llmz_host.py) or a probing handler reported."""
 
-    type: Literal["probe"]
+    type: Literal["host_call"]
     step: Literal[
         "inspect",
         "render",
@@ -244,7 +245,7 @@ class Probe(Open):
     outcome: Literal["success", "error"] = optional()
     usage: RunTokens = optional()
     diagnostics: bool = optional()
-    error: ProbeError = optional()
+    error: HostCallError = optional()
 
 
 Event = Annotated[
@@ -261,6 +262,7 @@ Event = Annotated[
     | Iteration
     | Exit
     | Result
+    | HostCall
     | Probe,
     Field(discriminator="type"),
 ]

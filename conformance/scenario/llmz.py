@@ -36,6 +36,7 @@ from conformance.scenario.llmz_host import (
     ResultContentsStep,
     ToolCloneSpec,
 )
+from conformance.scenario.llmz_probes import ProbeStep
 
 JsonSchema = dict[str, Any]
 
@@ -221,7 +222,15 @@ class ToolSpec(Strict):
     output: JsonSchema | None = Field(default=None, description="Output JSON Schema (documentation only).")
     input_effects: Effects = Field(default_factory=list, description="Effects of the input schema.")
     output_effects: Effects = Field(default_factory=list, description="Effects of the output schema.")
-    behaviour: ToolBehaviour
+    behaviour: ToolBehaviour | None = Field(
+        default=None, description="What the handler does; required unless `handler` is `missing`."
+    )
+    handler: Literal["given", "missing"] = Field(
+        default="given",
+        description="`missing`: the Tool is defined with no handler at all, a definition the guide makes "
+        "invalid (a Tool has a name and an async handler; llmz.errors.invalid-tool). `behaviour` is then "
+        "not given.",
+    )
     retries: int | None = Field(
         default=None, ge=0, description="Extra handler attempts after a failure; omitted: the runtime's."
     )
@@ -232,6 +241,14 @@ class ToolSpec(Strict):
         "iteration N of an execute (N = model calls made in that execute so far, plus one), it returns the "
         "tools whose from_iteration is at most N.",
     )
+
+    @model_validator(mode="after")
+    def _behaviour_with_handler(self) -> ToolSpec:
+        if self.handler == "given" and self.behaviour is None:
+            raise ValueError(f"tool {self.name}: a tool with a handler needs a `behaviour`")
+        if self.handler == "missing" and self.behaviour is not None:
+            raise ValueError(f"tool {self.name}: `handler: missing` has no handler, so no `behaviour`")
+        return self
 
 
 class ExitSpec(Strict):
@@ -620,6 +637,7 @@ Step = Annotated[
     | ApiSurfaceStep
     | DefinitionJsonStep
     | DefaultComponentsStep
-    | ResultContentsStep,
+    | ResultContentsStep
+    | ProbeStep,
     Field(discriminator="op"),
 ]

@@ -34,7 +34,9 @@ The rules that decide outcomes are pure functions, each in one module and each c
 * ``objects``, ``inspector``, ``request_hook``, ``typescript`` — registered objects, ``onInspect``,
   ``onBeforeRequest`` and the TypeScript shapes in validation errors.
 
-``standalone`` implements ``session.summarize()`` / ``session.compact()``. Every decision above is
+``standalone`` implements ``session.summarize()`` / ``session.compact()``; ``render`` the standalone
+``component.render()``; ``diagnostics`` what a host reads after a run (the error guards, iteration error
+fields, ``result.diagnostics()`` / ``result.toJSON()``). Every decision above is
 reached through one ``Policies`` object (``policies``) that the session carries, so a variant of the
 runtime is another policy object, never a patch; the harness's mutants live in ``variants``.
 """

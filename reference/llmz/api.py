@@ -40,6 +40,9 @@ class ThinkSignal(Exception):
     """Raised or returned by a tool handler: the call succeeded with ``context``, and the model must look
     at it before finishing (llmz.think-signal.return-or-throw). ``context`` may be ``truncate(...)``."""
 
+    __llmz_think_signal_brand__ = True
+    """The brand ``ThinkSignal.is`` reads (reference.llmz.errors.SIGNAL_BRAND_ATTRIBUTE)."""
+
     def __init__(self, reason: str, context: Any = None) -> None:
         super().__init__(reason)
         self.reason = reason
@@ -112,7 +115,8 @@ class Tool:
     """A host tool the program calls as ``await name(input)``."""
 
     name: str
-    handler: ToolHandler
+    handler: ToolHandler | None
+    """None is a definition without a handler, refused before any iteration (llmz.errors.invalid-tool)."""
     description: str = ""
     input: JsonSchema = field(default_factory=lambda: {"type": "object"})
     output: JsonSchema | None = None
@@ -282,6 +286,12 @@ class IterationResult:
     status: str
     """continued, thinking_requested, recoverable_error, exit_success or critical_error."""
     error_code: str | None = None
+    exception: Any = None
+    """``iteration.exception``: the typed failure (an LlmzError) that ended the iteration, if any."""
+    error: str | None = None
+    """``iteration.error``: the readable summary of ``exception`` (llmz.errors.iteration-error-fields)."""
+    errors: tuple[Any, ...] = ()
+    """``iteration.errors``: every typed failure observed during the iteration."""
 
 
 @dataclass(frozen=True)
@@ -296,20 +306,33 @@ class ExecutionResult:
     """The session's history as the model sees it, after the call."""
     memory: dict[str, Any]
     """Named variables after the call, as JSON values."""
-    def to_json(self) -> dict[str, Any]:
-        """``result.toJSON()``: a compact summary of the outcome; not conversation state
-        (llmz.persistence.result-tojson, llmz.migration.result-not-state)."""
-        outcome = {"exit": self.exit.name} if self.exit is not None else {"errorCode": self.error_code}
-        return {"status": self.status, **outcome}
-
     session: Any = None
     """``result.session``: the session the call ran on, the one it created when none was given
     (llmz.sessions.fresh-session-when-omitted)."""
     tokens: dict[str, int] | None = None
     """``result.tokens``: the usage the provider reported for this run's calls, added up
     (llmz.api.result-contents, llmz.budget.result-tokens.provider-usage)."""
-    diagnostics: tuple[IterationResult, ...] = ()
-    """``result.diagnostics()``: how each iteration ended and with which error (llmz.api.result-contents)."""
+    error: Any = None
+    """``result.error``: the typed failure (an LlmzError) of a failed run."""
+    snapshot: Any = None
+    """Always None: snapshot results of the previous API are gone (llmz.migration.no-snapshots); only a
+    mutant fills it."""
+
+    def to_json(self) -> dict[str, Any]:
+        """``result.toJSON()``: a compact summary of the outcome; not conversation state
+        (llmz.persistence.result-tojson, llmz.migration.result-not-state). Written by the policies of
+        the session the run used."""
+        exit_name = self.exit.name if self.exit is not None else None
+        return dict(self.session.policies.result_summary(self.status, exit_name, self.error_code))
+
+    def diagnostics(self) -> dict[str, Any]:
+        """``result.diagnostics()``: the run's failures as plain data
+        (llmz.persistence.result-diagnostics)."""
+        policies = self.session.policies
+        exported = policies.result_diagnostics(
+            self.status, self.iterations, self.error, policies.error_diagnostic
+        )
+        return dict(exported)
 
 
 Observer = Callable[[str, dict[str, Any]], None]

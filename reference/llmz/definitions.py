@@ -99,15 +99,27 @@ def duplicate_problem(config: RunConfig) -> LlmzError | None:
     return None
 
 
+def handler_problem(config: RunConfig) -> LlmzError | None:
+    """A tool defined without a handler is a bad tool definition (llmz.errors.invalid-tool): the guide
+    gives every Tool a name and an async handler, and lists only the other parts as optional."""
+    for name, tool in config.tools.items():
+        if not callable(tool.handler):
+            return LlmzError("INVALID_TOOL", f"the tool {name!r} has no handler")
+    return None
+
+
 def configuration_problem(
     config: RunConfig,
     result_budget_problem: Callable[[object], LlmzError | None] = result_budget_problem,
     is_identifier: Callable[[object], bool] = is_identifier,
+    handler_problem: Callable[[RunConfig], LlmzError | None] = handler_problem,
 ) -> LlmzError | None:
     """The first configuration failure of this execute call, if any. ``result_budget_problem`` and
-    ``is_identifier`` are the checks of the two values a host most easily gets wrong."""
+    ``is_identifier`` are the checks of the two values a host most easily gets wrong; ``handler_problem``
+    the check of a tool without a handler."""
     return (
-        result_budget_problem(config.result_budget)
+        handler_problem(config)
+        or result_budget_problem(config.result_budget)
         or reserved_registration(config)
         or component_name_problem(config, is_identifier)
         or duplicate_problem(config)

@@ -49,8 +49,18 @@ CATALOGUE: dict[str, tuple[str, bool]] = {
 }
 
 
+BRAND_ATTRIBUTE = "__llmz_error_brand__"
+"""The attribute every copy of the library sets on its error class: the Python analogue of llmz's shared
+``Symbol.for`` brand, which the guards read (reference.llmz.diagnostics, llmz.errors.guard-brand)."""
+
+SIGNAL_BRAND_ATTRIBUTE = "__llmz_think_signal_brand__"
+"""The same for ThinkSignal (llmz.errors.think-signal-guard)."""
+
+
 class LlmzError(Exception):
     """A failure with a catalogue code. ``critical`` comes from the catalogue unless forced."""
+
+    __llmz_error_brand__ = True
 
     def __init__(self, code: str, message: str, *, critical: bool | None = None, **details: object) -> None:
         if code not in CATALOGUE:

@@ -277,7 +277,7 @@ def run_execution(ctx: IterationContext, runtime: Runtime) -> IterationEnd | Non
     except LlmzError as error:
         return _refused(ctx, error)
     problem = policies.configuration_problem(
-        ctx.config, policies.result_budget_problem, policies.is_identifier
+        ctx.config, policies.result_budget_problem, policies.is_identifier, policies.tool_handler_problem
     )
     problem = problem or ctx.config.legacy_problem
     problem = problem or policies.response_problem(ctx.config.preset, policies.response_presets)
@@ -332,6 +332,16 @@ def _record_result(ctx: IterationContext, end: IterationEnd | None, tokens: dict
     ctx.events.emit("result", execution=ctx.execution, status="error", error_code=code, **tokens)
 
 
+def _definitions(config: config_module.RunConfig) -> dict[str, Any]:
+    """What a session that wrongly persisted definitions would store: each one's name and description."""
+    return {
+        "tools": {name: tool.description for name, tool in config.tools.items()},
+        "exits": {name: exit.description for name, exit in config.exits.items()},
+        "components": {name: component.description for name, component in config.components.items()},
+        "objects": {o.name: o.description for o in config.objects},
+    }
+
+
 def execute(
     session: Session | None,
     provider: ModelProvider,
@@ -363,10 +373,18 @@ def execute(
             session.append([dict(message)])
         chat = host_api.with_legacy(chat, session, session.policies)
     iterations: list[IterationResult] = []
+    failures: list[dict[str, Any]] = []
+    describe = session.policies.iteration_fields
 
     def collect(kind: str, fields: dict[str, Any]) -> None:
-        if kind == "iteration":
-            iterations.append(IterationResult(fields["index"], fields["status"], fields.get("error_code")))
+        if kind == "error":
+            failures.append(fields)
+        elif kind == "iteration":
+            seen = [f for f in failures if f.get("iteration") == fields["index"]]
+            ended = IterationResult(
+                fields["index"], fields["status"], fields.get("error_code"), **describe(fields, seen)
+            )
+            iterations.append(ended)
 
     config = config_module.resolve(
         instructions=instructions,
@@ -380,6 +398,8 @@ def execute(
     )
     if refusal is not None:
         config = replace(config, legacy_problem=refusal)
+    if session.policies.persists_definitions:  # only a mutant (llmz.tools.definitions-reattached)
+        session.definitions = _definitions(config)
     ctx = IterationContext(config, session, Events([*observers, collect]), session.count_execution())
     metered = Metered(provider)
     end = run_execution(ctx, Runtime(metered, list(models), metered.usages))
@@ -393,5 +413,6 @@ def execute(
         memory=session.variables,
         session=session,
         tokens=session.policies.run_tokens(metered.usages),
-        diagnostics=session.policies.result_diagnostics(tuple(iterations)),
+        error=end.error if end is not None else None,
+        snapshot=session.to_json() if session.policies.legacy_result_snapshot else None,
     )

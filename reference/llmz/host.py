@@ -175,6 +175,8 @@ class IterationHost:
     def _call_handler(self, spec: Tool, value: Any) -> HandlerOutcome:
         """One call of a Python handler, read the way llmz reads a JavaScript one."""
         try:
+            if spec.handler is None:  # only a mutant lets such a tool run (llmz.errors.invalid-tool)
+                raise TypeError(f"tool {spec.name} has no handler")
             result = spec.handler(value)
         except ThinkSignal as signal:
             return self._signalled(signal, "throw")

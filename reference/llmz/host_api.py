@@ -185,12 +185,6 @@ def message_metadata(sequence: int) -> dict[str, Any]:
     return {"id": f"message_{sequence}"}
 
 
-def result_diagnostics(iterations: tuple[Any, ...]) -> tuple[Any, ...]:
-    """What ``result.diagnostics()`` reports: every iteration of the run with how it ended
-    (llmz.api.result-contents)."""
-    return iterations
-
-
 def legacy_options(where: str, options: Mapping[str, Any]) -> Mapping[str, Any]:
     """Which options of the previous API, passed at ``where`` (``execute``, ``chat``, ``component``,
     ``onIterationStart``), take effect: none. Input goes through the session

@@ -29,6 +29,7 @@ from reference.llmz import (
     containment,
     conversation,
     definitions,
+    diagnostics,
     effects,
     failures,
     feedback,
@@ -108,6 +109,8 @@ class Policies:
     fallback_sequence: Callable[[list[Any]], list[list[Any]]] = config.fallback_sequence
     configuration_problem: Callable[..., LlmzError | None] = definitions.configuration_problem
     result_budget_problem: Callable[[object], LlmzError | None] = definitions.result_budget_problem
+    tool_handler_problem: Callable[[config.RunConfig], LlmzError | None] = definitions.handler_problem
+    """llmz.errors.invalid-tool: a tool without a handler is refused before any iteration."""
     is_identifier: Callable[[object], bool] = definitions.is_identifier
     javascript_budget: Callable[[int | None], float | None] = containment.javascript_budget
     kernel_definition: str = kernel.DEFINITION
@@ -258,15 +261,40 @@ class Policies:
     response_presets: frozenset[str] = host_api.PRESETS
     response_problem: Callable[[str | None, frozenset[str]], LlmzError | None] = host_api.response_problem
     delivered_text: Callable[[str | None, str], Any] = host_api.delivered_text
-    result_diagnostics: Callable[[tuple[Any, ...]], tuple[Any, ...]] = host_api.result_diagnostics
     run_session: Callable[[Any, Any, Policies], Any] = host_api.run_session
+    """llmz.api.session-owns-state: the session a run works on (the chat has no say)."""
     trace_observed: bool = True
     """llmz.hooks.names: onTrace is one of the hooks the runtime calls (after each tool call and delivery)."""
     legacy_options: Callable[[str, Mapping[str, Any]], Mapping[str, Any]] = host_api.legacy_options
     """The migration rules: options of the previous API take no effect."""
     legacy_problem: Callable[[str, Mapping[str, Any]], LlmzError | None] = host_api.legacy_problem
-    """llmz.api.session-owns-state: the session a run works on (the chat has no say)."""
-    """llmz.api.result-contents: the per-iteration diagnostics an ExecutionResult carries."""
+    """Whether removed options are refused instead (a permitted variant; never in the reference)."""
+    # -- what the host reads after a run (reference.llmz.diagnostics, .render) -----------------------------
+    recognises: Callable[[object, str | None], bool] = diagnostics.recognises
+    """The guards' test: shared brand plus code (llmz.errors.is-llmz-error, llmz.errors.guard-brand)."""
+    class_guard: Callable[[str, Callable[[object, str | None], bool]], Callable[[object], bool]] = (
+        diagnostics.class_guard
+    )
+    """The detachable ``is`` of one exported class (llmz.errors.class-guard)."""
+    is_think_signal: Callable[[object], bool] = diagnostics.is_think_signal
+    iteration_fields: Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]]], dict[str, Any]] = (
+        diagnostics.iteration_fields
+    )
+    error_diagnostic: Callable[[LlmzError], dict[str, Any]] = diagnostics.error_diagnostic
+    result_diagnostics: Callable[..., dict[str, Any]] = diagnostics.result_diagnostics
+    result_summary: Callable[[str, str | None, str | None], dict[str, Any]] = diagnostics.result_summary
+    stacktrace: Callable[[LlmzError], str | None] = diagnostics.full_stacktrace
+    """``CodeExecutionError.stacktrace`` (llmz.error-recovery.full-stacktrace)."""
+    writes_format_version: bool = True
+    """Whether ``session.to_json()`` states its format version (llmz.migration.format-versions)."""
+    persists_definitions: bool = False
+    """Whether ``session.to_json()`` carries the definitions of the last run: never in llmz
+    (llmz.tools.definitions-reattached); only a mutant sets it."""
+    legacy_result_snapshot: bool = False
+    """Whether a result offers the previous API's snapshot: never in llmz (llmz.migration.no-snapshots)."""
+    standalone_raises: bool = True
+    """Whether a standalone method's failure goes to its caller, even a recoverable code
+    (llmz.errors.recoverable-scope)."""
 
     @property
     def previewer(self) -> preview.Previewer:

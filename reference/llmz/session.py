@@ -62,6 +62,9 @@ class Session:
         self._iterations = 0
         self._executions = 0
         self.active = False
+        self.definitions: dict[str, Any] | None = None
+        """Never set by the reference: definitions are not session state (llmz.tools.definitions-reattached);
+        a mutant's ``execute`` stores them here."""
 
     # -- input -------------------------------------------------------------------------------------
     def to_native(self, item: dict[str, Any]) -> Message:
@@ -176,7 +179,7 @@ class Session:
 
     def to_json(self) -> dict[str, Any]:
         self.require_idle("serialize the session")
-        return {
+        state = {
             "format": FORMAT,
             "version": FORMAT_VERSION,
             "history": copy.deepcopy(self.history),
@@ -191,6 +194,11 @@ class Session:
             "compaction": copy.deepcopy(self.compaction) if self.compaction is not None else False,
             "memory": self.policies.memory_snapshot(self.memory),
         }
+        if not self.policies.writes_format_version:  # only a mutant (llmz.migration.format-versions)
+            del state["version"]
+        if self.definitions is not None:  # only a mutant's (llmz.tools.definitions-reattached)
+            state["definitions"] = copy.deepcopy(self.definitions)
+        return state
 
     @classmethod
     def from_json(cls, state: Any, policies: Policies = DEFAULT_POLICIES) -> Session:

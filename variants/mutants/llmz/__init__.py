@@ -15,6 +15,7 @@ from variants.mutants.llmz.contract import MUTANTS as CONTRACT_MUTANTS
 from variants.mutants.llmz.definitions import MUTANTS as DEFINITION_MUTANTS
 from variants.mutants.llmz.effects import MUTANTS as EFFECT_MUTANTS
 from variants.mutants.llmz.host_api import MUTANTS as HOST_API_MUTANTS
+from variants.mutants.llmz.host_calls import MUTANTS as HOST_CALL_MUTANTS
 from variants.mutants.llmz.inputs import MUTANTS as INPUT_MUTANTS
 from variants.mutants.llmz.model_view import MUTANTS as MODEL_VIEW_MUTANTS
 from variants.mutants.llmz.pinned import MUTANTS as PINNED_MUTANTS
@@ -31,6 +32,7 @@ RUNTIME_MUTANTS: list[Mutant] = [
     *DEFINITION_MUTANTS,
     *PINNED_MUTANTS,
     *HOST_API_MUTANTS,
+    *HOST_CALL_MUTANTS,
 ]
 """Everything but the token budget's own mutants."""
 

@@ -1,233 +1,177 @@
-"""Mutants for the llmz host-API rules (issue 10): one decision of ``reference.llmz.host_api`` or the
-preview each, reached through ``Policies``.
+"""Mutants of what the host reads after a run: guards, iteration fields, diagnostics, snapshots, render.
 
-``tests/test_llmz_mutants.py`` proves the scenarios pinning each mutant's rules fail against it.
+Each breaks one documented fact of llmz's host API that the ``probe`` step observes
+(conformance.scenario.llmz_probes), by replacing one decision of ``reference.llmz.policies``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from reference.llmz import preview
-from reference.llmz.api import Component, Tool, Truncated
-from reference.llmz.host_api import PUBLIC_NAMES
-from reference.llmz.policies import Policies
-from reference.llmz.reports import Display
+from reference.llmz import diagnostics
+from reference.llmz.api import ThinkSignal
+from reference.llmz.errors import CATALOGUE, LlmzError
+from reference.llmz.feedback import stack_trace
 from variants import Mutant
 
 
-def _marker_left_out(
-    text: str, ids: list[int], max_tokens: int, preserve: preview.Preserve, count: Callable[[str], int]
-) -> str:
-    """Cut as if the cut-off marker took no room: the text alone fills the budget."""
-    return preview.cut(text, ids, max_tokens + count(f"\n{preview.MARKER}"), preserve, count)
+def _by_class(value: object, code: str | None) -> bool:
+    """Recognise only instances of this copy's own class."""
+    return isinstance(value, LlmzError) and (code is None or value.code == code)
 
 
-def _preserve_dropped(result: Truncated) -> tuple[Any, Display]:
-    """truncate() keeps value and maxTokens but forgets preserve."""
-    return result.value, (result.max_tokens, "top")  # type: ignore[return-value]
+def _by_look(value: object, code: str | None) -> bool:
+    """Also take any object that carries a catalogue code and the matching class name."""
+    found = getattr(value, "code", None)
+    if found not in CATALOGUE or (code is not None and found != code):
+        return diagnostics.recognises(value, code)
+    return diagnostics.recognises(value, code) or getattr(value, "name", None) == CATALOGUE[found][0]
 
 
-def _binds_in_place(component: Component, handler: Callable[..., Any]) -> Component:
-    """withHandler binds the definition itself and returns it."""
-    object.__setattr__(component, "handler", handler)
-    return component
+def _by_class_name(value: object, code: str | None) -> bool:
+    """Brand and code, and the failure's class name must also be the catalogue's."""
+    found = getattr(value, "code", None)
+    named = found in CATALOGUE and getattr(value, "class_name", None) == CATALOGUE[found][0]
+    return diagnostics.recognises(value, code) and named
 
 
-def _clone_without_effects(tool: Tool, name: str) -> Tool:
-    """A clone rebuilt from the JSON Schema alone: its effects are lost."""
-    return replace(tool, name=name, input_effects=())
+def _json_too(value: object, code: str | None) -> bool:
+    """Also take parsed JSON: a mapping with a catalogue code."""
+    if isinstance(value, Mapping):
+        return value.get("code") in CATALOGUE and (code is None or value.get("code") == code)
+    return diagnostics.recognises(value, code)
 
 
-def _json_without_description(definition: Any) -> dict[str, Any]:
-    exported: dict[str, Any] = {"name": definition.name}
-    schema = definition.input if isinstance(definition, Tool) else definition.schema
-    if schema is not None:
-        exported["input" if isinstance(definition, Tool) else "schema"] = schema
-    return exported
+def _swapped_fields(iteration: Mapping[str, Any], seen: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """``iteration.exception`` gets the summary string and ``iteration.error`` nothing."""
+    fields = diagnostics.iteration_fields(iteration, seen)
+    return {**fields, "exception": fields["error"], "error": None}
 
 
-def _speech_as_audio(preset: str | None, text: str) -> Any:
-    return {"audio": f"<synthesized {len(text)} characters>"} if preset == "speech" else text
+def _excerpt_stacktrace(error: LlmzError) -> str | None:
+    """The stacktrace is the bounded excerpt the model sees, not the whole program."""
+    source, line = error.details.get("source"), error.details.get("line")
+    if error.code != "EXECUTION_FAILED" or not isinstance(source, str):
+        return None
+    return stack_trace(source, line if isinstance(line, int) else 1)
 
 
-def _conversation_kept_by_chat(p: Policies) -> Policies:
-    """The chat configuration keeps the conversation: a run given no session goes on with the session the
-    last run with the same components and preset used."""
-    base = p.run_session
-    kept: dict[Any, Any] = {}
-
-    def run_session(session: Any, chat: Any, policies: Policies) -> Any:
-        key = None if chat is None else (chat.preset, tuple(c.name for c in chat.components))
-        if session is None and key is not None and key in kept:
-            return kept[key]
-        chosen = base(session, chat, policies)
-        if key is not None:
-            kept[key] = chosen
-        return chosen
-
-    return replace(p, run_session=run_session)
+def _flat_diagnostic(error: LlmzError) -> dict[str, Any]:
+    """Only the name and message: no code, no criticality, no cause."""
+    return {"name": error.class_name, "message": error.message}
 
 
-def _override_bypasses_limit(p: Policies) -> Policies:
-    """Once a tool result carries a truncate() override, requests are no longer held to the limit."""
-    base_unwrap, base_fits = p.unwrap_truncated, p.input_fits
-    overridden: list[bool] = []
-
-    def unwrap(result: Truncated) -> tuple[Any, Display]:
-        overridden.append(True)
-        return base_unwrap(result)
-
-    def fits(window: Any, input_tokens: int) -> bool:
-        return True if overridden else base_fits(window, input_tokens)
-
-    return replace(p, unwrap_truncated=unwrap, input_fits=fits)
+def _empty_diagnostics(status: str, *_: Any, **__: Any) -> dict[str, Any]:
+    return {"status": status}
 
 
-def _honours(*places: str) -> Callable[[str, Any], Any]:
-    """Options of the previous API passed at ``places`` still take effect."""
-
-    def legacy_options(where: str, options: Any) -> Any:
-        return options if where in places else {}
-
-    return legacy_options
+def _bare_summary(status: str, _exit: str | None, _code: str | None) -> dict[str, Any]:
+    return {"status": status}
 
 
 MUTANTS: list[Mutant] = [
     Mutant(
-        "llmz-api-create-inspector-missing",
-        rules=("llmz.api.exports",),
-        description="createInspector is not exposed by name",
-        policies=lambda p: replace(p, public_names=PUBLIC_NAMES - {"createInspector"}),
+        "llmz-guards-ignore-code",
+        rules=("llmz.errors.is-llmz-error", "llmz.errors.class-guard"),
+        description="isLLMzError and the class guards accept any library error, whatever code is asked for",
+        policies=lambda p: replace(p, recognises=lambda value, code: diagnostics.recognises(value, None)),
     ),
     Mutant(
-        "llmz-migration-wrap-content-kept",
-        rules=("llmz.migration.truncate-replaces-helpers",),
-        description="the legacy utils.wrapContent helper is still exposed",
-        policies=lambda p: replace(p, public_names=PUBLIC_NAMES | {"utils.wrapContent"}),
+        "llmz-class-guards-accept-any-error",
+        rules=("llmz.errors.class-guard",),
+        description="each class's is() accepts every library error, not only its own class's",
+        policies=lambda p: replace(p, class_guard=diagnostics.any_branded_guard),
     ),
     Mutant(
-        "llmz-migration-example-kept",
-        rules=("llmz.migration.no-examples",),
-        description="the removed Example class is still exposed",
-        policies=lambda p: replace(p, public_names=PUBLIC_NAMES | {"Example"}),
+        "llmz-guards-use-instanceof",
+        rules=("llmz.errors.guard-brand", "llmz.errors.guard-not-instanceof"),
+        description="guards test instanceof this copy's class, so another loaded copy's errors are refused",
+        policies=lambda p: replace(p, recognises=_by_class),
     ),
     Mutant(
-        "llmz-inspection-marker-not-counted",
-        rules=("llmz.inspection.markers-counted",),
-        description="a cut preview fills the budget with text and adds the cut-off marker on top",
-        policies=lambda p: replace(p, cut_preview=_marker_left_out),
+        "llmz-guards-match-look-alikes",
+        rules=("llmz.errors.guard-not-instanceof",),
+        description="guards also accept an ordinary error carrying a catalogue code and the class name",
+        policies=lambda p: replace(p, recognises=_by_look),
     ),
     Mutant(
-        "llmz-inspection-inspector-ignores-budget",
-        rules=("llmz.inspection.inspector-api",),
-        description="inspect's tokens and an inspector's maxTokens are ignored: previews get 2,000 tokens",
-        policies=lambda p: replace(p, inspector_budget=lambda _tokens: preview.DEFAULT_RESULT_BUDGET),
+        "llmz-guards-check-class-name",
+        rules=("llmz.errors.guard-not-instanceof",),
+        description="guards also require the failure's class name, so a renamed genuine failure is refused",
+        policies=lambda p: replace(p, recognises=_by_class_name),
     ),
     Mutant(
-        "llmz-inspection-truncate-preserve-dropped",
-        rules=("llmz.inspection.truncate-options",),
-        description="truncate({value, maxTokens, preserve}) ignores preserve",
-        policies=lambda p: replace(p, unwrap_truncated=_preserve_dropped),
+        "llmz-guards-accept-json",
+        rules=("llmz.errors.guards-reject-json",),
+        description="guards accept parsed JSON diagnostics that carry a catalogue code",
+        policies=lambda p: replace(p, recognises=_json_too),
     ),
     Mutant(
-        "llmz-components-render-shares-props",
-        rules=("llmz.components.render-immutable",),
-        description="render keeps and hands out the caller's props object itself",
-        policies=lambda p: replace(p, render_capture=lambda v: v, render_view=lambda v: v),
+        "llmz-think-signal-guard-instanceof",
+        rules=("llmz.errors.think-signal-guard",),
+        description="ThinkSignal.is tests instanceof, so a signal from another loaded copy is not recognised",
+        policies=lambda p: replace(p, is_think_signal=lambda value: isinstance(value, ThinkSignal)),
     ),
     Mutant(
-        "llmz-components-with-handler-mutates",
-        rules=("llmz.components.with-handler",),
-        description="withHandler binds the handler onto the reusable definition",
-        policies=lambda p: replace(p, bind_handler=_binds_in_place),
+        "llmz-iteration-error-fields-swapped",
+        rules=("llmz.errors.iteration-error-fields",),
+        description="iteration.exception holds the summary string and iteration.error is empty",
+        policies=lambda p: replace(p, iteration_fields=_swapped_fields),
     ),
     Mutant(
-        "llmz-components-handler-without-id",
-        rules=("llmz.components.handler-metadata",),
-        description="component handlers get metadata without the message id",
-        policies=lambda p: replace(p, message_metadata=lambda _n: {}),
+        "llmz-stacktrace-is-excerpt",
+        rules=("llmz.error-recovery.full-stacktrace",),
+        description="CodeExecutionError.stacktrace is the bounded excerpt, not the complete annotated source",
+        policies=lambda p: replace(p, stacktrace=_excerpt_stacktrace),
     ),
     Mutant(
-        "llmz-components-defaults-prebound",
-        rules=("llmz.components.default-components",),
-        description="the predefined components come with a handler already bound",
-        policies=lambda p: replace(
-            p, default_components=tuple(replace(c, handler=lambda _props: None) for c in p.default_components)
-        ),
+        "llmz-diagnostics-drop-code-and-cause",
+        rules=("llmz.errors.diagnostics-content",),
+        description="diagnostics keep each failure's name and message but not its code, criticality or cause",
+        policies=lambda p: replace(p, error_diagnostic=_flat_diagnostic),
     ),
     Mutant(
-        "llmz-components-presets-refused",
-        rules=("llmz.components.response-options",),
-        description="Chat.response presets are refused as configuration errors",
-        policies=lambda p: replace(p, response_presets=frozenset()),
+        "llmz-diagnostics-empty",
+        rules=("llmz.persistence.result-diagnostics", "llmz.errors.diagnostics-content"),
+        description="result.diagnostics() exports only the status, none of the run's failures",
+        policies=lambda p: replace(p, result_diagnostics=_empty_diagnostics),
     ),
     Mutant(
-        "llmz-components-speech-synthesized",
-        rules=("llmz.components.speech-no-audio",),
-        description="the speech preset hands the text handler synthesized audio instead of text",
-        policies=lambda p: replace(p, delivered_text=_speech_as_audio),
+        "llmz-result-summary-without-outcome",
+        rules=("llmz.persistence.result-tojson",),
+        description="result.toJSON() names neither the exit nor the error code",
+        policies=lambda p: replace(p, result_summary=_bare_summary),
     ),
     Mutant(
-        "llmz-tools-clone-drops-effects",
-        rules=("llmz.tools.clone-keeps-validators",),
-        description="a cloned tool keeps the JSON Schema but loses the effects",
-        policies=lambda p: replace(p, clone_tool=_clone_without_effects),
+        "llmz-snapshot-unversioned",
+        rules=("llmz.migration.format-versions",),
+        description="session.toJSON() states no format version",
+        policies=lambda p: replace(p, writes_format_version=False),
     ),
     Mutant(
-        "llmz-api-result-without-diagnostics",
-        rules=("llmz.api.result-contents",),
-        description="an ExecutionResult carries no diagnostics of its run",
-        policies=lambda p: replace(p, result_diagnostics=lambda _iterations: ()),
+        "llmz-snapshot-keeps-definitions",
+        rules=("llmz.tools.definitions-reattached",),
+        description="session.toJSON() carries the last run's tool, exit, component and object descriptions",
+        policies=lambda p: replace(p, persists_definitions=True),
     ),
     Mutant(
-        "llmz-api-chat-holds-conversation",
-        rules=("llmz.api.chat-configures-delivery", "llmz.api.session-owns-state"),
-        description="a run without a session continues the conversation last run with the same chat setup",
-        policies=_conversation_kept_by_chat,
+        "llmz-standalone-failure-swallowed",
+        rules=("llmz.errors.recoverable-scope",),
+        description="component.render() with invalid props returns nothing instead of throwing to the caller",
+        policies=lambda p: replace(p, standalone_raises=False),
     ),
     Mutant(
-        "llmz-migration-legacy-input-used",
-        rules=("llmz.migration.input-via-session",),
-        description="execute.messages and Chat.transcript still feed the conversation",
-        policies=lambda p: replace(p, legacy_options=_honours("execute", "chat")),
+        "llmz-result-offers-snapshot",
+        rules=("llmz.migration.no-snapshots",),
+        description="an ExecutionResult still offers a snapshot of the run, as the previous API did",
+        policies=lambda p: replace(p, legacy_result_snapshot=True),
     ),
     Mutant(
-        "llmz-migration-chat-handler-used",
-        rules=("llmz.migration.handlers-moved",),
-        description="a text handler passed as Chat.handler still receives the answer",
-        policies=lambda p: replace(p, legacy_options=_honours("chat")),
-    ),
-    Mutant(
-        "llmz-migration-iteration-start-applied",
-        rules=("llmz.migration.iteration-start-no-mutation",),
-        description="instructions returned by onIterationStart replace the iteration's instructions",
-        policies=lambda p: replace(p, legacy_options=_honours("onIterationStart")),
-    ),
-    Mutant(
-        "llmz-components-aliases-registered",
-        rules=("llmz.components.no-aliases-or-metadata",),
-        description="a component's aliases become extra chat methods",
-        policies=lambda p: replace(p, legacy_options=_honours("component")),
-    ),
-    Mutant(
-        "llmz-hooks-on-trace-not-called",
-        rules=("llmz.hooks.names",),
-        description="onTrace is not one of the hooks the runtime calls",
-        policies=lambda p: replace(p, trace_observed=False),
-    ),
-    Mutant(
-        "llmz-inspection-override-bypasses-limit",
-        rules=("llmz.inspection.request-limit-wins",),
-        description="a truncate() budget lets the next request past the overall request limit",
-        policies=_override_bypasses_limit,
-    ),
-    Mutant(
-        "llmz-tools-json-without-description",
-        rules=("llmz.tools.schema-json-descriptive",),
-        description="toJSON leaves the description out",
-        policies=lambda p: replace(p, definition_json=_json_without_description),
+        "llmz-tool-without-handler-accepted",
+        rules=("llmz.errors.invalid-tool",),
+        description="a tool defined without a handler is accepted and the run goes on",
+        policies=lambda p: replace(p, tool_handler_problem=lambda config: None),
     ),
 ]

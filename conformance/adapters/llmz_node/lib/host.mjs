@@ -20,6 +20,7 @@ const BEHAVIOURS = ['returns', 'returns_input', 'throws', 'think_signal', 'hangs
  */
 export function buildTools(specs, host) {
   return specs.map((spec) => {
+    if (spec.handler === 'missing') return toolWithoutHandler(spec)
     const behaviour = spec.behaviour ?? {}
     const main = BEHAVIOURS.filter((name) => Object.hasOwn(behaviour, name))
     if (main.length !== 1) throw new CannotExpress(`tool ${spec.name} with behaviours ${JSON.stringify(main)}`)
@@ -44,6 +45,15 @@ export function buildTools(specs, host) {
       handler,
       retry: ({ attempt }) => attempt <= retries,
     })
+  })
+}
+
+/** `handler: missing`: a Tool defined with no handler at all (llmz.errors.invalid-tool); llmz decides. */
+function toolWithoutHandler(spec) {
+  return new Tool({
+    name: spec.name,
+    description: spec.description || undefined,
+    input: withEffects(toZui(spec.input ?? { type: 'object' }, `tool ${spec.name} input`), spec.input_effects),
   })
 }
 
@@ -193,7 +203,7 @@ function deliveryHandler(mode, host, kind, component, reportMetadata = false) {
   return (content, metadata) => {
     if (reportMetadata) {
       const id = metadata?.id
-      host.recorder.emit('probe', {
+      host.recorder.emit('host_call', {
         step: 'component_handler', component, metadata_id: typeof id === 'string' && id.length > 0,
       })
     }

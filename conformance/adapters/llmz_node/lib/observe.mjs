@@ -10,7 +10,7 @@ import { ThinkSignal, createInspector, isLLMzError } from 'llmz'
 const defaultInspector = createInspector()
 
 /** Error code -> exported class name, from the llmz error catalogue (used when an error lacks `name`). */
-const CLASS_BY_CODE = {
+export const CLASS_BY_CODE = {
   INVALID_CODE: 'InvalidCodeError', EXECUTION_FAILED: 'CodeExecutionError', UNKNOWN_TOOL: 'UnknownToolError',
   INVALID_TOOL_INPUT: 'ToolInputError', TOOL_EXECUTION_FAILED: 'ToolExecutionError',
   RESERVED_IDENTIFIER: 'ReservedIdentifierError', INVALID_ASSIGNMENT: 'AssignmentError',

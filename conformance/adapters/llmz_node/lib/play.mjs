@@ -10,12 +10,13 @@ import { Session, ThinkSignal, execute } from 'llmz'
 
 import { CannotExpress, NotSettled } from './errors.mjs'
 import { checkScenario } from './vocabulary.mjs'
-import { PROBE_STEPS, cloneTools, playProbe } from './probes.mjs'
+import { HOST_CALL_STEPS, cloneTools, playHostCall } from './host-calls.mjs'
 import { buildChat, buildExits, buildObjects, buildTools } from './host.mjs'
 import { ScriptedModelClient } from './model-client.mjs'
 import { llmzModelRef } from './models.mjs'
 import { Recorder } from './recorder.mjs'
 import { DeliveryQueue } from './deliveries.mjs'
+import { probe } from './probes.mjs'
 import { ExecutionObserver, IterationNames, completeCompaction, errorFields, sessionState } from './observe.mjs'
 
 /** Capability flags the bridge declares (scenarios may `require` them); the reference declares none for llmz yet. */
@@ -86,8 +87,11 @@ async function playStep(state, step, index) {
       return summarizeOrCompact(state, step)
     case 'tamper_accessors':
       return tamperAccessors(state)
+    case 'probe':
+      state.recorder.emit('probe', probe(state, step))
+      return undefined
     default:
-      if (Object.hasOwn(PROBE_STEPS, step.op)) return playProbe(state, step)
+      if (Object.hasOwn(HOST_CALL_STEPS, step.op)) return playHostCall(state, step)
       throw new CannotExpress(`step ${index} op ${JSON.stringify(step.op)}`)
   }
 }

@@ -1,140 +1,195 @@
-// The host-API probe steps (conformance/scenario/llmz_host.py) on the real llmz.
+// The `probe` step: asks llmz 1.0.1's host API a question and records the answer as one `probe` event.
 //
-// Each probe calls the documented host-side API itself (inspect, createInspector, component.render,
-// toJSON, DefaultComponents, the package's exports) and records what it answered as one `probe` event
-// (spec/protocol/records/llmz.md). Nothing here interprets llmz's answer beyond what the event reports.
+// Each probe maps to the llmz call it names (conformance/scenario/llmz_probes.py): the guards
+// (`isLLMzError`, each class's static `is`, called detached, `ThinkSignal.is`), `iteration.error` /
+// `iteration.exception`, `result.diagnostics()` / `result.toJSON()`, `session.toJSON()`, a standalone
+// `component.render(props)`. The "second, independently loaded copy" of llmz is its CommonJS build,
+// loaded beside the ES module build this bridge imports: separate classes, which is exactly the
+// dual-package situation the shared brand is for. Answers are llmz's own values; nothing is judged here.
+import { createRequire } from 'node:module'
+
 import * as llmz from 'llmz'
-import { DefaultComponents, createInspector, inspect } from 'llmz'
 
-import { errorFields } from './observe.mjs'
-import { count } from './tokenizer.mjs'
+import { CLASS_BY_CODE, errorFields } from './observe.mjs'
+import { toZui, withEffects } from './schema.mjs'
 
-const CHANGED = 'changed'
+const require = createRequire(import.meta.url)
 
-export async function playProbe(state, step) {
-  switch (step.op) {
-    case 'inspect':
-      return inspectValue(state, step)
-    case 'render':
-      return render(state, step)
-    case 'api_surface':
-      return apiSurface(state, step)
-    case 'definition_json':
-      return definitionJson(state, step)
-    case 'default_components':
-      return defaultComponents(state)
-    case 'result_contents':
-      return resultContents(state)
-    default:
-      throw new Error(`not a probe step: ${step.op}`)
+let secondCopy = null
+/** llmz loaded a second time (its CommonJS build): distinct classes from the module the bridge uses. */
+function otherCopy() {
+  secondCopy ??= require('llmz')
+  return secondCopy
+}
+
+const otherCode = (code) => (code !== 'INTERNAL_ERROR' ? 'INTERNAL_ERROR' : 'INVALID_CODE')
+
+/** The static `is` of the class of `code`, taken off its class (detached) before it is called. */
+function classGuard(code) {
+  const guard = llmz[CLASS_BY_CODE[code]]?.is
+  return (value) => (typeof guard === 'function' ? Boolean(guard(value)) : false)
+}
+
+const isError = (value, code) => Boolean(llmz.isLLMzError(value, code))
+
+function pair(value, code, prefix) {
+  return { [`${prefix}is_llmz_error`]: isError(value, code), [`${prefix}class_guard`]: classGuard(code)(value) }
+}
+
+/** A genuine failure copied with its prototype and own fields, then given another name and message. */
+function renamed(failure) {
+  const copy = Object.create(Object.getPrototypeOf(failure))
+  Object.defineProperties(copy, Object.getOwnPropertyDescriptors(failure))
+  for (const [key, value] of [['name', 'Error'], ['message', 'renamed by the host']]) {
+    Object.defineProperty(copy, key, { value, writable: true, configurable: true, enumerable: false })
+  }
+  return copy
+}
+
+function classifyFailure(failure) {
+  const code = failure.code
+  const fields = { name: CLASS_BY_CODE[code] ?? failure.name, code, message: failure.message, critical: failure.critical }
+  const parsed = JSON.parse(JSON.stringify(fields))
+  const forged = Object.assign(new Error(failure.message), fields)
+  return {
+    code: String(code),
+    is_llmz_error: isError(failure, code),
+    other_code: isError(failure, otherCode(code)),
+    class_guard: classGuard(code)(failure),
+    other_class_guard: classGuard(otherCode(code))(failure),
+    renamed: classGuard(code)(renamed(failure)),
+    ...pair(parsed, code, 'json_'),
+    ...pair(forged, code, 'forged_'),
   }
 }
 
-export const PROBE_STEPS = {
-  inspect: 'InspectStep',
-  render: 'RenderStep',
-  api_surface: 'ApiSurfaceStep',
-  definition_json: 'DefinitionJsonStep',
-  default_components: 'DefaultComponentsStep',
-  result_contents: 'ResultContentsStep',
-}
-
-function inspectValue(state, step) {
-  let text
+function foreignFailure() {
+  const other = otherCopy()
+  let made = null
   try {
-    if (step.via === 'inspect') {
-      text = inspect(step.value, undefined, { tokens: step.max_tokens, ...(step.compact == null ? {} : { compact: step.compact }) })
-    } else {
-      const options = { purpose: step.purpose, maxTokens: step.max_tokens }
-      if (step.preserve != null) options.preserve = step.preserve
-      text = createInspector(undefined)(step.value, options)
-    }
+    new other.Session().append({ role: 42 })
   } catch (error) {
-    state.recorder.emit('probe', { step: 'inspect', error: { code: errorFields(error).code } })
-    return
+    made = error
   }
-  state.recorder.emit('probe', { step: 'inspect', text, tokens: count(text) })
+  const code = made?.code ?? 'none'
+  const own = llmz[CLASS_BY_CODE[code]]
+  return {
+    code: String(code),
+    is_instance: typeof own === 'function' && made instanceof own,
+    is_llmz_error: isError(made, code),
+    class_guard: classGuard(code)(made),
+    other_class_guard: classGuard(otherCode(code))(made),
+  }
 }
 
-function change(value) {
-  if (Array.isArray(value)) value.push({ [CHANGED]: true })
-  else if (value !== null && typeof value === 'object') value[CHANGED] = true
+function thinkSignal() {
+  return {
+    local: Boolean(llmz.ThinkSignal.is(new llmz.ThinkSignal('look'))),
+    foreign: Boolean(llmz.ThinkSignal.is(new (otherCopy().ThinkSignal)('look'))),
+    plain: Boolean(llmz.ThinkSignal.is(new Error('look'))),
+  }
+}
+
+function* objects(value) {
+  if (Array.isArray(value)) {
+    for (const item of value) yield* objects(item)
+  } else if (value !== null && typeof value === 'object') {
+    yield value
+    for (const item of Object.values(value)) yield* objects(item)
+  }
+}
+
+function parsedDiagnostics(result) {
+  const coded = [...objects(JSON.parse(JSON.stringify(result.diagnostics())))].filter((o) => typeof o.code === 'string')
+  const accepted = coded.filter((o) => CLASS_BY_CODE[o.code] && (isError(o, o.code) || classGuard(o.code)(o)))
+  return { coded: coded.length, accepted: accepted.length }
+}
+
+/** `result.error` and every iteration's `exception` and `errors`, each object once. */
+function failuresOf(result) {
+  const found = []
+  const candidates = [result.isError() ? result.error : null]
+  for (const iteration of result.iterations) candidates.push(iteration.exception, ...(iteration.errors ?? []))
+  for (const candidate of candidates) {
+    if (candidate && typeof candidate === 'object' && 'code' in candidate && !found.includes(candidate)) found.push(candidate)
+  }
+  return found
+}
+
+function iterationFields(iteration, index) {
+  const exception = iteration.exception
+  let described = null
+  if (exception !== null && exception !== undefined) {
+    const code = exception.code ?? exception.name ?? String(exception)
+    described = { code: String(code), typed: isError(exception, code) }
+    if (typeof exception.stacktrace === 'string') described.stacktrace = exception.stacktrace
+  }
+  return { index: index + 1, error: iteration.error ?? null, exception: described }
+}
+
+const thrown = (error) => {
+  const { code, class: name, recoverable, message } = errorFields(error)
+  return { code, class: name, recoverable, message }
 }
 
 function render(state, step) {
-  const found = state.definitions.get(step.component)
-  if (!found) throw new Error(`steps: render.component ${step.component} is not in setup.chat.components`)
-  const given = structuredClone(step.props)
-  let rendered
+  const spec = (state.setup.chat?.components ?? []).find((component) => component.name === step.component)
+  if (!spec) throw new Error(`probe render: component ${JSON.stringify(step.component)} is not in setup.chat.components`)
+  const component = new llmz.Component({
+    name: spec.name,
+    description: spec.description || spec.name,
+    props: withEffects(toZui(spec.props ?? { type: 'object' }, `component ${spec.name} props`), spec.effects),
+    handler: () => {},
+  })
   try {
-    rendered = found.render(given)
+    return { rendered: structuredClone(component.render(structuredClone(step.props ?? null)).props) }
   } catch (error) {
-    state.recorder.emit('probe', { step: 'render', component: step.component, error: { code: errorFields(error).code } })
-    return
+    return { error: thrown(error) }
   }
-  if (step.change_input ?? true) change(given)
-  if (step.change_rendered ?? true) {
-    try {
-      change(rendered.props)
-    } catch {
-      // frozen: the runtime refused the change, which is what the rule asks
+}
+
+/** The fields of the `probe` event answering `step` (after the steps before it have played). */
+export function probe(state, step) {
+  const fields = { probe: step.probe }
+  const result = state.lastResult
+  switch (step.probe) {
+    case 'snapshot': {
+      let snapshot
+      try {
+        snapshot = JSON.parse(JSON.stringify(state.session.toJSON()))
+      } catch (error) {
+        return { ...fields, error: thrown(error) }
+      }
+      return { ...fields, snapshot, ...(snapshot?.version === undefined ? {} : { version: snapshot.version }) }
+    }
+    case 'render':
+      return { ...fields, ...render(state, step) }
+    case 'legacy':
+      return {
+        ...fields,
+        legacy: {
+          snapshot_signal: 'SnapshotSignal' in llmz,
+          snapshot_class: 'Snapshot' in llmz,
+          result_snapshot: result?.snapshot !== undefined && result?.snapshot !== null,
+        },
+      }
+    default:
+      break
+  }
+  if (!result) throw new Error(`probe ${step.probe} needs an earlier execute step`)
+  if (step.probe === 'guards') {
+    return {
+      ...fields,
+      failures: failuresOf(result).map(classifyFailure),
+      foreign: foreignFailure(),
+      think_signal: thinkSignal(),
+      parsed_diagnostics: parsedDiagnostics(result),
     }
   }
-  state.recorder.emit('probe', {
-    step: 'render', component: step.component, props: structuredClone(rendered.props),
-    handler_bound: found.definition.handler !== undefined,
-  })
-}
-
-function apiSurface(state, step) {
-  const exposed = (name) => name.split('.').reduce((owner, key) => (owner == null ? undefined : owner[key]), llmz) !== undefined
-  const present = step.names.filter(exposed)
-  const absent = step.names.filter((name) => !present.includes(name))
-  state.recorder.emit('probe', { step: 'api_surface', present, absent })
-}
-
-function definitionJson(state, step) {
-  const [list, name] = step.tool != null ? [state.tools, step.tool] : [state.exits, step.exit]
-  const definition = list.find((item) => item.name === name)
-  if (!definition) throw new Error(`steps: definition_json names ${name}, which setup does not define`)
-  state.recorder.emit('probe', { step: 'definition_json', json: JSON.parse(JSON.stringify(definition.toJSON())) })
-}
-
-function defaultComponents(state) {
-  const defaults = Object.values(DefaultComponents)
-  const bound = defaults.map((component) => component.withHandler(() => {}))
-  state.recorder.emit('probe', {
-    step: 'default_components',
-    definitions: defaults.length,
-    bound: defaults.filter((component) => component.handler !== undefined).length,
-    unbound_after_with_handler: bound.filter((component) => component.handler === undefined).length,
-  })
-}
-
-/** The documented parts of the last ExecutionResult: status, tokens (provider usage), diagnostics(). */
-function resultContents(state) {
-  const result = state.lastResult
-  if (!result) throw new Error('steps: result_contents needs an earlier execute step')
-  const tokens = result.tokens ?? {}
-  let diagnostics = false
-  try {
-    diagnostics = typeof result.diagnostics === 'function' && result.diagnostics() != null
-  } catch {
-    diagnostics = false
+  if (step.probe === 'iterations') return { ...fields, iterations: result.iterations.map(iterationFields) }
+  return {
+    ...fields,
+    diagnostics: JSON.parse(JSON.stringify(result.diagnostics())),
+    summary: JSON.parse(JSON.stringify(result.toJSON())),
   }
-  state.recorder.emit('probe', {
-    step: 'result_contents',
-    outcome: result.status,
-    usage: { input_tokens: tokens.input ?? 0, output_tokens: tokens.output ?? 0 },
-    diagnostics,
-  })
-}
-
-/** `setup.tool_clones`: each named tool is replaced by `tool.clone({ name })`. */
-export function cloneTools(tools, clones) {
-  const byName = new Map((clones ?? []).map((clone) => [clone.of, clone.name]))
-  for (const of of byName.keys()) {
-    if (!tools.some((tool) => tool.name === of)) throw new Error(`setup.tool_clones: ${of} is not in setup.tools`)
-  }
-  return tools.map((tool) => (byName.has(tool.name) ? tool.clone({ name: byName.get(tool.name) }) : tool))
 }

@@ -20,7 +20,7 @@ export const VOCABULARY = {
   ObjectProperty: ['name', 'value', 'schema', 'writable', 'effects'],
   MemorySpec: ['variables', 'max_bytes'],
   ToolSpec: ['name', 'description', 'input', 'output', 'input_effects', 'output_effects', 'behaviour', 'retries',
-    'from_iteration'],
+    'from_iteration', 'handler'],
   SchemaEffect: ['trim', 'refine', 'assign', 'replace', 'throws', 'counts', 'async'],
   RefineSpec: ['field', 'forbid', 'message'],
   ToolBehaviour: [
@@ -62,6 +62,7 @@ export const VOCABULARY = {
   DefinitionJsonStep: ['op', 'tool', 'exit'],
   DefaultComponentsStep: ['op'],
   ResultContentsStep: ['op'],
+  ProbeStep: ['op', 'probe', 'component', 'props'],
 }
 
 /** Fields the suite knows but this bridge cannot express on llmz 1.0.1 (unless set to `unless`), and why. */
@@ -98,6 +99,7 @@ const STEPS = {
   definition_json: 'DefinitionJsonStep',
   default_components: 'DefaultComponentsStep',
   result_contents: 'ResultContentsStep',
+  probe: 'ProbeStep',
 }
 
 function check(value, structure, where) {
