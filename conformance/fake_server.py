@@ -12,8 +12,10 @@ OpenAI-compatible client at it. Routes:
   script addresses entries to a call ``purpose``: then the first unused entry for the purpose named in
   the ``X-Scripted-Purpose`` header, or ``summary`` for a request without tools): a ``chat.completion``
   body, a server-sent event stream when the request sets ``stream: true``, or the entry's scripted failure
-  (status, ``Retry-After``, OpenAI-style error body). A call past the end of the script gets HTTP 500
-  with "the script has no response for call N", the same words the scripted provider uses.
+  (status, ``Retry-After``, OpenAI-style error body). An entry's ``continuation`` (provider metadata:
+  signed output) travels as the completion message's ``continuation`` field. A call past the end of the
+  script gets HTTP 500 with "the script has no response for call N", the same words the scripted provider
+  uses.
   Before any of that, the request is checked as a real endpoint would check it
   (``request_check``): a conversation whose tool calls and results do not pair up gets HTTP 400
   naming the message at fault, and is not a call (``--no-check`` turns this off).

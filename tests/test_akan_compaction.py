@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reference.akan import compaction
+from reference.akan import compaction, digest
 from reference.akan.policies import DEFAULT_POLICIES
 from reference.akan.wire import estimate_tokens, json_text, on_wire
 
@@ -51,8 +51,8 @@ def test_an_unhelpful_summary_holds_compaction_for_one_threshold() -> None:
 def test_digest_is_bounded_and_keeps_the_newest_lines() -> None:
     # akan.compaction.summarizer.bounded-digest
     messages = [{"role": "tool", "tool_call_id": str(i), "content": f"{i}:" + "y" * 5000} for i in range(200)]
-    text = compaction.digest(messages)
-    assert len(text) <= compaction.DIGEST_MAX_CHARS
+    text = digest.digest(messages)
+    assert len(text) <= digest.DIGEST_MAX_CHARS
     assert text.startswith("[") and "earlier messages left out" in text
     assert "199:" in text and "\n0:" not in text
 
@@ -62,7 +62,7 @@ def test_digest_names_attachments_without_their_content() -> None:
         "role": "user", "content": "see file",
         "attachments": [{"name": "a.png", "kind": "image", "mime": "image/png", "size": 3, "data": "QUJD"}],
     }
-    text = compaction.digest([message])
+    text = digest.digest([message])
     assert "a.png" in text and "QUJD" not in text
 
 

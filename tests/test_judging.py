@@ -125,3 +125,50 @@ def test_between_needs_low_before_high() -> None:
 def test_deep_fan_out_finds_an_object_at_any_depth() -> None:
     assert check(RECORD, expect(path="events[**]", contains={"sku": "coffee"})) is None
     assert check(RECORD, expect(path="events[**]", contains={"sku": "tea"})) is not None
+
+
+TOKENS: dict[str, Any] = {
+    "events": [
+        {"type": "iteration", "tokens": {"context": {"total": 10, "prompt": 3, "tools": 2, "other": 5}}},
+        {"type": "iteration", "tokens": {"context": {"total": 10, "prompt": 4, "tools": 1, "other": 4}}},
+        {"type": "iteration", "tokens": {"context": {"total": 10}}},
+        {"type": "iteration", "tokens": {"context": {"total": 10, "tools": "2", "messages": 8}}},
+    ],
+    "final": {},
+}
+
+
+@pytest.mark.parametrize(
+    ("fields", "passes"),
+    [
+        ({"path": "events[type=model_request][*].messages", "lacks": "forbidden"}, True),
+        ({"path": "events[type=model_request][*].messages", "lacks": "forced_inspection"}, False),
+        ({"path": "events[type=model_request][0].messages", "lacks": "^a <"}, False),
+        ({"path": "events[type=summary]", "lacks": "anything"}, False),  # nothing selected: not vacuous
+        ({"path": "final.nothing", "lacks": "anything"}, False),
+    ],
+)
+def test_lacks_passes_only_when_something_was_selected_and_nothing_matches(
+    fields: dict[str, Any], passes: bool
+) -> None:
+    assert (check(RECORD, expect(**fields)) is None) is passes
+
+
+@pytest.mark.parametrize(
+    ("index", "passes", "says"),
+    [
+        (0, True, ""),
+        (1, False, "add up to 9"),
+        (2, False, "found none"),
+        (3, False, "add up to 8"),  # a string is no part: extra fields are allowed anywhere
+    ],
+)
+def test_parts_sum_to_needs_numeric_parts_adding_up_exactly(index: int, passes: bool, says: str) -> None:
+    problem = check(TOKENS, expect(path=f"events[{index}].tokens.context", parts_sum_to="total"))
+    assert (problem is None) is passes
+    assert says in (problem or "")
+
+
+def test_parts_sum_to_needs_the_named_number() -> None:
+    problem = check(TOKENS, expect(path="events[0].tokens.context", parts_sum_to="grand_total"))
+    assert problem is not None and "'grand_total'" in problem

@@ -71,6 +71,17 @@ def _latest_user_cut(roles: Sequence[str], keep: int) -> int | None:
     return users[-1]
 
 
+def _cut_moves_within_keep(roles: Sequence[str], keep: int) -> int | None:
+    """With no more than ``keep`` wire messages, a user message among them still draws the cut onto it."""
+    found = choose_cut(roles, keep)
+    wire = [index for index, role in enumerate(roles) if role != "local"]
+    if found is not None or keep == 0 or len(wire) > keep:
+        return found
+    users = [index for index in wire if roles[index] == "user"]
+    above = [roles[index] for index in wire if users and index < users[0]]
+    return users[0] if above and above != ["summary"] else None
+
+
 def _inclusive_threshold(estimate: int, at: int, held_at: int | None) -> bool:
     """An estimate equal to ``compact.at`` already counts as past it."""
     if at == 0 or estimate < at:
@@ -271,6 +282,13 @@ PERMITTED: list[Permitted] = [
         exercises=("akan.compaction.cut.prefers-user#open_question",),
         description="with several user messages in the kept tail the cut lands on the newest one",
         policies=_change(cut=_latest_user_cut),
+    ),
+    Permitted(
+        name="akan-cut-moves-within-keep",
+        system="akan",
+        exercises=("akan.compaction.summary-replaces-history#open_question",),
+        description="with no more than keep wire messages, a later user message still draws the cut onto it",
+        policies=_change(cut=_cut_moves_within_keep),
     ),
     Permitted(
         name="akan-threshold-inclusive",

@@ -22,6 +22,7 @@ from reference.llmz.config import RunConfig
 from reference.llmz.errors import LlmzError
 from reference.llmz.policies import Policies
 from variants import Permitted, Record
+from variants.llmz_history import PERMITTED as HISTORY_PERMITTED
 from variants.records import extra_event_and_final_fields
 
 # --- A much larger fixed prompt (llmz 1.0.1's is about 1,500 tokens) ------------------------------------
@@ -305,4 +306,5 @@ PERMITTED: list[Permitted] = [
         description="a complete call runs only once the stream has ended (running it early is allowed)",
         policies=lambda p: replace(p, dispatch_while_streaming=False),
     ),
+    *HISTORY_PERMITTED,
 ]

@@ -1,4 +1,4 @@
-"""The seven matchers of ``expect``: equals, subset, contains, regex, count, between, absent.
+"""The matchers of ``expect``: equals, subset, contains, regex, count, between, absent, lacks, parts_sum_to.
 
 Each returns ``None`` when the record satisfies the expectation and otherwise a message a user can act
 on: which matcher, which path, what was expected and an excerpt of what the record held there.
@@ -89,6 +89,35 @@ def _between(selection: Selection, expectation: Expectation, where: str) -> str 
     return None if inside else f"{where}: expected between {low:g} and {high:g}, found {found:g}"
 
 
+def _lacks(selection: Selection, expectation: Expectation, where: str) -> str | None:
+    """No string inside the selection matches. An empty selection is a failure, not a vacuous pass: a
+    misspelled path would otherwise prove that anything is left out."""
+    assert expectation.lacks is not None
+    if not selection.values or (not selection.plural and selection.values in ([[]], [None])):
+        return f"{where}: the path matched nothing in the record ({selection.where_it_emptied()})"
+    pattern = re.compile(expectation.lacks)
+    found = [text for text in strings_in(selection.values) if pattern.search(text)]
+    return None if not found else f"{where}: /{expectation.lacks}/ matches {excerpt(found[0])}"
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _parts_sum_to(value: Any, expectation: Expectation, where: str) -> str | None:
+    """An object whose other numbers add up to its number under ``parts_sum_to`` (at least one part).
+    Values that are not numbers are not parts: a record may carry extra fields anywhere (a unit, a note)."""
+    key = expectation.parts_sum_to
+    assert key is not None
+    if not isinstance(value, dict) or not _is_number(value.get(key)):
+        return f"{where}: expected an object with a number under {key!r}, found {excerpt(value)}"
+    parts = {name: part for name, part in value.items() if name != key and _is_number(part)}
+    if not parts:
+        return f"{where}: expected numeric parts beside {key!r}, found none in {excerpt(value)}"
+    total = sum(parts.values())
+    return None if total == value[key] else f"{where}: the parts add up to {total:g}, not {value[key]:g}"
+
+
 def check(record: Any, expectation: Expectation) -> str | None:
     """Judge one expectation against one record."""
     selection = select(record, expectation.path)
@@ -101,6 +130,8 @@ def check(record: Any, expectation: Expectation) -> str | None:
         return None if found == expectation.count else f"{where}: expected {expectation.count}, found {found}"
     if expectation.matcher == "between":
         return _between(selection, expectation, where)
+    if expectation.matcher == "lacks":
+        return _lacks(selection, expectation, where)
     value, problem = _single(selection, expectation)
     if problem:
         return problem
@@ -121,6 +152,8 @@ def check(record: Any, expectation: Expectation) -> str | None:
             if ok
             else f"{where}: expected to contain {excerpt(expectation.contains)}, found {excerpt(value)}"
         )
+    if expectation.matcher == "parts_sum_to":
+        return _parts_sum_to(value, expectation, where)
     assert expectation.regex is not None
     text = value if isinstance(value, str) else "\n".join(strings_in(value))
     return (

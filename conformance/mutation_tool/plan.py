@@ -13,6 +13,13 @@ Modules. Those whose code decides a documented number or order: routing scores a
 and wake timers, repeat scope (falai); compaction trigger and keep counts, the cut, readScreen's limit,
 attachment ceilings (Akan); the token window, reserve and fit, compaction (llmz). Glue, rendering and
 record-building modules are left out: a mutant there mostly crashes, which says little about the suite.
+A measured module carries decisions only. Code that decides no rule, where a mutant changes nothing any
+implementation could show, is kept out of it rather than triaged one survivor at a time: value records
+are named tuples, not dataclasses with a ``frozen=True`` flag to flip; and output whose whole shape the
+documents leave to the reference lives in a module of its own, left out like other rendering (the Akan
+summarizer's digest, ``reference/akan/digest.py``: akan.compaction.summarizer.bounded-digest leaves its
+format and bounds open, and its two documented properties, bounded and carrying the conversation, are
+pinned by scenarios and hand-written mutants).
 
 Operators. A subset of Cosmic Ray's core operators that correspond to how an implementation gets a rule
 wrong: comparison swaps (a boundary moved by one, a condition negated), number replacement (a documented

@@ -21,6 +21,7 @@ def model_response(entry: ScriptEntry) -> ModelResponse:
             for call in entry.tool_calls
         ),
         json_data=entry.json_data,
+        continuation=entry.continuation,
         stop_reason=entry.stop_reason,
         usage=Usage(entry.usage.input_tokens, entry.usage.output_tokens),
         chunks=tuple(entry.chunks) if entry.chunks is not None else None,

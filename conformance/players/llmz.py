@@ -34,8 +34,11 @@ from conformance.scenario.llmz import (
     ExecuteOptions,
     ExecuteStep,
     HooksSpec,
+    IterationRef,
     ObserverBehaviour,
     OnInspectHook,
+    PruneStep,
+    RequestMessagesStep,
     SaveAndRestoreStep,
     SchemaEffect,
     SessionProbe,
@@ -52,6 +55,7 @@ from reference.llmz import (
     DEFAULT_POLICIES,
     NEVER_SETTLES,
     Abort,
+    AbortSignal,
     Chat,
     Compaction,
     Component,
@@ -70,6 +74,8 @@ from reference.llmz import (
     Tool,
     compact,
     execute,
+    prune,
+    request_messages,
     summarize,
     truncate,
 )
@@ -223,8 +229,15 @@ class Player:
         self.last_result: ExecutionResult | None = None
         self.observers = [self._observe]
         compaction = self.setup.compaction
+        self.summarize_callback = _summarize_callback(self.setup)
+        self.iteration_ids: dict[tuple[int, int], str] = {}
+        """(execution, index) of the record -> the reference's iteration id (for prune, requestMessages)."""
         self.session = Session(
-            compaction=None if compaction is False else Compaction(**given(**compaction.model_dump())),
+            compaction=None
+            if compaction is False
+            else Compaction(
+                **given(**compaction.model_dump(exclude={"summarize"})), summarize=self.summarize_callback
+            ),
             variables=self.setup.memory.variables,
             max_bytes=self.setup.memory.max_bytes,
             policies=policies,
@@ -261,7 +274,29 @@ class Player:
         return metadata_reporter(handler, self.recorder, str(spec.name)) if spec.report_metadata else handler
 
     def _observe(self, kind: str, fields: dict[str, Any]) -> None:
+        if kind == "iteration":
+            self._name_iteration(fields["execution"], fields["index"])
+            if not self.setup.record_context_tokens:
+                fields = {key: value for key, value in fields.items() if key != "tokens"}
         self.recorder.emit(kind, **fields)
+
+    def _name_iteration(self, execution: int, index: int) -> None:
+        """The iteration that just ended is the one whose messages were stored last (none were when it
+        failed before dispatch; it then has no id to prune or keep)."""
+        known = set(self.iteration_ids.values())
+        for message in reversed(self.session.history):
+            iteration = message.get("iteration")
+            if isinstance(iteration, str):
+                if iteration not in known:
+                    self.iteration_ids[(execution, index)] = iteration
+                return
+
+    def _ids(self, refs: list[IterationRef], op: str) -> list[str]:
+        missing = [r for r in refs if (r.execution, r.index) not in self.iteration_ids]
+        if missing:
+            names = ", ".join(f"execution {r.execution} index {r.index}" for r in missing)
+            raise ValueError(f"steps: {op}.retained_iterations names {names}, which never stored messages")
+        return [self.iteration_ids[(r.execution, r.index)] for r in refs]
 
     # -- translating the setup ---------------------------------------------------------------------
     def _tool(self, spec: ToolSpec) -> Tool:
@@ -419,6 +454,8 @@ class Player:
     # -- the steps -----------------------------------------------------------------------------------
     def append(self, step: AppendStep) -> None:
         batch = [m.model_dump(exclude_none=True) for m in step.messages]
+        if step.non_json is not None:
+            _put_non_json(batch[0], step.non_json)
         try:
             self.session.append(batch[0] if step.single else batch)
         except LlmzError as error:
@@ -500,24 +537,45 @@ class Player:
         if step.tamper is not None:
             _tamper(state, step.tamper)
         try:
-            self.session = Session.from_json(state, self.policies)
+            self.session = Session.from_json(state, self.policies, summarize=self.summarize_callback)
         except LlmzError as error:
             self.recorder.emit("error", step="save_and_restore", **error.as_record())
 
     def summarize_or_compact(self, step: SummarizeStep | CompactStep) -> None:
+        signal = AbortSignal(aborted=step.signal == "aborted") if step.signal is not None else None
+        during = step.signal == "aborts_during"
+        provider = _AbortingOnAnswer(self.provider, signal) if during else self.provider
         try:
             if isinstance(step, CompactStep):
                 compact(
                     self.session,
-                    self.provider,
+                    provider,
                     keep_recent_iterations=step.keep_recent_iterations,
                     models=self.models,
                     observers=self.observers,
+                    signal=signal,
                 )
             else:
-                summarize(self.session, self.provider, models=self.models, observers=self.observers)
+                summarize(
+                    self.session, provider, models=self.models, observers=self.observers, signal=signal
+                )
         except LlmzError as error:
             self.recorder.emit("error", step=step.op, **error.as_record())
+
+    def request_messages(self, step: RequestMessagesStep) -> None:
+        """Record what ``requestMessages`` returns (llmz.sessions.request-messages-*)."""
+        refs = step.retained_iterations
+        retained = self._ids(refs, step.op) if refs is not None else None
+        messages = request_messages(
+            self.session, **given(memory=step.memory), **given(retained=retained)
+        )
+        self.recorder.emit("request_messages", messages=messages)
+
+    def prune(self, step: PruneStep) -> None:
+        try:
+            prune(self.session, self._ids(step.retained_iterations, step.op))
+        except LlmzError as error:
+            self.recorder.emit("error", step="prune", **error.as_record())
 
     def final(self) -> dict[str, Any]:
         return {
@@ -560,6 +618,46 @@ def _tamper(state: dict[str, Any], how: str) -> None:
         state["memory"]["maxBytes"] = 1
 
 
+class _AbortingOnAnswer:
+    """The host presses Stop while the summary is written: the signal fires as the summary answer arrives
+    (``signal: aborts_during``). A host summarize callback is wrapped the same way."""
+
+    def __init__(self, provider: Any, signal: AbortSignal | None) -> None:
+        self.provider, self.signal = provider, signal
+
+    @property
+    def calls(self) -> int:
+        return int(self.provider.calls)
+
+    @calls.setter
+    def calls(self, value: int) -> None:
+        self.provider.calls = value
+
+    def complete(self, request: dict[str, Any], *, purpose: str = "turn") -> Any:
+        answer = self.provider.complete(request, purpose=purpose)
+        if self.signal is not None:
+            self.signal.aborted = True
+        return answer
+
+
+def _put_non_json(message: dict[str, Any], kind: str) -> None:
+    """``append.non_json``: a payload that refers to itself, or one holding raw bytes."""
+    payload = message["payload"]
+    if kind == "cycle":
+        payload["self"] = payload
+    else:
+        payload["data"] = bytes([1, 2, 3])
+
+
+def _summarize_callback(setup: Setup) -> Callable[[list[dict[str, Any]], int], str] | None:
+    """``setup.compaction.summarize`` as the host callback: it answers with its fixed text."""
+    compaction = setup.compaction
+    if compaction is False or compaction.summarize is None:
+        return None
+    text = compaction.summarize.returns
+    return lambda _messages, _max_tokens: text
+
+
 def _change(message: dict[str, Any]) -> None:
     """What ``append.mutate_after`` and ``tamper_accessors`` do to one message the caller holds."""
     content = message.get("content")
@@ -596,6 +694,10 @@ def play(
             player.probes.result_contents(player.last_result)
         elif isinstance(step, HOST_PROBE_STEPS):
             player.probes.play(step)
+        elif isinstance(step, RequestMessagesStep):
+            player.request_messages(step)
+        elif isinstance(step, PruneStep):
+            player.prune(step)
         elif isinstance(step, ProbeStep):
             answer = probe_answer(step, player.setup, player.session, player.last_result, player.policies)
             player.recorder.emit("probe", **answer)

@@ -106,3 +106,5 @@ class ModelResponse(Open):
     stop_reason: Literal["stop", "tool_calls", "max_tokens"] = optional()
     usage: Usage = optional()
     failure: Failure = optional()
+    continuation: Any = optional()
+    """The script entry's provider continuation metadata, when it has one (signed output)."""

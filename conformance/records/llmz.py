@@ -165,7 +165,9 @@ class Error(Open):
     recoverable: bool
     message: str
     iteration: int = optional()
-    step: Literal["append", "save_and_restore", "summarize", "compact"] = optional()
+    step: Literal[
+        "append", "save_and_restore", "summarize", "compact", "prune", "request_messages"
+    ] = optional()
     tool: str = optional()
     limit: int = optional()
     tokens: int = optional()
@@ -182,6 +184,16 @@ class Error(Open):
     unavailable: list[str] = optional()
 
 
+class ContextTokens(Open):
+    """``tokens.context``: the measured request by category; the category names are the implementation's."""
+
+    total: int
+
+
+class IterationTokens(Open):
+    context: ContextTokens
+
+
 class Iteration(Open):
     type: Literal["iteration"]
     execution: int
@@ -189,6 +201,14 @@ class Iteration(Open):
     status: Literal["exit_success", "thinking_requested", "recoverable_error", "continued", "critical_error"]
     error_code: str = optional()
     errors: list[str] = optional()
+    tokens: IterationTokens = optional()
+
+
+class RequestMessages(Open):
+    """What ``session.requestMessages(...)`` returned (a ``request_messages`` step)."""
+
+    type: Literal["request_messages"]
+    messages: list[Message]
 
 
 class Exit(Open):
@@ -258,6 +278,7 @@ Event = Annotated[
     | Hook
     | Compaction
     | Summary
+    | RequestMessages
     | Error
     | Iteration
     | Exit

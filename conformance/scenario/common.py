@@ -81,6 +81,12 @@ class ScriptEntry(Strict):
     usage: Usage = Field(default_factory=Usage)
     chunks: list[str] | None = Field(default=None, description="Stream deltas, when the call streams.")
     failure: ScriptedFailure | None = None
+    continuation: Any = Field(
+        default=None,
+        description="Provider continuation metadata the answer carries, as opaque JSON (a reasoning "
+        "signature, say): an answer with it is signed output. The runtime keeps it with the assistant "
+        "message and sends it back unchanged.",
+    )
     stream_break: StreamBreak | None = Field(
         default=None, description="The stream breaks partway (needs `chunks`); the answer never completes."
     )
@@ -105,7 +111,9 @@ class ScriptEntry(Strict):
         return "tool_calls" if self.tool_calls else "stop"
 
 
-MATCHERS = ("equals", "subset", "contains", "regex", "count", "between", "absent")
+MATCHERS = (
+    "equals", "subset", "contains", "regex", "count", "between", "absent", "lacks", "parts_sum_to"
+)
 
 
 class Expectation(Strict):
@@ -132,6 +140,22 @@ class Expectation(Strict):
         ),
     )
     absent: bool | None = None
+    lacks: str | None = Field(
+        default=None,
+        description=(
+            "A regex that must match no string inside what the path selects (which must not be empty): "
+            "for something the documents say is left out, without pinning what is there instead."
+        ),
+    )
+    parts_sum_to: str | None = Field(
+        default=None,
+        min_length=1,
+        description=(
+            "The path selects one object; the numbers under every other key add up exactly to the number "
+            "under this key (llmz's context categories and their total, whatever the categories are called); "
+            "values that are not numbers are not parts."
+        ),
+    )
     why: str | None = Field(default=None, description="What a failure of this check means, for the report.")
 
     @model_validator(mode="after")

@@ -443,6 +443,13 @@ class ModelSpec(Strict):
     output_tokens: int = Field(gt=0)
 
 
+class SummarizeCallback(Strict):
+    """``compaction.summarize({ messages, maxTokens, signal })`` as the host writes it: it resolves with
+    ``returns`` (llmz.compaction.custom-summarize)."""
+
+    returns: str = Field(description="The summary text the callback resolves with.")
+
+
 class CompactionSpec(Strict):
     """Serializable session compaction controls (``new Session({ compaction })``)."""
 
@@ -459,6 +466,11 @@ class CompactionSpec(Strict):
         default=None, gt=0, description="Omitted: llmz.compaction.max-summary-tokens."
     )
     model: str | None = None
+    summarize: SummarizeCallback | None = Field(
+        default=None,
+        description="`compaction.summarize`: a host callback that writes the summary instead of the model "
+        "(not serializable; a bridge passes it again to `fromJSON`).",
+    )
 
 
 class ExecuteOptions(Strict):
@@ -505,10 +517,20 @@ class Setup(Strict):
     tool_clones: list[ToolCloneSpec] = Field(
         default_factory=list, description="Tools registered as clones of a setup tool, in its place."
     )
+    record_context_tokens: bool = Field(
+        default=False,
+        description="The host reads each iteration's `tokens.context` (the measured request by category, "
+        "with `total`) and the record carries it as the `iteration` event's `tokens.context` "
+        "(llmz.budget.context-tokens.*). Off by default so records stay small.",
+    )
 
 
 CHANGED_TEXT = "changed after append"
 """What ``mutate_after`` and ``tamper_accessors`` write into the caller's objects."""
+
+
+NonJson = Literal["cycle", "bytes"]
+"""What ``append.non_json`` puts into the first message's payload."""
 
 
 class AppendStep(Strict):
@@ -528,10 +550,20 @@ class AppendStep(Strict):
         "payload gains `changed: true`.",
     )
 
+    non_json: NonJson | None = Field(
+        default=None,
+        description="Before appending, put a value JSON cannot hold into the first message's object "
+        "`payload` (llmz.persistence.plain-json-only): `cycle` makes the payload refer to itself under "
+        "`self`; `bytes` sets `payload.data` to the binary value [1, 2, 3] (a `Uint8Array` in JavaScript, "
+        "`bytes` in Python).",
+    )
+
     @model_validator(mode="after")
     def _single_is_one(self) -> AppendStep:
         if self.single and len(self.messages) != 1:
             raise ValueError(f"append.single passes one message; got {len(self.messages)}")
+        if self.non_json is not None and not isinstance(self.messages[0].payload, dict):
+            raise ValueError("append.non_json needs an object `payload` on the first message to put it in")
         return self
 
 
@@ -612,17 +644,55 @@ class SaveAndRestoreStep(Strict):
     )
 
 
+AbortedSignal = Literal["aborted", "aborts_during"]
+SIGNAL_DESCRIPTION = (
+    "An abort `signal` for the call (llmz.compaction.signal-cancels): `aborted` has already fired; "
+    "`aborts_during` fires while the summary is being written (when the summary answer arrives, before the "
+    "call returns). Absent: no signal."
+)
+
+
 class CompactStep(Strict):
     """``session.compact({ keepRecentIterations })``: summarize and replace older history now."""
 
     op: Literal["compact"]
     keep_recent_iterations: int | None = Field(default=None, ge=0)
+    signal: AbortedSignal | None = Field(default=None, description=SIGNAL_DESCRIPTION)
 
 
 class SummarizeStep(Strict):
     """``session.summarize()``: a read-only summary; the conversation is unchanged."""
 
     op: Literal["summarize"]
+    signal: AbortedSignal | None = Field(default=None, description=SIGNAL_DESCRIPTION)
+
+
+class IterationRef(Strict):
+    """An iteration as the record names it: the ``execute`` step it ran in and its index there (both
+    1-based). A bridge maps it to the runtime's own iteration id."""
+
+    execution: int = Field(ge=1)
+    index: int = Field(ge=1)
+
+
+class RequestMessagesStep(Strict):
+    """``session.requestMessages({ memory?, retainedIterationIds? })``: records what it returns as a
+    ``request_messages`` event; the session is not changed (llmz.sessions.request-messages-*,
+    llmz.compaction.request-messages-preview)."""
+
+    op: Literal["request_messages"]
+    memory: bool | None = Field(default=None, description="`memory`; absent: not passed (the default).")
+    retained_iterations: list[IterationRef] | None = Field(
+        default=None, description="`retainedIterationIds` (preview a pruning to these); absent: not passed."
+    )
+
+
+class PruneStep(Strict):
+    """``session.prune(retainedIterationIds)``: keep these complete iterations and delete the rest of the
+    compactable history, with no summary (llmz.compaction.prune)."""
+
+    op: Literal["prune"]
+    retained_iterations: list[IterationRef]
 
 
 Step = Annotated[
@@ -638,6 +708,8 @@ Step = Annotated[
     | DefinitionJsonStep
     | DefaultComponentsStep
     | ResultContentsStep
+    | RequestMessagesStep
+    | PruneStep
     | ProbeStep,
     Field(discriminator="op"),
 ]

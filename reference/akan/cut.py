@@ -35,9 +35,8 @@ def choose_cut(roles: Sequence[str], keep: int) -> int | None:
         return _something_above(roles, len(roles))
     if len(wire) <= keep:
         return None
-    nominal = wire[len(wire) - keep]
-    users = [index for index in wire if index >= nominal and roles[index] == "user"]
-    cut = users[0] if users else _back_to_caller(roles, nominal)
+    users = [index for index in wire[-keep:] if roles[index] == "user"]
+    cut = users[0] if users else _back_to_caller(roles, wire[-keep])
     return _something_above(roles, cut)
 
 

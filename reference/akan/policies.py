@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from reference.akan import attachments, compaction, explain, llm, sanitize, wire
+from reference.akan import attachments, compaction, digest, explain, llm, sanitize, wire
 from reference.akan.attachments import CanRead
 from reference.akan.builtins import Builtins, max_turns
 from reference.akan.ceilings import Ceilings
@@ -59,8 +59,8 @@ class AkanPolicies:
     """akan.compaction.no-shrink.held: the hold a summary that shrank nothing leaves."""
     cut: Callable[[Sequence[str], int], int | None] = choose_cut
     """akan.compaction.cut.*: where the summary's part of the transcript ends."""
-    digest_max_chars: int = compaction.DIGEST_MAX_CHARS
-    digest_message_chars: int = compaction.DIGEST_MESSAGE_CHARS
+    digest_max_chars: int = digest.DIGEST_MAX_CHARS
+    digest_message_chars: int = digest.DIGEST_MESSAGE_CHARS
     """akan.compaction.summarizer.bounded-digest: the bounds of what the summarizer reads."""
     summary_request: Callable[[Transcript, int, int], dict[str, Any]] = compaction.summary_request
     """akan.compaction.summarizer.no-tools-no-screen."""

@@ -20,7 +20,7 @@ rules fix is contents and markers: ``(disabled)``, ``(#anchor)``, ``[skipped: na
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from reference.akan.html_tree import INERT, Element, collapse
 
@@ -36,8 +36,7 @@ BLOCKS = frozenset({
 EXACT_ATTRIBUTES = ("data-akan-action", "data-akan-state", "data-agent-scope", "id")
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(NamedTuple):
     text: str
     level: int | None = None
     """The heading level when the line is a heading."""
@@ -137,11 +136,11 @@ class Rendering:
                 self.flush()
 
 
-@dataclass(frozen=True)
-class ScreenReader:
+class ScreenReader(NamedTuple):
     """``readScreen`` and the names ``highlight`` resolves: every decision about reading the screen.
 
-    ``max_chars`` holds every read (akan.readscreen.character-limit).
+    ``max_chars`` holds every read (akan.readscreen.character-limit). Like ``Line``, a named tuple: an
+    immutable value, with no ``frozen=True`` flag that decides no rule.
     """
 
     max_chars: int = MAX_CHARS
@@ -171,7 +170,7 @@ class ScreenReader:
             token = f"[password {label}]"
         elif kind in ("checkbox", "radio"):
             token = f"[{kind} {label}: {'checked' if 'checked' in control.attrs else 'unchecked'}]"
-        elif kind in ("submit", "button", "reset") and control.tag == "input":
+        elif kind in ("submit", "button", "reset"):  # only an input's kind comes from its type
             token = f"[button: {control.attrs.get('value', kind)}]"
         elif control.tag == "select":
             chosen = [o for o in control.elements() if o.tag == "option" and "selected" in o.attrs]
@@ -238,10 +237,11 @@ class ScreenReader:
         """akan.readscreen.heading-section-extent: up to the next heading of the same level or higher."""
         whole = self.render(root, skip=False)
         start = whole.heading_at[id(heading)]
-        level = whole.lines[start].level or 1
+        level = HEADINGS[heading.tag]
+        levels = [line.level for line in whole.lines]
         end = next(
-            (i for i in range(start + 1, len(whole.lines)) if (whole.lines[i].level or 7) <= level),
-            len(whole.lines),
+            (i for i in range(start + 1, len(levels)) if (found := levels[i]) is not None and found <= level),
+            len(levels),
         )
         return whole.lines[start:end]
 
@@ -263,9 +263,9 @@ class ScreenReader:
             body = "\n".join(line.text for line in lines[:kept])
             further = "; ".join(below) or "no headings"
             note = f"\n[read cut to fit {max_chars} characters; further down: {further}]"
-            if len(body) + len(note) <= max_chars and (kept or not lines):
+            if kept and len(body) + len(note) <= max_chars:
                 return body + note
-        return (lines[0].text + "\n")[: max(0, max_chars - len(note))] + note
+        return (lines[0].text + "\n")[: max_chars - len(note)] + note
 
     def read(self, root: Element, section: str | None) -> str:
         """The ``readScreen`` tool: the default read, or the named section, or a refusal."""

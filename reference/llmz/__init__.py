@@ -67,6 +67,7 @@ from reference.llmz.api import (
 from reference.llmz.errors import LlmzError
 from reference.llmz.execute import execute
 from reference.llmz.policies import DEFAULT_POLICIES, Policies
+from reference.llmz.pruning import AbortSignal, prune, request_messages
 from reference.llmz.session import Session
 from reference.llmz.standalone import compact, summarize
 
@@ -74,6 +75,7 @@ __all__ = [
     "DEFAULT_POLICIES",
     "NEVER_SETTLES",
     "Abort",
+    "AbortSignal",
     "Chat",
     "Compaction",
     "Component",
@@ -97,6 +99,8 @@ __all__ = [
     "Truncated",
     "compact",
     "execute",
+    "prune",
+    "request_messages",
     "summarize",
     "truncate",
 ]

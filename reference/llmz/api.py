@@ -239,6 +239,9 @@ class Compaction:
     keep_recent_iterations: int = DEFAULT_KEEP_RECENT
     max_summary_tokens: int = DEFAULT_MAX_SUMMARY_TOKENS
     model: str | None = None
+    summarize: Callable[[list[dict[str, Any]], int], str] | None = None
+    """``compaction.summarize``: a host callback writing the summary (messages, token limit) instead of the
+    model (llmz.compaction.custom-summarize). Host code: never serialized."""
 
     def as_llmz(self) -> dict[str, Any]:
         """The controls in llmz's own spelling, as a session stores and serializes them."""

@@ -103,6 +103,17 @@ def summarizer(runtime: Runtime, model: str | None) -> Callable[[list[dict[str, 
     return summarize
 
 
+def _summary_writer(
+    session: Session, runtime: Runtime, model: str | None
+) -> Callable[[list[dict[str, Any]], int], str]:
+    """The host's ``compaction.summarize`` when it gave one, else the model
+    (llmz.compaction.custom-summarize)."""
+    custom = session.summarize_callback
+    if custom is not None and session.policies.uses_custom_summarizer:
+        return custom
+    return summarizer(runtime, model)
+
+
 def for_fit(message: dict[str, Any], earlier: bool) -> dict[str, Any]:
     """The budget sees wire messages plus the iteration id; a summary in the compactable history travels
     as its event (``{role: 'summary', content}``) so the compactor can recognise and replace it."""
@@ -143,7 +154,7 @@ def build_request(ctx: IterationContext, runtime: Runtime, index: int = 1) -> di
         max_tokens=config.max_tokens,
         models=[fit.ModelLimits(m.input_tokens, m.output_tokens) for m in runtime.models],
         compaction=compaction,
-        summarize=summarizer(runtime, (compaction or {}).get("model")),
+        summarize=_summary_writer(session, runtime, (compaction or {}).get("model")),
         render_summary=lambda content: {"role": "user", "content": policies.render_summary(content)},
         policies=policies,
     )
@@ -169,6 +180,18 @@ def build_request(ctx: IterationContext, runtime: Runtime, index: int = 1) -> di
         )
     if not policies.commit_compaction_before_hooks:
         _commit_compaction(ctx, result)
+    sent = policies.context_measured(messages, result.messages, [*fit_context.history, *fit_context.current])
+    measure = policies.measure
+    fitted = result.context_tokens
+    if hook is None and sent is messages and fitted:  # the fit measured exactly this request already
+        counts = (fitted["instructions"], fitted["tools"], fitted["messages"])
+    else:
+        counts = (
+            measure.count_instructions(fit_context.instructions),
+            measure.count_tools(fit_context.tools),
+            measure.count_messages(sent),
+        )
+    ctx.context_tokens = policies.context_categories(*counts)
     return {
         "model": _model_field(runtime.models),
         "messages": [{"role": "system", "content": fit_context.instructions}, *messages],
@@ -200,6 +223,7 @@ def _one_call(ctx: IterationContext, runtime: Runtime, index: int) -> IterationE
         changes = ctx.policies.legacy_options("onIterationStart", asked)
         if "instructions" in changes:
             ctx.config = replace(ctx.config, instructions=changes["instructions"])
+    ctx.context_tokens = None
     try:
         request = build_request(ctx, runtime, index)
     except LlmzError as error:

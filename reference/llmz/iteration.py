@@ -8,6 +8,7 @@ exit, and append the feedback the next request will carry.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -37,6 +38,8 @@ class IterationContext:
     session: Session
     events: Events
     execution: int
+    context_tokens: dict[str, int] | None = None
+    """``tokens.context`` of the request this iteration sent (llmz.budget.context-tokens.*)."""
 
     @property
     def policies(self) -> Policies:
@@ -73,6 +76,8 @@ def _native_problem(entry: ModelResponse, config: RunConfig, policies: Policies)
 def _store_call(entry: ModelResponse, session: Session, iteration_id: str) -> list[str]:
     ids = [call.id or session.mint_call_id() for call in entry.tool_calls]
     message: dict[str, Any] = {"role": "assistant", "content": entry.text, "iteration": iteration_id}
+    if entry.continuation is not None:  # signed output: kept with its message, sent back unchanged
+        message["continuation"] = copy.deepcopy(entry.continuation)
     if entry.tool_calls:
         message["toolCalls"] = [
             {
@@ -247,6 +252,8 @@ def _close(
     seen = policies.iteration_errors(host.seen_errors, end.error)
     if seen:
         event["errors"] = seen
+    if ctx.context_tokens is not None:
+        event["tokens"] = {"context": dict(ctx.context_tokens)}
     events.emit("iteration", **event)
     if end.exit is not None:
         events.emit("exit", name=end.exit[0], payload=end.exit[1])

@@ -18,7 +18,7 @@ changes it everywhere it is used.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +40,7 @@ from reference.llmz import (
     memory,
     preview,
     prompt,
+    pruning,
     request_hook,
     restore,
     signals,
@@ -228,6 +229,37 @@ class Policies:
     commit_compaction_before_hooks: bool = False
     """A prepared compaction is committed only once the final request is known to fit
     (llmz.compaction.commit-after-fit)."""
+
+    # -- pruning, request previews, explicit summarization (reference.llmz.pruning) --------------------------
+    prune_selection: Callable[[Sequence[str], Iterable[str]], set[str]] = pruning.keep_listed
+    """llmz.compaction.prune: which iterations of the compactable history a pruning keeps."""
+    prune_keeps_inputs: bool = False
+    """llmz.compaction.prune (open): whether the pruned turns' inputs stay; the reference deletes them."""
+    preview_applies_retained: bool = True
+    """llmz.compaction.request-messages-preview: ``retainedIterationIds`` shapes the preview."""
+    preview_is_read_only: bool = True
+    """llmz.compaction.request-messages-preview: previewing a pruning does not change the session."""
+    memory_overview: Callable[[memory.Memory], str | None] = pruning.memory_overview
+    """llmz.sessions.request-messages-overview: the ephemeral overview ``requestMessages()`` adds."""
+    place_overview: Callable[[list[dict[str, Any]], str], list[dict[str, Any]]] = pruning.overview_apart
+    """llmz.sessions.signed-output-untouched: where the overview goes; never into signed assistant output."""
+    overview_ignores_memory_flag: bool = False
+    """llmz.sessions.request-messages-without-memory: ``memory: false`` leaves the overview out."""
+    honours_abort_signal: bool = True
+    """llmz.compaction.signal-cancels: an aborted signal cancels explicit summarize and compact."""
+    signal_checked_after_summary: bool = True
+    """llmz.compaction.signal-cancels: a signal that fires while the summary is written still cancels."""
+    uses_custom_summarizer: bool = True
+    """llmz.compaction.custom-summarize: a host ``compaction.summarize`` replaces the summary model call."""
+    checks_summary_on_request: bool = True
+    """llmz.compaction.custom-summarize: a summary made on request is validated and held to the limit."""
+    context_categories: Callable[[int, int, int], dict[str, int]] = pruning.context_categories
+    """llmz.budget.context-tokens.categories-sum: an iteration's ``tokens.context`` and its total."""
+    payload_as_checked: Callable[[Any], Any] = pruning.as_given
+    """llmz.persistence.plain-json-only: what the JSON check of an event payload sees (as given)."""
+    context_measured: Callable[[list[Any], list[Any], list[Any]], list[Any]] = pruning.as_sent
+    """llmz.budget.context-tokens.after-compaction: which messages ``tokens.context`` measures, given (as
+    sent, as fitted before ``onBeforeRequest``, the history before compaction): the request as sent."""
 
     # -- what the model is shown (reference.llmz.preview, .feedback, .prompt) --------------------------------
     format_value: Callable[[Any], str] = preview.format_value

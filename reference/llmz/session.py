@@ -13,6 +13,7 @@ decision the session makes goes through its policy object (``reference.llmz.poli
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 from reference.llmz import guard
@@ -58,6 +59,8 @@ class Session:
         self.turn_start: int | None = None
         self.compaction: dict[str, Any] | None = compaction.as_llmz() if compaction is not None else None
         """The controls in llmz's spelling, as serialized; None when compaction is disabled."""
+        self.summarize_callback = compaction.summarize if compaction is not None else None
+        """A host ``compaction.summarize`` callback (llmz.compaction.custom-summarize); not serialized."""
         self._calls = 0
         self._iterations = 0
         self._executions = 0
@@ -74,6 +77,8 @@ class Session:
         def event_text(name: str, payload: Any) -> str:
             return policies.render_event(name, policies.previewer(payload, policies.event_preview_tokens))
 
+        if item.get("role") == "event" and "payload" in item:
+            item = {**item, "payload": policies.payload_as_checked(item["payload"])}
         return convert(
             item,
             event_text=event_text,
@@ -201,7 +206,12 @@ class Session:
         return state
 
     @classmethod
-    def from_json(cls, state: Any, policies: Policies = DEFAULT_POLICIES) -> Session:
+    def from_json(
+        cls,
+        state: Any,
+        policies: Policies = DEFAULT_POLICIES,
+        summarize: Callable[[list[dict[str, Any]], int], str] | None = None,
+    ) -> Session:
         """Restore a snapshot. Without delivery tracking the last speaker is unknown
         (llmz.chat-guard.legacy-snapshot-unknown)."""
         state = policies.session_state(state)
@@ -214,6 +224,8 @@ class Session:
         session = cls(compaction=None, policies=policies)
         compaction = state.get("compaction")
         session.compaction = copy.deepcopy(compaction) if isinstance(compaction, dict) else None
+        # A callback is host code: the caller passes it again (llmz.compaction.controls-persist).
+        session.summarize_callback = summarize if session.compaction is not None else None
         session.memory = Memory.from_json(state.get("memory"))
         session.history = copy.deepcopy(state.get("history", []))
         session.pending = copy.deepcopy(state.get("pending", []))

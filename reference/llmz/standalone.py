@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from reference.llmz import compaction
+from reference.llmz import compaction, pruning
 from reference.llmz.api import DEFAULT_MODELS, Model, Observer
 from reference.llmz.errors import LlmzError
 from reference.llmz.events import Events
@@ -34,12 +34,26 @@ def _summary_budget(session: Session, runtime: Runtime) -> int:
 
 def _summarize(session: Session, runtime: Runtime, messages: list[dict[str, Any]]) -> str:
     model = _controls(session).get("model") or STANDALONE_MODEL
+    policies = session.policies
+    custom = session.summarize_callback if policies.uses_custom_summarizer else None
+    write = custom if custom is not None else summarizer(runtime, model)
+    budget = _summary_budget(session, runtime)
     try:
-        return summarizer(runtime, model)(messages, _summary_budget(session, runtime))
+        text = write(messages, budget)
     except ProviderFailure as exc:
         raise LlmzError(
             "COMPACTION_FAILED", f"the summary could not be generated: {exc}", cause=str(exc)
         ) from exc
+    problem = pruning.summary_fits(text, budget, policies.measure.count_text)
+    if problem is not None and policies.checks_summary_on_request:
+        raise problem
+    return text
+
+
+def _check_signal(session: Session, signal: pruning.AbortSignal | None) -> None:
+    problem = pruning.cancelled(signal, session.policies.honours_abort_signal)
+    if problem is not None:
+        raise problem
 
 
 def summarize(
@@ -48,14 +62,18 @@ def summarize(
     *,
     models: Sequence[Model] = DEFAULT_MODELS,
     observers: Sequence[Observer] = (),
+    signal: pruning.AbortSignal | None = None,
 ) -> str:
     """``session.summarize()``: a summary of the processed history; the conversation does not change."""
     session.require_idle("summarize")  # llmz.compaction.explicit-lock
+    _check_signal(session, signal)
     measure = session.policies.measure.count_message
     messages = [for_fit(m, earlier=True) for m in session.history]
     runtime = Runtime(provider, list(models))
     groups = compaction.group_history(messages, measure)
     text = _summarize(session, runtime, compaction.summary_input(groups, None))
+    if session.policies.signal_checked_after_summary:
+        _check_signal(session, signal)  # cancelled while the summary was written: nothing is returned
     Events(observers).emit("summary", content=text)
     return text
 
@@ -67,10 +85,12 @@ def compact(
     keep_recent_iterations: int | None = None,
     models: Sequence[Model] = DEFAULT_MODELS,
     observers: Sequence[Observer] = (),
+    signal: pruning.AbortSignal | None = None,
 ) -> str | None:
     """``session.compact({ keepRecentIterations })``: replace the history before the newest iterations
     with one summary event. Returns the summary, or None when nothing was older than the kept ones."""
     session.require_idle("compact")  # llmz.compaction.explicit-lock
+    _check_signal(session, signal)
     policies = session.policies
     earlier, _ = session.split()
     groups = compaction.group_history(
@@ -85,6 +105,8 @@ def compact(
     if cut == 0:
         return None  # nothing older than the kept iterations
     text = _summarize(session, Runtime(provider, list(models)), compaction.summary_input(groups[:cut], None))
+    if session.policies.signal_checked_after_summary:
+        _check_signal(session, signal)  # cancelled while the summary was written: nothing is committed
     retained = sum(len(group.messages) for group in groups[cut:])
     session.replace_earlier_history(retained, text)
     discarded = [g.iteration for g in groups[:cut] if g.iteration is not None]

@@ -80,6 +80,8 @@ class ModelResponse:
     failure: ProviderError | None = None
     stream_break: StreamBreak | None = None
     """The stream fails partway (only with ``chunks``): the answer never completes."""
+    continuation: Any = None
+    """Opaque provider continuation metadata (a reasoning signature): the answer is signed output."""
 
     def effective_stop_reason(self) -> StopReason:
         if self.stop_reason is not None:
@@ -96,4 +98,5 @@ class ModelResponse:
             **({"json": self.json_data} if self.json_data is not None else {}),
             "stop_reason": self.effective_stop_reason(),
             "usage": self.usage.to_dict(),
+            **({"continuation": self.continuation} if self.continuation is not None else {}),
         }

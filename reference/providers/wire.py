@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from reference.clock import DEFAULT_START_MS
@@ -112,6 +113,8 @@ def completion(entry: ModelResponse, *, call: int, model: str) -> dict[str, Any]
         message["tool_calls"] = [
             wire_tool_call(c, call_number=call, index=i) for i, c in enumerate(entry.tool_calls)
         ]
+    if entry.continuation is not None:
+        message["continuation"] = entry.continuation  # opaque provider metadata (signed output)
     return {
         "id": f"chatcmpl-{call}",
         "object": "chat.completion",
@@ -296,7 +299,9 @@ def entry_from_completion(body: Any, *, structured: bool = False) -> ModelRespon
         raise WireFormatError("choices[0].message.tool_calls", "a list", raw_calls)
     calls = [read_tool_call(c, f"choices[0].message.tool_calls[{i}]") for i, c in enumerate(raw_calls)]
     stop = read_stop_reason(choice.get("finish_reason"), "choices[0].finish_reason")
-    return build_entry(content, calls, stop, read_usage(body.get("usage")), structured=structured)
+    entry = build_entry(content, calls, stop, read_usage(body.get("usage")), structured=structured)
+    continuation = message.get("continuation")
+    return replace(entry, continuation=continuation) if continuation is not None else entry
 
 
 def parse_sse(lines: Iterable[str]) -> Iterator[dict[str, Any]]:

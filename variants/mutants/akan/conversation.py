@@ -10,6 +10,7 @@ from reference.akan import attachments, compaction, sanitize
 from reference.akan.attachments import CanRead
 from reference.akan.ceilings import MB, Candidate, Ceilings
 from reference.akan.commands import CommandTable
+from reference.akan.cut import choose_cut
 from reference.akan.model import Accepts, File, Message, Prompt
 from variants import Mutant
 from variants.mutants.akan.common import mutant
@@ -21,6 +22,17 @@ def _nominal_cut(roles: Sequence[str], keep: int) -> int | None:
     if keep == 0:
         return len(roles) if wire else None
     return wire[len(wire) - keep] if len(wire) > keep else None
+
+
+def _cut_back_to_first_caller(roles: Sequence[str], keep: int) -> int | None:
+    """With no user message in the tail, the cut walks back past every assistant message of the turn, not
+    just the one whose results are kept, to the first assistant message after the user's question."""
+    cut = choose_cut(roles, keep)
+    if cut is None or roles[cut] != "assistant":
+        return cut
+    while cut > 0 and roles[cut - 1] in ("assistant", "tool", "local"):
+        cut -= 1
+    return cut if any(role not in ("local", "summary") for role in roles[:cut]) else None
 
 
 def _everything_on_wire(transcript: list[Message]) -> list[Message]:
@@ -123,6 +135,13 @@ class _DuplicatesAllowed(Ceilings):
         return False
 
 
+class _DuplicateBySize(Ceilings):
+    """Two files of equal size count as the same file, whatever their names and contents."""
+
+    def same_file(self, a: Candidate, b: Candidate) -> bool:
+        return a.size == b.size
+
+
 class _MenuWithoutPrompts(CommandTable):
     """The / menu lists only the chat's own commands; the app's prompts are left out of it."""
 
@@ -161,6 +180,12 @@ MUTANTS: list[Mutant] = [
         cut=_nominal_cut,
     ),
     mutant(
+        "akan-cut-back-to-first-caller",
+        "akan.compaction.cut.assistant-when-no-user",
+        "with no user message in the kept tail, the cut goes back to the first assistant message of the turn",
+        cut=_cut_back_to_first_caller,
+    ),
+    mutant(
         "akan-local-on-wire",
         "akan.local.withheld-from-wire",
         "local messages are posted (and exported) like any other",
@@ -170,25 +195,31 @@ MUTANTS: list[Mutant] = [
         "akan-file-ceiling-off-by-one",
         "akan.attachments.ceiling.per-file",
         "a file of exactly 4 MB is refused",
-        lambda p: replace(p, ceilings=replace(p.ceilings, file_max_bytes=4 * MB - 1)),
+        lambda p: replace(p, ceilings=p.ceilings._replace(file_max_bytes=4 * MB - 1)),
     ),
     mutant(
         "akan-message-bytes-unchecked",
         "akan.attachments.ceiling.per-message-bytes",
         "the 8 MB per-message ceiling is never applied",
-        lambda p: replace(p, ceilings=replace(p.ceilings, message_max_bytes=10**12)),
+        lambda p: replace(p, ceilings=p.ceilings._replace(message_max_bytes=10**12)),
     ),
     mutant(
         "akan-six-files",
         "akan.attachments.ceiling.per-message-files",
         "a sixth file is accepted",
-        lambda p: replace(p, ceilings=replace(p.ceilings, message_max_files=6)),
+        lambda p: replace(p, ceilings=p.ceilings._replace(message_max_files=6)),
     ),
     mutant(
         "akan-duplicates-allowed",
         "akan.attachments.duplicate-refused",
         "the same file can be attached twice",
         ceilings=_DuplicatesAllowed(),
+    ),
+    mutant(
+        "akan-duplicate-by-size",
+        "akan.attachments.duplicate-refused",
+        "a file of the same size as one already attached is refused as a duplicate, whatever its name",
+        ceilings=_DuplicateBySize(),
     ),
     mutant(
         "akan-threshold-halved",
@@ -231,6 +262,12 @@ MUTANTS: list[Mutant] = [
         "akan.compaction.no-shrink.held",
         "an unhelpful summary is retried on the very next request",
         hold_after=lambda before, after: None,
+    ),
+    mutant(
+        "akan-every-summary-holds",
+        "akan.compaction.no-shrink.held",
+        "a summary that did shrink the conversation also holds compaction back for another threshold's worth",
+        hold_after=lambda before, after: after,
     ),
     mutant(
         "akan-unbounded-digest",

@@ -10,7 +10,7 @@ from reference.akan.builtins import BUILTIN_TOOLS, Builtins
 from reference.akan.html_tree import Element
 from reference.akan.model import StateKey
 from reference.akan.placement import Placement
-from reference.akan.screen import EXACT_ATTRIBUTES, Line, Rendering, ScreenReader
+from reference.akan.screen import EXACT_ATTRIBUTES, Line, Rendering, ScreenReader, skip_name
 from reference.akan.state_read import StateReader
 from variants import Mutant
 from variants.mutants.akan.common import mutant
@@ -105,6 +105,77 @@ class _SectionToTheEnd(ScreenReader):
     def heading_section(self, root: Element, heading: Element) -> list[Line]:
         whole = self.render(root, skip=False)
         return whole.lines[whole.heading_at[id(heading)] :]
+
+
+class _SectionEndsAtSameLevelOnly(ScreenReader):
+    """A heading section ends only at the next heading of exactly its level, so it runs past a higher one."""
+
+    def heading_section(self, root: Element, heading: Element) -> list[Line]:
+        whole = self.render(root, skip=False)
+        start = whole.heading_at[id(heading)]
+        level = whole.lines[start].level
+        end = next(
+            (i for i in range(start + 1, len(whole.lines)) if whole.lines[i].level == level), len(whole.lines)
+        )
+        return whole.lines[start:end]
+
+
+class _SectionHoldsNextLine(ScreenReader):
+    """A heading section always takes the line after its heading, even when that line is the next heading."""
+
+    def heading_section(self, root: Element, heading: Element) -> list[Line]:
+        whole = self.render(root, skip=False)
+        start = whole.heading_at[id(heading)]
+        level = whole.lines[start].level or 1
+        end = next(
+            (i for i in range(start + 2, len(whole.lines)) if (whole.lines[i].level or 7) <= level),
+            len(whole.lines),
+        )
+        return whole.lines[start:end]
+
+
+class _TypedInputsUnread(ScreenReader):
+    """An input whose type is not plain text (email, number, date, ...) is listed without its value."""
+
+    def control(self, control: Element, labels: dict[str, str]) -> str:
+        kind = control.attrs.get("type", "text").lower()
+        if control.tag == "input" and kind not in ("text", "checkbox", "radio", "submit", "button", "reset"):
+            return f"[input {kind}]"
+        return super().control(control, labels)
+
+
+class _LabelSwallowingRendering(Rendering):
+    def _element(self, node: Element) -> None:
+        if node.tag != "label":
+            super()._element(node)
+
+
+class _LabelsSwallowControls(ScreenReader):
+    """Every label is left out of the read, with whatever it wraps."""
+
+    def render(self, root: Element, scope: Element | None = None, *, skip: bool) -> Rendering:
+        rendering = _LabelSwallowingRendering(self, {}, skip=skip)
+        rendering.walk(scope or root)
+        rendering.flush()
+        return rendering
+
+
+class _SkipNameBySlug(ScreenReader):
+    """A skipped region's name is matched on letters and digits, the tolerance only headings have."""
+
+    def resolve(self, root: Element, name: str) -> Element | None:
+        found = super().resolve(root, name)
+        if found is not None:
+            return found
+        wanted = self.slug(name)
+        return next(
+            (
+                e
+                for e in root.elements()
+                if self.eligible(e) and "data-agent-skip" in e.attrs and self.slug(skip_name(e)) == wanted
+            ),
+            None,
+        )
 
 
 class _NoSkipMarker(ScreenReader):
@@ -217,6 +288,36 @@ MUTANTS: list[Mutant] = [
         "akan.readscreen.heading-section-extent",
         "a heading section runs to the end of the page",
         screen=_SectionToTheEnd(),
+    ),
+    mutant(
+        "akan-section-ends-at-same-level-only",
+        "akan.readscreen.heading-section-extent",
+        "a heading section runs past a heading of higher level, ending only at one of its own level",
+        screen=_SectionEndsAtSameLevelOnly(),
+    ),
+    mutant(
+        "akan-section-holds-next-line",
+        "akan.readscreen.heading-section-extent",
+        "a heading section always takes the line after its heading, even when that line is the next heading",
+        screen=_SectionHoldsNextLine(),
+    ),
+    mutant(
+        "akan-typed-inputs-unread",
+        "akan.builtin.read-screen-compact-text",
+        "an email, number or date input is listed without its value",
+        screen=_TypedInputsUnread(),
+    ),
+    mutant(
+        "akan-labels-swallow-controls",
+        "akan.builtin.read-screen-compact-text",
+        "a label is left out of the read together with the control it wraps",
+        screen=_LabelsSwallowControls(),
+    ),
+    mutant(
+        "akan-skip-name-by-slug",
+        "akan.readscreen.exact-match-for-non-headings",
+        "a skipped region's name resolves by its slug, like a heading",
+        screen=_SkipNameBySlug(),
     ),
     mutant(
         "akan-no-read-limit",

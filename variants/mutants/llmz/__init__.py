@@ -14,6 +14,7 @@ from variants.mutants.llmz.budget import MUTANTS as BUDGET_MUTANTS
 from variants.mutants.llmz.contract import MUTANTS as CONTRACT_MUTANTS
 from variants.mutants.llmz.definitions import MUTANTS as DEFINITION_MUTANTS
 from variants.mutants.llmz.effects import MUTANTS as EFFECT_MUTANTS
+from variants.mutants.llmz.history import MUTANTS as HISTORY_MUTANTS
 from variants.mutants.llmz.host_api import MUTANTS as HOST_API_MUTANTS
 from variants.mutants.llmz.host_calls import MUTANTS as HOST_CALL_MUTANTS
 from variants.mutants.llmz.inputs import MUTANTS as INPUT_MUTANTS
@@ -31,6 +32,7 @@ RUNTIME_MUTANTS: list[Mutant] = [
     *EFFECT_MUTANTS,
     *DEFINITION_MUTANTS,
     *PINNED_MUTANTS,
+    *HISTORY_MUTANTS,
     *HOST_API_MUTANTS,
     *HOST_CALL_MUTANTS,
 ]

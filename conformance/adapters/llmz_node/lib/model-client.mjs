@@ -190,6 +190,7 @@ export class ScriptedModelClient extends _CustomModelClient {
       ...(entry.json !== undefined && entry.json !== null ? { json: entry.json } : {}),
       stop_reason: stopReason,
       usage,
+      ...(entry.continuation != null ? { continuation: entry.continuation } : {}),
     })
     if (purpose === 'summary') this.lastSummary = entry.text ?? ''
     this.onResponse?.(entry)
@@ -197,6 +198,8 @@ export class ScriptedModelClient extends _CustomModelClient {
     return {
       output: entry.json !== undefined && entry.json !== null ? JSON.stringify(entry.json) : (entry.text ?? ''),
       toolCalls,
+      // Signed output: provider continuation metadata llmz keeps with the assistant message.
+      ...(entry.continuation != null ? { continuation: structuredClone(entry.continuation) } : {}),
       metadata: {
         provider: SCRIPTED_PROVIDER,
         model: answered ?? llmzModelRef(DEFAULT_MODEL.id),

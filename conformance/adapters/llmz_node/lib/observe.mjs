@@ -300,5 +300,6 @@ export function nativeMessage(message) {
     }))
   }
   if (message.toolResultCallId !== undefined) out.toolResultCallId = message.toolResultCallId
+  if (message.continuation !== undefined) out.continuation = message.continuation // signed output's metadata
   return out
 }

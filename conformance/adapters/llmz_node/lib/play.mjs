@@ -17,7 +17,7 @@ import { llmzModelRef } from './models.mjs'
 import { Recorder } from './recorder.mjs'
 import { DeliveryQueue } from './deliveries.mjs'
 import { probe } from './probes.mjs'
-import { ExecutionObserver, IterationNames, completeCompaction, errorFields, sessionState } from './observe.mjs'
+import { ExecutionObserver, IterationNames, completeCompaction, errorFields, nativeMessage, sessionState } from './observe.mjs'
 
 /** Capability flags the bridge declares (scenarios may `require` them); the reference declares none for llmz yet. */
 export const CAPABILITIES = []
@@ -36,6 +36,7 @@ export async function playScenario(scenario) {
     observer: null,
     executions: 0,
     names: new IterationNames(),
+    iterationIds: new Map(), // `${execution}:${index}` -> llmz's iteration id (prune, requestMessages)
     client: new ScriptedModelClient({ script: scenario.script ?? [], recorder, models: modelLimits(setup) }),
   }
   // What tool and chat handlers need from the run in progress.
@@ -87,6 +88,10 @@ async function playStep(state, step, index) {
       return summarizeOrCompact(state, step)
     case 'tamper_accessors':
       return tamperAccessors(state)
+    case 'request_messages':
+      return requestMessages(state, step, index)
+    case 'prune':
+      return prune(state, step, index)
     case 'probe':
       state.recorder.emit('probe', probe(state, step))
       return undefined
@@ -107,6 +112,7 @@ function appendable(messages) {
 
 function append(state, step) {
   const batch = appendable(step.messages)
+  if (step.non_json) putNonJson(batch[0], step.non_json)
   try {
     state.session.append(step.single ? batch[0] : batch)
   } catch (error) {
@@ -178,7 +184,7 @@ async function run(state, step, index) {
       model: modelIds(state.setup),
       signal: controller.signal,
       options: executeOptions(options),
-      ...observerHooks(hooks, observer, state.client),
+      ...trackIterations(observerHooks(hooks, observer, state.client), state, observer),
       ...exitHook(hooks, observer),
       ...toolHooks(hooks, observer),
       ...requestHook(hooks, observer, state.client),
@@ -495,7 +501,10 @@ function dropDeliveryTracking(encoded, index) {
 }
 
 async function summarizeOrCompact(state, step) {
-  const options = { client: state.client }
+  const controller = step.signal === 'aborts_during' ? new AbortController() : null
+  const options = { client: state.client, ...(controller ? { signal: controller.signal } : abortSignal(step)) }
+  // `aborts_during`: the host presses Stop as the summary answer arrives, before the call returns.
+  if (controller) state.client.onResponse = () => controller.abort(new Error('cancelled by the host (scripted)'))
   try {
     if (step.op === 'summarize') {
       const summary = await state.session.summarize(options)
@@ -511,6 +520,7 @@ async function summarizeOrCompact(state, step) {
     state.recorder.emit('error', { step: step.op, ...errorFields(error) })
   } finally {
     state.client.lastSummary = null // recorded here; not an automatic compaction of the next execute
+    if (controller) state.client.onResponse = null
   }
 }
 
@@ -538,6 +548,7 @@ function compactionOption(setup) {
   if (spec.keep_recent_iterations !== undefined) compaction.keepRecentIterations = spec.keep_recent_iterations
   if (spec.max_summary_tokens !== undefined) compaction.maxSummaryTokens = spec.max_summary_tokens
   if (spec.model !== undefined && spec.model !== null) compaction.model = llmzModelRef(spec.model)
+  if (spec.summarize) compaction.summarize = summarizeCallback(spec.summarize)
   return Object.keys(compaction).length ? { compaction } : {}
 }
 
@@ -569,4 +580,88 @@ export function durationMs(value) {
   const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)\s*$/.exec(String(value))
   if (!match) throw new Error(`${JSON.stringify(value)} is not a duration like '30s' or '500ms'`)
   return Math.trunc(Number(match[1]) * UNITS_MS[match[2]])
+}
+
+// -- request previews, pruning, explicit-summary signals, non-JSON input, context tokens ---------------
+
+/** `setup.compaction.summarize`: the host's summarize callback, resolving with the scenario's text. */
+function summarizeCallback(spec) {
+  return async () => spec.returns
+}
+
+/** `signal: aborted` on summarize/compact: an abort signal that has already fired. */
+function abortSignal(step) {
+  if (step.signal == null) return {}
+  if (step.signal !== 'aborted') throw new CannotExpress(`${step.op}.signal ${JSON.stringify(step.signal)}`)
+  const controller = new AbortController()
+  controller.abort(new Error('cancelled by the host (scripted)'))
+  return { signal: controller.signal }
+}
+
+/** `append.non_json`: a payload that refers to itself, or one holding binary data. */
+function putNonJson(message, kind) {
+  if (!message?.payload || typeof message.payload !== 'object') throw new CannotExpress('append.non_json without an object payload')
+  if (kind === 'cycle') message.payload.self = message.payload
+  else if (kind === 'bytes') message.payload.data = new Uint8Array([1, 2, 3])
+  else throw new CannotExpress(`append.non_json ${JSON.stringify(kind)}`)
+}
+
+/**
+ * Remembers llmz's id of each iteration under the record's (execution, index), and, when the scenario
+ * asks for it (`setup.record_context_tokens`), copies the iteration's `tokens.context` onto its
+ * `iteration` event once llmz has settled it.
+ */
+function trackIterations(hooks, state, observer) {
+  const execution = state.executions
+  return {
+    ...hooks,
+    onIterationStart: (iteration, ...rest) => {
+      const result = hooks.onIterationStart(iteration, ...rest)
+      if (iteration?.id) state.iterationIds.set(`${execution}:${observer.index}`, iteration.id)
+      return result
+    },
+    onIterationEnd: (iteration, ...rest) => {
+      const before = state.recorder.events.length
+      const result = hooks.onIterationEnd(iteration, ...rest)
+      const context = iteration?.tokens?.context
+      if (state.setup.record_context_tokens && context && typeof context === 'object') {
+        const event = state.recorder.events.slice(before).find((candidate) => candidate.type === 'iteration')
+        if (event) event.tokens = { context: { ...context } }
+      }
+      return result
+    },
+  }
+}
+
+function iterationIds(state, refs, where) {
+  return refs.map((ref) => {
+    const id = state.iterationIds.get(`${ref.execution}:${ref.index}`)
+    if (!id) throw new Error(`${where}: no iteration ${ref.index} of execution ${ref.execution} ran`)
+    return id
+  })
+}
+
+/** `session.requestMessages(...)`, recorded as a `request_messages` event. */
+function requestMessages(state, step, index) {
+  const options = {}
+  if (step.memory != null) options.memory = step.memory
+  if (step.retained_iterations != null) {
+    options.retainedIterationIds = iterationIds(state, step.retained_iterations, `step ${index} request_messages`)
+  }
+  try {
+    const messages = state.session.requestMessages(options)
+    state.recorder.emit('request_messages', { messages: messages.map(nativeMessage) })
+  } catch (error) {
+    state.recorder.emit('error', { step: 'request_messages', ...errorFields(error) })
+  }
+}
+
+/** `session.prune(retainedIterationIds)`. */
+function prune(state, step, index) {
+  const ids = iterationIds(state, step.retained_iterations, `step ${index} prune`)
+  try {
+    state.session.prune(ids)
+  } catch (error) {
+    state.recorder.emit('error', { step: 'prune', ...errorFields(error) })
+  }
 }

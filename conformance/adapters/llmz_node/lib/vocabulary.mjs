@@ -9,12 +9,14 @@ import { CannotExpress } from './errors.mjs'
 /** Structure name -> the keys (wire spelling) the bridge maps onto llmz. */
 export const VOCABULARY = {
   Scenario: ['id', 'system', 'requires', 'setup', 'script', 'steps'],
-  ScriptEntry: ['purpose', 'text', 'tool_calls', 'json', 'stop_reason', 'usage', 'failure', 'chunks', 'stream_break'],
+  ScriptEntry: ['purpose', 'text', 'tool_calls', 'json', 'stop_reason', 'usage', 'failure', 'chunks', 'stream_break',
+    'continuation'],
   StreamBreak: ['after', 'calls_after', 'message'],
   ScriptedToolCall: ['name', 'code', 'arguments', 'id'],
   Usage: ['input_tokens', 'output_tokens'],
   ScriptedFailure: ['status', 'message', 'retry_after'],
-  Setup: ['tools', 'exits', 'chat', 'hooks', 'models', 'compaction', 'options', 'memory', 'objects', 'tool_clones'],
+  Setup: ['tools', 'exits', 'chat', 'hooks', 'models', 'compaction', 'options', 'memory', 'objects',
+    'record_context_tokens', 'tool_clones'],
   ToolCloneSpec: ['of', 'name'],
   ObjectSpec: ['name', 'description', 'properties'],
   ObjectProperty: ['name', 'value', 'schema', 'writable', 'effects'],
@@ -47,14 +49,18 @@ export const VOCABULARY = {
   AfterToolHook: ['tool', 'replace_output', 'reject', 'abort', 'think_signal'],
   BeforeToolHook: ['tool', 'replace_input'],
   ModelSpec: ['id', 'input_tokens', 'output_tokens'],
-  CompactionSpec: ['trigger_ratio', 'target_ratio', 'keep_recent_iterations', 'max_summary_tokens', 'model'],
+  CompactionSpec: ['trigger_ratio', 'target_ratio', 'keep_recent_iterations', 'max_summary_tokens', 'model', 'summarize'],
+  SummarizeCallback: ['returns'],
   ExecuteOptions: ['loop', 'timeout', 'require_chat_response', 'max_tokens', 'tool_result_max_tokens', 'mid_stream_fallback'],
-  AppendStep: ['op', 'messages', 'single', 'mutate_after'],
+  AppendStep: ['op', 'messages', 'single', 'mutate_after', 'non_json'],
   AppendMessage: ['role', 'content', 'name', 'payload', 'attachments', 'modality'],
   ExecuteStep: ['op', 'mode', 'instructions', 'exits', 'options', 'give_up_after', 'session', 'legacy'],
   SaveAndRestoreStep: ['op', 'drop_delivery_tracking', 'unknown_version', 'older_version', 'from_result', 'tamper'],
-  CompactStep: ['op', 'keep_recent_iterations'],
-  SummarizeStep: ['op'],
+  CompactStep: ['op', 'keep_recent_iterations', 'signal'],
+  SummarizeStep: ['op', 'signal'],
+  RequestMessagesStep: ['op', 'memory', 'retained_iterations'],
+  PruneStep: ['op', 'retained_iterations'],
+  IterationRef: ['execution', 'index'],
   TamperAccessorsStep: ['op'],
   InspectStep: ['op', 'via', 'value', 'max_tokens', 'compact', 'purpose', 'preserve'],
   RenderStep: ['op', 'component', 'props', 'change_input', 'change_rendered'],
@@ -99,6 +105,8 @@ const STEPS = {
   definition_json: 'DefinitionJsonStep',
   default_components: 'DefaultComponentsStep',
   result_contents: 'ResultContentsStep',
+  request_messages: 'RequestMessagesStep',
+  prune: 'PruneStep',
   probe: 'ProbeStep',
 }
 
@@ -136,6 +144,7 @@ export function checkScenario(scenario) {
     if (structure === 'ExecuteStep') check(step.options, 'ExecuteOptions', `steps[${index}].options`)
     if (structure === 'ExecuteStep') check(step.legacy, 'LegacyExecuteSpec', `steps[${index}].legacy`)
     if (structure === 'ExecuteStep') each(step.legacy?.messages, 'LegacyMessage', `steps[${index}].legacy.messages`)
+    each(step.retained_iterations, 'IterationRef', `steps[${index}].retained_iterations`)
   }
 }
 
@@ -180,6 +189,7 @@ function checkSetup(setup) {
   each(setup.hooks?.before_request?.append, 'RequestMessage', 'setup.hooks.before_request.append')
   each(setup.models, 'ModelSpec', 'setup.models')
   if (setup.compaction !== false) check(setup.compaction, 'CompactionSpec', 'setup.compaction')
+  if (setup.compaction) check(setup.compaction.summarize, 'SummarizeCallback', 'setup.compaction.summarize')
   check(setup.options, 'ExecuteOptions', 'setup.options')
   check(setup.memory, 'MemorySpec', 'setup.memory')
   for (const [index, object] of (setup.objects ?? []).entries()) {
