@@ -10,6 +10,7 @@ import { Session, ThinkSignal, execute } from 'llmz'
 
 import { CannotExpress, NotSettled } from './errors.mjs'
 import { checkScenario } from './vocabulary.mjs'
+import { HOST_CALL_STEPS, cloneTools, playHostCall } from './host-calls.mjs'
 import { buildChat, buildExits, buildObjects, buildTools } from './host.mjs'
 import { ScriptedModelClient } from './model-client.mjs'
 import { llmzModelRef } from './models.mjs'
@@ -48,9 +49,11 @@ export async function playScenario(scenario) {
     signalling: (name, spec) => state.observer?.signalling(name, spec),
     iteration: () => state.observer?.index ?? 0,
     probe: (spec) => probeSession(state, spec),
+    definitions: new Map(),
   }
+  state.definitions = host.definitions
   try {
-    state.tools = buildTools(setup.tools ?? [], host)
+    state.tools = cloneTools(buildTools(setup.tools ?? [], host), setup.tool_clones)
     state.exits = buildExits(setup.exits ?? [])
     state.chat = buildChat(setup.chat ?? {}, host)
     state.objects = buildObjects(setup.objects ?? [])
@@ -94,6 +97,7 @@ async function playStep(state, step, index) {
       state.recorder.emit('probe', probe(state, step))
       return undefined
     default:
+      if (Object.hasOwn(HOST_CALL_STEPS, step.op)) return playHostCall(state, step)
       throw new CannotExpress(`step ${index} op ${JSON.stringify(step.op)}`)
   }
 }
@@ -176,6 +180,8 @@ async function run(state, step, index) {
       ...(state.objects.length ? { objects: state.objects } : {}),
       ...(exits === undefined ? {} : { exits }),
       ...(step.mode === 'chat' ? { chat: state.chat } : {}),
+      // a removed option, handed over as written (llmz.migration.input-via-session)
+      ...(step.legacy?.messages ? { messages: structuredClone(step.legacy.messages) } : {}),
       model: modelIds(state.setup),
       signal: controller.signal,
       options: executeOptions(options),
@@ -365,6 +371,10 @@ function observerHooks(spec, observer, client) {
     if (mode === 'throw') fields.threw = true
     observer.recorder.emit('hook', fields)
     if (mode === 'throw') throw new Error(`the ${name} observer failed (scripted)`)
+    // an iteration change in the previous API's shape (llmz.migration.iteration-start-no-mutation)
+    if (key === 'on_iteration_start' && spec.iteration_start_returns != null) {
+      return { ...(result ?? {}), instructions: spec.iteration_start_returns }
+    }
     return result
   }
   return {
@@ -416,7 +426,9 @@ async function probeSession(state, spec) {
  * attempt to say anything).
  */
 function unhandledText(state, step, observer) {
-  if (step.mode !== 'chat' || (state.setup.chat?.text_handler ?? 'ok') !== 'none') return null
+  const chat = state.setup.chat ?? {}
+  const noHandler = (chat.text_handler ?? 'ok') === 'none' || chat.response?.form === 'preset'
+  if (step.mode !== 'chat' || !noHandler) return null
   return (entry) => {
     const text = entry.text ?? ''
     if (!text.trim()) return
