@@ -76,8 +76,11 @@ def _run(s: nox.Session, program: str, *args: str) -> None:
 
 @nox.session(venv_backend=OWN_ENV)
 def tests(s: nox.Session) -> None:
-    """The project's own tests, including the whole suite run against the reference (in-process and stdio)."""
-    _run(s, "pytest", "-n", "2", *s.posargs)
+    """The project's own tests, including the whole suite run against the reference (in-process and stdio).
+
+    Two workers; ``loadgroup`` hands out one test (or one group, tests/conftest.py) at a time in the order
+    tests/conftest.py sets, longest first, so the two workers finish together."""
+    _run(s, "pytest", "-n", "2", "--dist", "loadgroup", "--no-loadscope-reorder", *s.posargs)
 
 
 @nox.session(venv_backend=OWN_ENV)

@@ -14,6 +14,9 @@ and this loader refuses, each with the file, line and column:
 * **NaN and infinities** (``.nan``, ``.inf``): JSON cannot spell them, so they could not reach an
   implementation honestly;
 * **files that are too large or not UTF-8**: refused before parsing, naming the byte offset.
+
+``read_yaml_file`` remembers what it parsed (``conformance.yamlcache``, keyed by the file's bytes and this
+loader's code), so a file is parsed once, not on every run.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from typing import Any
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from conformance import yamlcache
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
 """The largest YAML file read (the largest shipped scenario is under 100 KB)."""
@@ -166,8 +171,13 @@ def read_yaml_file(path: Path, max_bytes: int = MAX_FILE_BYTES) -> Any:
         raise YamlFileError(f"{path}: cannot read: {exc.strerror or exc}") from exc
     if len(data) > max_bytes:
         raise YamlFileError(f"{path}: larger than {max_bytes:,} bytes; refusing to read it")
+    found, document = yamlcache.lookup(data)
+    if found:
+        return document
     text = decode_utf8(data, path)
     try:
-        return load_yaml(text)
+        document = load_yaml(text)
     except yaml.YAMLError as exc:
         raise YamlFileError(f"{path}: cannot read YAML: {exc}") from exc
+    yamlcache.store(data, document)
+    return document

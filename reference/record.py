@@ -1,9 +1,40 @@
-"""Building a record while a reference runtime plays a scenario."""
+"""Building a record while a reference runtime plays a scenario, and copying the data it holds."""
 
 from __future__ import annotations
 
 import copy
 from typing import Any
+
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
+def _copy(value: Any) -> Any:
+    kind = type(value)
+    if kind is dict:
+        return {key: _copy(item) for key, item in value.items()}
+    if kind is list:
+        return [_copy(item) for item in value]
+    if kind in _ATOMS:
+        return value
+    if kind is tuple:
+        return tuple(_copy(item) for item in value)
+    return copy.deepcopy(value)
+
+
+def snapshot(value: Any) -> Any:
+    """A copy of ``value`` that nothing done to the original can change: ``copy.deepcopy`` for the data a
+    runtime records (dicts, lists, tuples, text, numbers, booleans, None), several times faster.
+
+    Why it is safe where ``deepcopy`` was used. Exact types only are taken apart (a subclass of dict or
+    list, and anything else, goes to ``deepcopy`` whole), scalars are immutable, and keys are hashable
+    scalars. The one difference is sharing: a list that appears twice in ``value`` becomes two equal
+    lists in the copy, which no JSON consumer can see (records and states travel as JSON). A structure
+    that contains itself (the fast walk would recurse without end) is handed to ``deepcopy`` whole.
+    """
+    try:
+        return _copy(value)
+    except RecursionError:
+        return copy.deepcopy(value)
 
 
 class Recorder:
@@ -14,9 +45,9 @@ class Recorder:
         self.final: dict[str, Any] = {}
 
     def emit(self, type: str, **fields: Any) -> dict[str, Any]:
-        event = {"type": type, **copy.deepcopy(fields)}
+        event = {"type": type, **snapshot(fields)}
         self.events.append(event)
         return event
 
     def to_dict(self) -> dict[str, Any]:
-        return {"events": copy.deepcopy(self.events), "final": copy.deepcopy(self.final)}
+        return {"events": snapshot(self.events), "final": snapshot(self.final)}

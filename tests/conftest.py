@@ -59,6 +59,49 @@ def minimal_scenario(**overrides: Any) -> dict[str, Any]:
 ScenarioTree = Callable[..., Path]
 
 
+#: Under ``pytest -n 2 --dist loadgroup`` (``nox -s tests``), the tests that take longest, in the order
+#: they should start: xdist hands out one work unit at a time, so starting the long ones first lets both
+#: workers finish together instead of one waiting on a long test that started last. Node id prefixes;
+#: measured with ``--durations`` (the llmz bridge suite, the packaging round trip, every mutant, the
+#: permitted variants of llmz, then the rest of the minute-scale tests).
+START_FIRST = (
+    "tests/test_llmz_node.py::test_the_suite_against_llmz_1_0_1_matches_its_baseline",
+    "tests/test_packaging.py",
+    "tests/test_harness_mutation.py::test_every_registered_mutant_is_killed_by_its_cases",
+    "tests/test_conformance_reference.py",
+    "tests/test_permitted_variants.py::test_the_variant_passes_every_scenario_of_its_system[llmz-",
+    "tests/test_reliability_stdio.py::test_records_are_not_kept_so_memory_stays_under_its_cap",
+    "tests/test_mutation_tool.py::test_two_sampled_mutants_run_end_to_end_in_a_copy_of_the_tree",
+    "tests/test_harness_plugin.py::test_xdist_runs_the_suite_in_workers",
+    "tests/test_harness_bench.py",
+    "tests/test_llmz_mutants.py::test_unmutated_reference_passes_the_cases_pinning_mutant_rules",
+    "tests/test_reliability_fuzz.py",
+    "tests/test_reliability_files.py::test_a_reader_polling_during_100_rewrites_never_sees_broken_json",
+    "tests/test_llmz_node.py::test_tokenizer_caches_give_js_tiktokens_answers",
+    "tests/test_record_schemas.py::test_the_published_schema_works_with_any_validator",
+)
+
+#: Modules whose tests share an expensive module-scoped fixture (two whole runs of the suite, a built and
+#: installed wheel): one xdist group each, so one worker builds it once.
+ONE_WORKER = ("tests/test_conformance_reference.py", "tests/test_packaging.py")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Group the modules in ONE_WORKER, then move the tests in START_FIRST to the front, in that order
+    (stable: everything else keeps pytest's order). Without xdist the order costs nothing either way."""
+    if config.pluginmanager.hasplugin("xdist"):
+        for item in items:
+            module = item.nodeid.split("::", 1)[0]
+            if module in ONE_WORKER:
+                item.add_marker(pytest.mark.xdist_group(module))
+
+    def rank(item: pytest.Item) -> int:
+        starts = (i for i, prefix in enumerate(START_FIRST) if item.nodeid.startswith(prefix))
+        return next(starts, len(START_FIRST))
+
+    items.sort(key=rank)
+
+
 @pytest.fixture
 def scenario_tree(tmp_path: Path) -> Callable[[dict[str, Any]], Path]:
     """Write ``{"area/name": document-or-raw-text}`` below a temporary root (system folder from the doc)."""

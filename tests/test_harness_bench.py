@@ -84,3 +84,34 @@ def test_without_copies_the_tree_minus_the_named_folders_and_leaves_a_tree_witho
     copy, present = without(tmp_path / "root", ["llmz/hostile", "akan/none"], tmp_path / "copy")
     assert present == ["llmz/hostile"] and sorted(p.name for p in copy.rglob("*.yaml")) == ["b.yaml"]
     assert without(copy, ["llmz/hostile"], tmp_path / "again") == (copy, [])
+
+
+BURN = "import time\\nt = time.process_time()\\nwhile time.process_time() - t < 0.2: pass"
+ORPHAN_MAKER = f"""
+import subprocess, sys
+subprocess.Popen([sys.executable, "-c", "{BURN}"])
+"""
+
+MEASURING = """
+import sys
+from conformance import bench
+adopted = bench.adopt_orphans()
+sample = bench.measure([sys.executable, "-c", sys.argv[1]], ".")
+print(adopted, sample.cpu)
+"""
+
+
+def test_cpu_of_a_descendant_left_orphaned_is_counted(tmp_path: Path) -> None:
+    """A grandchild whose parent exits without waiting for it burns 0.2 s of CPU; the bench (a subreaper)
+    reaps it and counts it. Not a speed check: a CPU floor the orphan spends by construction."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURING, ORPHAN_MAKER], capture_output=True, text=True, check=True,
+        cwd=tmp_path,
+    )
+    adopted, cpu = done.stdout.split()
+    if adopted != "True":
+        pytest.skip("no child subreaper on this platform")
+    assert float(cpu) >= 0.2

@@ -53,3 +53,29 @@ def test_the_run_response_schema_accepts_the_three_answers() -> None:
         jsonschema.validate({"seq": 1, **answer}, schema)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"seq": 1, "recrod": {}}, schema)
+
+
+def test_a_case_is_validated_by_its_own_system_without_the_others() -> None:
+    """The stdio server plays one system's cases without building the other systems' models."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys; from conformance.scenario.cases import parse_case; "
+        "case = parse_case({'system': 'falai', 'steps': [{'op': 'message', 'id': 'm1', 'text': 'hi'}]}); "
+        "print(type(case).__name__, sorted(m for m in sys.modules if m.startswith('conformance.scenario.')))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.startswith("FalaiCase ")
+    assert "conformance.scenario.llmz" not in out and "conformance.scenario.akan" not in out
+    assert "conformance.scenario.model" not in out
+
+
+def test_a_case_without_a_known_system_gets_the_unions_error() -> None:
+    import pydantic
+    import pytest
+
+    from conformance.scenario.cases import parse_case
+
+    with pytest.raises(pydantic.ValidationError, match="system"):
+        parse_case({"system": "nonesuch", "steps": []})

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import time
 from pathlib import Path
 from typing import Any
 
@@ -104,16 +105,36 @@ def test_without_a_budget_the_backstop_stops_the_worker_and_says_so() -> None:
 
 
 def test_a_worker_that_dies_is_reported_in_words_and_replaced() -> None:
+    killed: list[int] = []
+
     class Killer(Recording):
         def tool(self, name: str, input_json: str | None, line: int | None) -> str:
             for pid in _worker_pids():
                 os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
             return super().tool(name, input_json, line)
 
     outcome = run("await t({})\nwhile (true) {}", Killer(), limits=containment.Limits(budget=30, backstop=30))
     assert outcome.stopped == "died"
     assert "killed by SIGKILL" in outcome.stop_reason
+    # The kill also hit idle workers; under load one may not have finished dying when the next program
+    # asks for a worker, and would be handed out as alive. Wait until each is dead (a zombie or gone), so
+    # what is checked next is the replacement, not that race.
+    for pid in killed:
+        _wait_dead(pid)
     assert run("return 41 + 1").value == 42
+
+
+def _wait_dead(pid: int, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return
+        if state in ("Z", "X"):
+            return
+        time.sleep(0.01)
 
 
 def test_the_budget_is_the_configured_timeout_or_the_default() -> None:
@@ -270,3 +291,9 @@ def test_a_host_error_rethrown_by_the_program_keeps_its_code() -> None:
 def test_a_forged_capture_only_reaches_declared_and_known_names() -> None:
     outcome = run("const a = 1\n__llmz_capture({ a: () => 2, secret: () => 3 })\nreturn a")
     assert set(outcome.captured) == {"a"}
+
+
+def test_host_and_worker_agree_on_the_raw_parts_of_a_request() -> None:
+    from reference.llmz import containment, jsworker
+
+    assert containment.SOURCES == jsworker.SOURCES

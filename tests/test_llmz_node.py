@@ -7,6 +7,7 @@ with a warm npm cache); without them the whole module is skipped with the reason
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -273,23 +274,30 @@ def _converse(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
 
 
+REPORT_DIR_VARIABLE = "LLMZ_NODE_REPORT_DIR"
+"""Where the next test writes the bridge run's reports: a temporary folder unless this names one. CI sets
+it to ``build/conformance/llmz-node`` (what ``nox -s conformance-llmz`` writes) and hands that report to
+``nox -s report``, so a CI run plays the suite against llmz 1.0.1 once, here (.ci/run)."""
+
+
 def test_the_suite_against_llmz_1_0_1_matches_its_baseline(tmp_path: Path) -> None:
     """What `nox -s conformance-llmz` runs: every llmz case passes or is a listed, still-failing deviation."""
     ensure_installed()
+    llmz_dir = Path(os.environ.get(REPORT_DIR_VARIABLE) or tmp_path / "llmz-node").resolve()
     done = subprocess.run(
         [
             sys.executable, "-m", "conformance", "run", "--impl", "llmz-node", "--system", "llmz",
-            "--expected-failures", str(BASELINE), "--report-dir", str(tmp_path),
+            "--expected-failures", str(BASELINE), "--report-dir", str(llmz_dir),
         ],
         cwd=REPO_ROOT, capture_output=True, text=True, timeout=600, check=False,
     )
-    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    report = json.loads((llmz_dir / "report.json").read_text(encoding="utf-8"))
     summary = report["summary"]
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert summary["passed"] > 0 and summary["xfailed"] > 0
     assert report["baseline"] == []
     _each_entry_fails_the_way_its_reason_says(report)
-    _compare_lists_exactly_what_the_baseline_explains(tmp_path)
+    _compare_lists_exactly_what_the_baseline_explains(llmz_dir, tmp_path / "reference")
 
 
 def _each_entry_fails_the_way_its_reason_says(report: dict[str, Any]) -> None:
@@ -312,13 +320,12 @@ def _each_entry_fails_the_way_its_reason_says(report: dict[str, Any]) -> None:
         assert set(entry.fails) <= set(case["failing_rules"]), (entry.id, case["failing_rules"])
 
 
-def _compare_lists_exactly_what_the_baseline_explains(llmz_dir: Path) -> None:
+def _compare_lists_exactly_what_the_baseline_explains(llmz_dir: Path, reference_dir: Path) -> None:
     """`compare` reference vs llmz 1.0.1: each regression is an xfail the baseline explains, bar skips."""
     from conformance.baseline import load as load_baseline
     from conformance.cli import main
     from conformance.report.compare import compare, load
 
-    reference_dir = llmz_dir / "reference"
     assert main(["run", "--system", "llmz", "--report-dir", str(reference_dir)]) == 0
     llmz = load(llmz_dir)
     comparison = compare(load(reference_dir), llmz)

@@ -10,6 +10,8 @@ which every bridge run checks (tests/test_llmz_node.py).
 
 from __future__ import annotations
 
+from functools import cache
+
 from conformance import baseline
 from conformance.catalogue.load import load_catalogue
 from conformance.paths import REPO_ROOT, SCENARIO_ROOT
@@ -61,9 +63,15 @@ def test_scenario_entries_say_what_was_observed_how_it_fails_and_what_it_breaks(
 
 
 def load_scenario_rules(scenario_id: str) -> list[str]:
+    rules = _scenario_rules().get(scenario_id)
+    if rules is None:
+        raise AssertionError(f"{scenario_id}: no such scenario")
+    return rules
+
+
+@cache
+def _scenario_rules() -> dict[str, list[str]]:
+    """Every scenario's rules, loaded once (loading all scenarios per baseline entry took a minute)."""
     from conformance.scenario.load import LoadedScenario, load_all
 
-    for item in load_all():
-        if isinstance(item, LoadedScenario) and item.id == scenario_id:
-            return list(item.scenario.rules)
-    raise AssertionError(f"{scenario_id}: no such scenario")
+    return {item.id: list(item.scenario.rules) for item in load_all() if isinstance(item, LoadedScenario)}

@@ -16,7 +16,7 @@ import pytest
 from pydantic import BaseModel
 
 from conformance.adapters.llmz_node.install import BRIDGE_DIR
-from conformance.scenario import common, llmz
+from conformance.scenario import common, llmz, llmz_host
 from conformance.scenario.model import LlmzCase
 
 pytestmark = pytest.mark.skipif(
@@ -30,13 +30,16 @@ MODELS: dict[str, type[BaseModel]] = {
     "Usage": common.Usage,
     "ScriptedFailure": common.ScriptedFailure,
     **{
-        name: getattr(llmz, name)
+        name: getattr(llmz, name, None) or getattr(llmz_host, name)
         for name in (
             "Setup", "ToolSpec", "ToolBehaviour", "ThinkSignalSpec", "ExitSpec", "ChatSpec", "ComponentSpec",
             "HooksSpec", "AfterToolHook", "BeforeToolHook", "TruncateSpec", "MemorySpec", "SessionProbe",
             "OnInspectHook", "BeforeRequestHook", "RequestMessage", "ObjectSpec", "ObjectProperty",
             "ModelSpec", "CompactionSpec", "ExecuteOptions", "AppendStep",
             "AppendMessage", "ExecuteStep", "SaveAndRestoreStep", "CompactStep", "SummarizeStep",
+            "ToolCloneSpec", "ResponseSpec", "InspectStep", "RenderStep", "ApiSurfaceStep",
+            "DefinitionJsonStep", "DefaultComponentsStep", "ResultContentsStep",
+            "LegacyChatSpec", "LegacyExecuteSpec", "LegacyMessage",
             "ProbeStep",
         )
     },

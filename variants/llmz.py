@@ -19,6 +19,7 @@ from typing import Any
 
 from reference.llmz import budget
 from reference.llmz.config import RunConfig
+from reference.llmz.errors import LlmzError
 from reference.llmz.policies import Policies
 from variants import Permitted, Record
 from variants.llmz_history import PERMITTED as HISTORY_PERMITTED
@@ -166,7 +167,23 @@ def _duplicate_exit_as_config(record: Record) -> Record:
     return changed
 
 
+def _legacy_refused(where: str, options: Any) -> LlmzError:
+    return LlmzError("INVALID_CONFIG", f"{where}: options of the previous API are refused: {sorted(options)}")
+
+
 PERMITTED: list[Permitted] = [
+    Permitted(
+        name="llmz-legacy-options-refused",
+        system="llmz",
+        exercises=(
+            "llmz.migration.input-via-session#open_question",
+            "llmz.migration.handlers-moved#open_question",
+            "llmz.components.no-aliases-or-metadata#open_question",
+        ),
+        description="removed options (execute.messages, Chat.transcript, Chat.handler, component aliases) "
+        "are refused as INVALID_CONFIG before the run, as llmz 1.0.1 does, instead of ignored",
+        policies=lambda p: replace(p, legacy_problem=_legacy_refused),
+    ),
     Permitted(
         name="llmz-extra-record-fields",
         system="llmz",

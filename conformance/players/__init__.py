@@ -13,7 +13,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from conformance.players.common import ProviderFactory, scripted_provider
-from conformance.scenario.model import parse_case
+from conformance.scenario.cases import parse_case
 from conformance.systems import SYSTEMS
 from conformance.systems import get as get_system
 

@@ -14,8 +14,8 @@ from typing import Any
 from conformance.players import capabilities
 from conformance.players.common import ProviderFactory, given, scripted_provider
 from conformance.scenario import akan as vocab
+from conformance.scenario.akan import AkanCase
 from conformance.scenario.invalid import raw
-from conformance.scenario.model import AkanCase
 from reference.akan import model
 from reference.akan.policies import DEFAULT_POLICIES, AkanPolicies
 from reference.akan.session import ChatSession

@@ -17,7 +17,7 @@ from conformance.players import capabilities
 from conformance.players.common import ProviderFactory, scripted_provider
 from conformance.players.common import given as only_set
 from conformance.scenario import falai as scenario
-from conformance.scenario.model import FalaiCase
+from conformance.scenario.falai import FalaiCase
 from reference import falai
 from reference.falai.policies import DEFAULT_POLICIES, Policies
 from reference.providers.scripted import ScriptExhausted

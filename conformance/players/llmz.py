@@ -17,6 +17,12 @@ from typing import Any, NoReturn
 
 from conformance.players import CannotExpress, capabilities
 from conformance.players.common import ProviderFactory, given, scripted_provider
+from conformance.players.llmz_host import (
+    HostProbes,
+    clones_in_place,
+    component_definition,
+    metadata_reporter,
+)
 from conformance.players.llmz_probes import answer as probe_answer
 from conformance.scenario.invalid import raw
 from conformance.scenario.llmz import (
@@ -24,10 +30,12 @@ from conformance.scenario.llmz import (
     AfterToolHook,
     AppendStep,
     CompactStep,
+    ComponentSpec,
     ExecuteOptions,
     ExecuteStep,
     HooksSpec,
     IterationRef,
+    LlmzCase,
     ObserverBehaviour,
     OnInspectHook,
     PruneStep,
@@ -41,8 +49,8 @@ from conformance.scenario.llmz import (
     ToolBehaviour,
     ToolSpec,
 )
+from conformance.scenario.llmz_host import HOST_PROBE_STEPS, ResultContentsStep
 from conformance.scenario.llmz_probes import ProbeStep
-from conformance.scenario.model import LlmzCase
 from reference.llmz import (
     DEFAULT_POLICIES,
     NEVER_SETTLES,
@@ -108,6 +116,22 @@ def _observer(behaviour: ObserverBehaviour) -> Callable[..., Any] | None:
     if behaviour == "throw":
         return lambda *_: _raise("observer failed")
     return lambda *_: None
+
+
+def _iteration_start(spec: HooksSpec) -> Callable[..., Any] | None:
+    """``onIterationStart``: an observer, which with ``iteration_start_returns`` also returns an
+    iteration change in the previous API's shape (llmz.migration.iteration-start-no-mutation)."""
+    observer = _observer(spec.on_iteration_start)
+    text = spec.iteration_start_returns
+    if observer is None or text is None:
+        return observer
+    inner = observer
+
+    def returning(*args: Any) -> Any:
+        inner(*args)
+        return {"instructions": text}
+
+    return returning
 
 
 def _handler(kind: str) -> Callable[[Any], Any] | None:
@@ -227,7 +251,27 @@ class Player:
             else list(DEFAULT_MODELS)
         )
         self.tools = [self._tool(spec) for spec in self.setup.tools]
+        self.tools = clones_in_place(self.setup, self.tools, policies)
         self.hooks = self._hooks(self.setup.hooks)
+        self.components = {
+            spec.name: component_definition(
+                spec, self._component_handler(spec), _effects(spec.effects)
+            )
+            for spec in self.setup.chat.components
+            if isinstance(spec.name, str)
+        }
+        self.probes = HostProbes(
+            self.setup,
+            self.recorder,
+            policies,
+            self.components,
+            {tool.name: tool for tool in self.tools},
+            {e.name: Exit(e.name, e.description, e.schema_, _effects(e.effects)) for e in self.setup.exits},
+        )
+
+    def _component_handler(self, spec: ComponentSpec) -> Callable[..., Any] | None:
+        handler = _handler(spec.handler)
+        return metadata_reporter(handler, self.recorder, str(spec.name)) if spec.report_metadata else handler
 
     def _observe(self, kind: str, fields: dict[str, Any]) -> None:
         if kind == "iteration":
@@ -326,7 +370,7 @@ class Player:
             on_inspect=_on_inspect(spec.on_inspect) if spec.on_inspect is not None else None,
             before_request=self._before_request(spec) if spec.before_request is not None else None,
             before_execution=(lambda _code: replacement) if replacement is not None else None,
-            on_iteration_start=_observer(spec.on_iteration_start),
+            on_iteration_start=_iteration_start(spec),
             on_iteration_end=_observer(spec.on_iteration_end),
             on_trace=_observer(spec.on_trace),
         )
@@ -350,22 +394,40 @@ class Player:
 
     def _chat(self) -> Chat:
         spec = self.setup.chat
-        components = [
-            Component(
-                raw(c.name),
-                _handler(c.handler),
-                description=c.description,
-                props=c.props,
-                effects=_effects(c.effects),
-            )
-            for c in spec.components
-        ]
+        components = [self._registered(c) for c in spec.components]
+        response = spec.response
+        by_preset = response is not None and response.form == "preset"
+        legacy: dict[str, Any] = {}
+        if spec.legacy is not None:
+            legacy["transcript"] = [m.model_dump() for m in spec.legacy.transcript]
+            if spec.legacy.handler:
+                legacy["handler"] = _handler(spec.text_handler)
+        moved = spec.legacy is not None and spec.legacy.handler
         return Chat(
-            handler=_handler(spec.text_handler),
+            legacy=legacy,
+            handler=None if by_preset or moved else _handler(spec.text_handler),
             components=components,
-            on_delta=_observer(_PREVIEWS[spec.on_delta][0]),
-            on_restart=_observer(_PREVIEWS[spec.on_delta][1]),
+            on_delta=None if by_preset else _observer(_PREVIEWS[spec.on_delta][0]),
+            on_restart=None if by_preset else _observer(_PREVIEWS[spec.on_delta][1]),
+            preset=response.preset if response is not None else None,
+            response_instructions=response.instructions if response is not None else None,
         )
+
+    def _registered(self, spec: ComponentSpec) -> Component:
+        """The component the chat registers: the definition, or its ``withHandler`` copy."""
+        if not isinstance(spec.name, str):  # a name marked invalid goes to the runtime as written
+            return Component(
+                raw(spec.name),
+                _handler(spec.handler),
+                description=spec.description,
+                props=spec.props,
+                effects=_effects(spec.effects),
+            )
+        definition = self.components[spec.name]
+        if spec.bind == "definition":
+            return definition
+        handler = self._component_handler(spec)
+        return definition if handler is None else self.policies.bind_handler(definition, handler)
 
     def _exits(self, step: ExecuteStep) -> list[Exit] | None:
         defined = [Exit(e.name, e.description, e.schema_, _effects(e.effects)) for e in self.setup.exits]
@@ -452,6 +514,7 @@ class Player:
             options=self._options(step),
             observers=self.observers,
             policies=self.policies,
+            legacy={"messages": [m.model_dump() for m in step.legacy.messages]} if step.legacy else None,
         )
         if step.session == "omitted":
             self.session = result.session
@@ -627,6 +690,10 @@ def play(
             player.summarize_or_compact(step)
         elif isinstance(step, TamperAccessorsStep):
             player.tamper_accessors()
+        elif isinstance(step, ResultContentsStep):
+            player.probes.result_contents(player.last_result)
+        elif isinstance(step, HOST_PROBE_STEPS):
+            player.probes.play(step)
         elif isinstance(step, RequestMessagesStep):
             player.request_messages(step)
         elif isinstance(step, PruneStep):

@@ -233,6 +233,41 @@ class Result(Open):
     tokens: RunTokens = optional()
 
 
+class HostCallError(Open):
+    code: str
+
+
+class HostCall(Open):
+    """What a host-API call step (conformance/scenario/llmz_host.py) or a probing handler reported."""
+
+    type: Literal["host_call"]
+    step: Literal[
+        "inspect",
+        "render",
+        "api_surface",
+        "definition_json",
+        "default_components",
+        "component_handler",
+        "result_contents",
+    ]
+    text: str = optional()
+    tokens: int = optional()
+    component: str = optional()
+    props: Any = optional()
+    handler_bound: bool = optional()
+    present: list[str] = optional()
+    absent: list[str] = optional()
+    json_: Any = optional(alias="json")
+    definitions: int = optional()
+    bound: int = optional()
+    unbound_after_with_handler: int = optional()
+    metadata_id: bool = optional()
+    outcome: Literal["success", "error"] = optional()
+    usage: RunTokens = optional()
+    diagnostics: bool = optional()
+    error: HostCallError = optional()
+
+
 Event = Annotated[
     ModelRequest
     | ModelResponse
@@ -248,6 +283,7 @@ Event = Annotated[
     | Iteration
     | Exit
     | Result
+    | HostCall
     | Probe,
     Field(discriminator="type"),
 ]

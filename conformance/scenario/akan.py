@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, TypeAdapter, ValidationError, model_validator
 
-from conformance.scenario.common import Strict
+from conformance.scenario.common import CaseBase, Strict
 from conformance.scenario.invalid import Invalid, refusable
 
 _FILLER_UNIT = "lorem ipsum "
@@ -811,3 +811,10 @@ Step = Annotated[
     | ReopenStep | UnmountChatStep | ClickStep,
     Field(discriminator="op"),
 ]
+
+
+# What an implementation plays; ``conformance.scenario.model`` adds the answer key.
+class AkanCase(CaseBase):
+    system: Literal["akan"]
+    setup: Setup = Field(default_factory=Setup)
+    steps: list[Step] = Field(min_length=1)

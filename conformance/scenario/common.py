@@ -176,3 +176,15 @@ class Expectation(Strict):
     @property
     def matcher(self) -> str:
         return next(name for name in MATCHERS if name in self.model_fields_set)
+
+
+# Each system's case (``LlmzCase``, ...) extends CaseBase in that system's module, so playing one
+# system's case imports and builds only that system's models (``conformance.scenario.cases``).
+class CaseBase(Strict):
+    """What an implementation needs to play a scenario, and nothing it could be judged by."""
+
+    requires: list[str] = Field(
+        default_factory=list,
+        description="Capability flags an implementation must declare, else the case is a skip.",
+    )
+    script: list[ScriptEntry] = Field(default_factory=list)

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
-from conformance.scenario.common import Strict
+from conformance.scenario.common import CaseBase, Strict
 
 #: 2026-01-05T12:00:00Z, a Monday at noon (the same epoch as ``reference.clock.DEFAULT_START_MS``).
 DEFAULT_CLOCK_START_MS = 1_767_614_400_000
@@ -278,3 +278,10 @@ class ContextStep(Strict):
 Step = Annotated[
     MessageStep | EventStep | StartStep | WakeStep | AdvanceStep | ContextStep, Field(discriminator="op")
 ]
+
+
+# What an implementation plays; ``conformance.scenario.model`` adds the answer key.
+class FalaiCase(CaseBase):
+    system: Literal["falai"]
+    setup: Setup = Field(default_factory=Setup)
+    steps: list[Step] = Field(min_length=1)

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StrictInt, model_validator
 
-from conformance.scenario.common import Strict
+from conformance.scenario.common import CaseBase, Strict
 from conformance.scenario.invalid import (
     ASCII_IDENTIFIER_PATTERN,
     MAX_SAFE_INTEGER,
@@ -23,6 +23,18 @@ from conformance.scenario.invalid import (
     is_js_identifier_name,
     is_safe_integer,
     refusable,
+)
+from conformance.scenario.llmz_host import (
+    ApiSurfaceStep,
+    DefaultComponentsStep,
+    DefinitionJsonStep,
+    InspectStep,
+    LegacyChatSpec,
+    LegacyExecuteSpec,
+    RenderStep,
+    ResponseSpec,
+    ResultContentsStep,
+    ToolCloneSpec,
 )
 from conformance.scenario.llmz_probes import ProbeStep
 
@@ -258,6 +270,21 @@ class ComponentSpec(Strict):
     handler: Literal["ok", "fail", "none"] = Field(
         default="ok", description="ok acknowledges delivery; fail throws; none means no handler is bound."
     )
+    bind: Literal["definition", "with_handler"] = Field(
+        default="definition",
+        description="`with_handler`: define the component without a handler and register "
+        "`definition.withHandler(handler)` (llmz.components.with-handler); the definition stays unbound.",
+    )
+    report_metadata: bool = Field(
+        default=False,
+        description="The handler records a `probe` event saying whether its metadata carried a non-empty "
+        "message id (llmz.components.handler-metadata).",
+    )
+    aliases: list[str] | None = Field(
+        default=None,
+        description="Passed as the component's `aliases` option, which the documents removed "
+        "(llmz.components.no-aliases-or-metadata): the runtime may refuse it or ignore it.",
+    )
 
 
 class ObjectProperty(Strict):
@@ -291,6 +318,14 @@ class ChatSpec(Strict):
             "`response.onDelta`: absent, gets the script's `chunks` as previews, throws on each event, or "
             "throws only on a restart (retraction) event."
         ),
+    )
+    legacy: LegacyChatSpec | None = Field(
+        default=None, description="Removed Chat options, handed over as written (see LegacyChatSpec)."
+    )
+    response: ResponseSpec | None = Field(
+        default=None,
+        description="`Chat.response` as a preset name or a preset object (llmz.components.response-options); "
+        "omitted: `{handler, onDelta}` as the fields above say.",
     )
 
 
@@ -386,6 +421,14 @@ class HooksSpec(Strict):
         default=None, description="`onBeforeExecution` returns this code, which runs instead of the model's."
     )
     on_iteration_start: ObserverBehaviour = "none"
+    iteration_start_returns: str | None = Field(
+        default=None,
+        min_length=1,
+        description="`onIterationStart` (with on_iteration_start observe) returns `{instructions: <this>}`, "
+        "an "
+        "iteration change the previous API applied and the current one must not "
+        "(llmz.migration.iteration-start-no-mutation).",
+    )
     on_iteration_end: ObserverBehaviour = "none"
     on_trace: ObserverBehaviour = Field(
         default="none", description="`onTrace`: called after every tool call and delivery."
@@ -471,6 +514,9 @@ class Setup(Strict):
     )
     options: ExecuteOptions = Field(default_factory=ExecuteOptions, description="Defaults for every execute.")
     memory: MemorySpec = Field(default_factory=MemorySpec, description="Session memory options.")
+    tool_clones: list[ToolCloneSpec] = Field(
+        default_factory=list, description="Tools registered as clones of a setup tool, in its place."
+    )
     record_context_tokens: bool = Field(
         default=False,
         description="The host reads each iteration's `tokens.context` (the measured request by category, "
@@ -551,6 +597,9 @@ class ExecuteStep(Strict):
             "option; the reference plays time without waiting and has nothing to give up on. Absent: the "
             "host's own limit."
         ),
+    )
+    legacy: LegacyExecuteSpec | None = Field(
+        default=None, description="Removed execute options, handed over as written (see LegacyExecuteSpec)."
     )
     session: Literal["given", "omitted"] = Field(
         default="given",
@@ -653,8 +702,21 @@ Step = Annotated[
     | CompactStep
     | SummarizeStep
     | TamperAccessorsStep
+    | InspectStep
+    | RenderStep
+    | ApiSurfaceStep
+    | DefinitionJsonStep
+    | DefaultComponentsStep
+    | ResultContentsStep
     | RequestMessagesStep
     | PruneStep
     | ProbeStep,
     Field(discriminator="op"),
 ]
+
+
+# What an implementation plays; ``conformance.scenario.model`` adds the answer key.
+class LlmzCase(CaseBase):
+    system: Literal["llmz"]
+    setup: Setup = Field(default_factory=Setup)
+    steps: list[Step] = Field(min_length=1)

@@ -7,26 +7,18 @@ the first folder. ``spec/schema/scenario.schema.json`` is generated from this mo
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import Field, TypeAdapter, model_validator
 
-from conformance.scenario import akan, falai, llmz
-from conformance.scenario.common import Expectation, ScriptEntry, Strict
+from conformance.scenario.akan import AkanCase
+from conformance.scenario.common import Expectation, Strict
+from conformance.scenario.falai import FalaiCase
+from conformance.scenario.llmz import LlmzCase
 
 CASE_FIELDS = ("system", "requires", "setup", "script", "steps")
 """The half of a scenario an implementation plays. The other half (``title``, ``description``, ``rules``,
 ``expect``) is the answer key: the harness judges with it and never sends it (see ``case_payload``)."""
-
-
-class CaseBase(Strict):
-    """What an implementation needs to play a scenario, and nothing it could be judged by."""
-
-    requires: list[str] = Field(
-        default_factory=list,
-        description="Capability flags an implementation must declare, else the case is a skip.",
-    )
-    script: list[ScriptEntry] = Field(default_factory=list)
 
 
 class Judging(Strict):
@@ -46,24 +38,6 @@ class Judging(Strict):
                     f"{self.rules}"
                 )
         return self
-
-
-class LlmzCase(CaseBase):
-    system: Literal["llmz"]
-    setup: llmz.Setup = Field(default_factory=llmz.Setup)
-    steps: list[llmz.Step] = Field(min_length=1)
-
-
-class FalaiCase(CaseBase):
-    system: Literal["falai"]
-    setup: falai.Setup = Field(default_factory=falai.Setup)
-    steps: list[falai.Step] = Field(min_length=1)
-
-
-class AkanCase(CaseBase):
-    system: Literal["akan"]
-    setup: akan.Setup = Field(default_factory=akan.Setup)
-    steps: list[akan.Step] = Field(min_length=1)
 
 
 class LlmzScenario(LlmzCase, Judging):

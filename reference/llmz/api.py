@@ -148,6 +148,11 @@ class Component:
     description: str = ""
     props: JsonSchema = field(default_factory=lambda: {"type": "object"})
     effects: Sequence[Effect] = ()
+    takes_metadata: bool = False
+    """The handler is called as ``handler(props, metadata)``, metadata holding the message id
+    (llmz.components.handler-metadata); otherwise with the props alone."""
+    legacy: Mapping[str, Any] = field(default_factory=dict)
+    """Options of the previous API the host still passes (``aliases``); see ``host_api.legacy_options``."""
 
 
 @dataclass(frozen=True)
@@ -181,6 +186,12 @@ class Chat:
     components: Sequence[Component] = ()
     on_delta: Callable[[str, str], Any] | None = None
     on_restart: Callable[[dict[str, Any]], Any] | None = None
+    preset: str | None = None
+    """``Chat.response``'s preset (markdown, text or speech; llmz.components.response-options)."""
+    response_instructions: str | None = None
+    """``Chat.response.instructions``: added to the chat guidance."""
+    legacy: Mapping[str, Any] = field(default_factory=dict)
+    """Options of the previous API the host still passes (``handler``, ``transcript``)."""
 
 
 @dataclass(frozen=True)
@@ -301,6 +312,9 @@ class ExecutionResult:
     session: Any = None
     """``result.session``: the session the call ran on, the one it created when none was given
     (llmz.sessions.fresh-session-when-omitted)."""
+    tokens: dict[str, int] | None = None
+    """``result.tokens``: the usage the provider reported for this run's calls, added up
+    (llmz.api.result-contents, llmz.budget.result-tokens.provider-usage)."""
     error: Any = None
     """``result.error``: the typed failure (an LlmzError) of a failed run."""
     snapshot: Any = None

@@ -60,6 +60,12 @@ class RunConfig:
     """``options.midStreamFallback`` (llmz.streaming.mid-stream-fallback-before-dispatch)."""
     tools_getter: Callable[[], Sequence[Tool]] | None = None
     """The host's tools getter, when it gave one instead of a list (llmz.tools.dynamic-getters)."""
+    preset: str | None = None
+    """``Chat.response``'s preset, checked before the first iteration (reference.llmz.host_api)."""
+    response_instructions: str | None = None
+    legacy_problem: Any = None
+    """The refusal of removed options of the previous API, when the policies refuse them
+    (reference.llmz.host_api.legacy_refusal); None: they are ignored."""
 
     @property
     def result_budget_tokens(self) -> int:
@@ -149,6 +155,8 @@ def resolve(
         result_budget=options.tool_result_max_tokens,
         mid_stream_fallback=options.mid_stream_fallback,
         tools_getter=getter,
+        preset=chat.preset if chat else None,
+        response_instructions=chat.response_instructions if chat else None,
     )
 
 

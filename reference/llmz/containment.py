@@ -58,6 +58,9 @@ MAX_PAYLOAD_CHARS: Final = 4 * 1024 * 1024
 """The largest JSON text one host call may carry (a tool input, an exit payload, an inspected value)."""
 
 _WORKER = Path(__file__).with_name("jsworker.py")
+SOURCES: Final = ("kernel", "setup", "program")
+"""Sent raw after the request's JSON header, in this order (jsworker.SOURCES; the worker imports nothing
+from the project, so the tuple is spelled in both)."""
 
 Dispatch = Callable[[str, list[str | None]], str]
 """Answers one host call: the operation and its JSON-text arguments (None for one that was too large)."""
@@ -148,7 +151,10 @@ class _Process:
         started = time.monotonic()
         javascript = 0.0
         try:
-            self.to_child.send_bytes(json.dumps(request).encode("utf-8"))
+            header = {key: value for key, value in request.items() if key not in SOURCES}
+            self.to_child.send_bytes(json.dumps(header).encode("utf-8"))
+            for name in SOURCES:  # raw, not inside the JSON: see jsworker's protocol
+                self.to_child.send_bytes(request[name].encode("utf-8", "surrogatepass"))
             while True:
                 budget_left = math.inf if limits.budget is None else limits.budget - javascript
                 wall_left = limits.backstop - (time.monotonic() - started)
@@ -163,7 +169,11 @@ class _Process:
                 message = json.loads(self.from_child.recv_bytes())
                 if message[0] == "done":
                     done = message[1]
-                    return RunResult(answers=done["answers"], syntax=done["syntax"], failure=done["failure"])
+                    answers = [
+                        self.from_child.recv_bytes().decode("utf-8", "surrogatepass")
+                        for _ in range(int(done["answers"]))
+                    ]
+                    return RunResult(answers=answers, syntax=done["syntax"], failure=done["failure"])
                 self.to_child.send_bytes(dispatch(message[1], message[2]).encode("ascii"))
         except (EOFError, OSError, ValueError) as exc:
             self.close()

@@ -9,12 +9,12 @@ iteration a call and its result belong to; the budget code groups by it).
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Callable
 from typing import Any, Final
 
 from reference.llmz.errors import LlmzError
+from reference.record import snapshot
 
 Message = dict[str, Any]
 FORMAT: Final = "llmz-session"
@@ -187,7 +187,7 @@ def summary_message(content: str, summary_text: Callable[[str], str] = render_su
 
 def wire(message: Message) -> Message:
     """The message as the model sees it: private bookkeeping removed."""
-    return {key: copy.deepcopy(value) for key, value in message.items() if key not in PRIVATE_KEYS}
+    return {key: snapshot(value) for key, value in message.items() if key not in PRIVATE_KEYS}
 
 
 def visible(message: Message) -> Message:

@@ -7,11 +7,11 @@ observer gets its own copy of the fields, so none can change what another sees.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from typing import Any
 
 from reference.llmz.api import Observer
+from reference.record import snapshot
 
 
 class Events:
@@ -20,4 +20,4 @@ class Events:
 
     def emit(self, type: str, **fields: Any) -> None:
         for observer in self._observers:
-            observer(type, copy.deepcopy(fields))
+            observer(type, snapshot(fields))

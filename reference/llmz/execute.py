@@ -10,12 +10,12 @@ A failed run leaves its turn open, so executing again continues it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from reference.llmz import config as config_module
-from reference.llmz import fit, prompt, request_hook, streaming
+from reference.llmz import fit, host_api, prompt, request_hook, streaming
 from reference.llmz.api import (
     DEFAULT_MODELS,
     DEFAULT_OPTIONS,
@@ -144,6 +144,8 @@ def build_request(ctx: IterationContext, runtime: Runtime, index: int = 1) -> di
     earlier, current = session.split()
     compaction = session.compaction
     guidance = policies.chat_guidance if config.chat else policies.worker_guidance
+    if config.response_instructions:
+        guidance = f"{guidance}\n\n{config.response_instructions}"
     fit_context = fit.FitContext(
         instructions=policies.system_prompt(config.instructions, guidance),
         tools=prompt.tools(policies.api_description(config)),
@@ -216,7 +218,11 @@ def _commit_compaction(ctx: IterationContext, result: fit.FitResult) -> None:
 def _one_call(ctx: IterationContext, runtime: Runtime, index: int) -> IterationEnd:
     start = ctx.config.hooks.on_iteration_start
     if start is not None:
-        observe(ctx.events, "onIterationStart", start, index)
+        returned = observe(ctx.events, "onIterationStart", start, index)
+        asked = returned if isinstance(returned, dict) else {}
+        changes = ctx.policies.legacy_options("onIterationStart", asked)
+        if "instructions" in changes:
+            ctx.config = replace(ctx.config, instructions=changes["instructions"])
     ctx.context_tokens = None
     try:
         request = build_request(ctx, runtime, index)
@@ -297,6 +303,8 @@ def run_execution(ctx: IterationContext, runtime: Runtime) -> IterationEnd | Non
     problem = policies.configuration_problem(
         ctx.config, policies.result_budget_problem, policies.is_identifier, policies.tool_handler_problem
     )
+    problem = problem or ctx.config.legacy_problem
+    problem = problem or policies.response_problem(ctx.config.preset, policies.response_presets)
     if problem is not None:  # before any iteration exists (llmz.errors.config-before-iteration)
         return _refused(ctx, problem)
     session.begin_turn()
@@ -373,15 +381,22 @@ def execute(
     options: Options = DEFAULT_OPTIONS,
     observers: Sequence[Observer] = (),
     policies: Policies = DEFAULT_POLICIES,
+    legacy: Mapping[str, Any] | None = None,
 ) -> ExecutionResult:
     """``execute({ session, instructions, tools, exits, chat, options })``: run model iterations on the
     session until an exit completes the turn or the run fails. ``chat`` makes it a chat turn (a worker
     otherwise); ``exits`` None gives the default exits. Every event goes to each of ``observers``; the
     decisions are the session's policies; ``policies`` only serves for the session created when ``session``
     is None."""
-    if session is None:  # a fresh session, handed back as result.session
-        session = policies.session_when_omitted(policies)
+    # the conversation lives in the session, never in the chat (llmz.api.session-owns-state); without
+    # one, a fresh session, handed back as result.session
+    session = policies.run_session(session, chat, policies)
     assert session is not None
+    refusal = host_api.legacy_refusal(chat, legacy or {}, session.policies)
+    if refusal is None:
+        for message in session.policies.legacy_options("execute", legacy or {}).get("messages", []):
+            session.append([dict(message)])
+        chat = host_api.with_legacy(chat, session, session.policies)
     iterations: list[IterationResult] = []
     failures: list[dict[str, Any]] = []
     describe = session.policies.iteration_fields
@@ -406,6 +421,8 @@ def execute(
         options=options,
         listen_exit=session.policies.listen_exit,
     )
+    if refusal is not None:
+        config = replace(config, legacy_problem=refusal)
     if session.policies.persists_definitions:  # only a mutant (llmz.tools.definitions-reattached)
         session.definitions = _definitions(config)
     ctx = IterationContext(config, session, Events([*observers, collect]), session.count_execution())
@@ -420,6 +437,7 @@ def execute(
         messages=session.messages,
         memory=session.variables,
         session=session,
+        tokens=session.policies.run_tokens(metered.usages),
         error=end.error if end is not None else None,
         snapshot=session.to_json() if session.policies.legacy_result_snapshot else None,
     )

@@ -77,6 +77,16 @@ def shown(value: Any, display: Display, budget: int, hook: InspectHook | None, p
     return present(value, tokens, preserve, hook, policies)
 
 
+def retained_display(host: IterationHost, value: Any) -> Display:
+    """The truncate() policy a returned or inspected value still carries: that of the newest tool result of
+    the iteration it is equal to, unchanged (a truncate() budget belongs to the value, not to one section:
+    llmz.inspection.truncate-options, llmz.inspection.truncate-overrides-budget). None for any other value."""
+    for call in reversed(host.tool_calls):
+        if call.display is not None and call.error is None and not call.pending and call.output == value:
+            return call.display
+    return None
+
+
 def section(tag: str, body: str) -> str:
     """One report section; nothing inside is escaped (llmz.inspection.no-escaping)."""
     return f"<{tag}>\n{body}\n</{tag}>"
@@ -214,10 +224,13 @@ def _activity(host: IterationHost, report: Report, policies: Policies) -> list[s
             )
         )
     if host.inspections:
-        previews = [shown(v, None, report.budget, hook, policies) for v in host.inspections]
+        previews = [
+            shown(v, retained_display(host, v), report.budget, hook, policies) for v in host.inspections
+        ]
         sections.append(policies.section("inspect", "\n".join(previews)))
     elif report.returned is not UNDEFINED:
-        returned = shown(report.returned, None, report.budget, hook, policies)
+        display = retained_display(host, report.returned)
+        returned = shown(report.returned, display, report.budget, hook, policies)
         sections.append(policies.section("return", returned))
     return sections
 

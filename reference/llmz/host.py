@@ -10,11 +10,12 @@ error. Its decisions come from the session's policy object.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from reference.llmz import effects, memory
-from reference.llmz.api import NEVER_SETTLES, Abort, ThinkSignal, Tool, Truncated
+from reference.llmz.api import NEVER_SETTLES, Abort, Component, ThinkSignal, Tool, Truncated
 from reference.llmz.config import RunConfig
 from reference.llmz.errors import LlmzError
 from reference.llmz.events import Events
@@ -353,12 +354,21 @@ class IterationHost:
         if self.delivery_error is not None and self.policies.skip_sends_after_failed_delivery:
             status = "skipped"
         else:
-            status = deliver_status(spec.handler, _plain(props))
+            status = deliver_status(self._component_handler(spec), _plain(props))
         self.deliver("component", _plain(props), status, component=name)
         if status == "failed":
             self.delivery_error = LlmzError("DELIVERY_FAILED", f"the chat.{name} handler failed")
             return self._refuse(self.delivery_error)
         return encode_value(UNDEFINED)
+
+    def _component_handler(self, spec: Component) -> Callable[[Any], Any] | None:
+        """The handler as llmz calls it: with the message metadata too when it takes it
+        (llmz.components.handler-metadata)."""
+        handler: Callable[..., Any] | None = spec.handler
+        if handler is None or not spec.takes_metadata:
+            return handler
+        metadata = self.policies.message_metadata(len(self.deliveries) + 1)
+        return lambda props: handler(props, metadata)
 
     def deliver(self, kind: str, content: Any, status: str, component: str | None = None) -> None:
         """Record one delivery attempt and let the guard see it."""
@@ -376,7 +386,7 @@ class IterationHost:
         """onTrace observes each completed action. It is an observer: if it throws, the action stands and
         the run goes on (llmz.hooks.trace-exceptions-harmless)."""
         hook = self.config.hooks.on_trace
-        if hook is not None:
+        if hook is not None and self.policies.trace_observed:
             observe(self.events, "onTrace", hook, self.iteration)
 
     def inspect(self, value_json: str | None) -> str:
@@ -395,13 +405,15 @@ class IterationHost:
             self.critical = LlmzError("INTERNAL_ERROR", message)
 
 
-def observe(events: Events, name: str, hook: Any, iteration: int) -> None:
+def observe(events: Events, name: str, hook: Any, iteration: int) -> Any:
     """Call an observer hook. One that throws an ordinary error changes nothing
     (llmz.errors.observers-observational, llmz.hooks.trace-exceptions-harmless); the record only notes
-    that it ran and threw."""
+    that it ran and threw. Returns what the hook returned (None when it threw), for the caller to ignore."""
     fields: dict[str, Any] = {"iteration": iteration, "name": name}
+    returned = None
     try:
-        hook(iteration)
+        returned = hook(iteration)
     except Exception:
         fields["threw"] = True
     events.emit("hook", **fields)
+    return returned

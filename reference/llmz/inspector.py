@@ -10,11 +10,11 @@ only; the value stays in memory for code and tools (llmz.inspection.redaction-pr
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from reference.llmz.preview import Preserve
+from reference.record import snapshot as isolated_copy
 
 if TYPE_CHECKING:
     from reference.llmz.policies import Policies
@@ -25,7 +25,7 @@ Preview = Callable[[Any, int, Preserve], str]
 
 def snapshot(value: Any) -> Any:
     """The isolated copy the hook receives (llmz.inspection.on-inspect-snapshot)."""
-    return copy.deepcopy(value)
+    return isolated_copy(value)
 
 
 def bounded_custom(text: Any, budget: int, preserve: Preserve, preview: Preview) -> str:

@@ -103,8 +103,9 @@ def _deliver_text(entry: ModelResponse, host: IterationHost) -> LlmzError | None
     stream_previews(entry, host)
     if not host.config.chat or host.policies.is_blank(entry.text):
         return None
-    status = deliver_status(host.config.text_handler, entry.text)
-    host.deliver("text", entry.text, status)
+    text = host.policies.delivered_text(host.config.preset, entry.text)
+    status = deliver_status(host.config.text_handler, text)
+    host.deliver("text", text, status)
     return LlmzError("DELIVERY_FAILED", "the response handler failed") if status == "failed" else None
 
 

@@ -9,10 +9,17 @@ as backstops, and it dies with its parent.
 
 Protocol (``multiprocessing.connection`` framing over two inherited pipes, JSON messages):
 
-* parent -> worker: ``{"kernel", "setup", "program", "heap", "stack", "cpu_seconds", "max_payload"}``;
+* parent -> worker: ``{"heap", "stack", "cpu_seconds", "max_payload"}``, then the three sources
+  (``SOURCES``: kernel, setup, program) as one raw UTF-8 message each;
 * worker -> parent, any number of times: ``["call", op, [args]]``, answered with one JSON text that the
   kernel decodes (a value, an error to throw, or "never settles");
-* worker -> parent, once: ``["done", {"answers", "syntax", "failure"}]``.
+* worker -> parent, once: ``["done", {"answers": n, "syntax", "failure"}]``, then the ``n`` answers (JSON
+  texts) as one raw UTF-8 message each.
+
+Sources and answers travel raw, not inside the JSON message, because they can be large (a session's
+memory is up to 16 MiB of JSON inside the setup script): wrapping them would escape and unescape every
+byte once more in each direction. Raw messages use ``surrogatepass``, so any Python string arrives as
+it was sent.
 
 Every callback registered with QuickJS catches everything and answers with a string: a Python exception
 escaping into the binding corrupts it (and has crashed the whole process). Arguments are only ever the
@@ -33,6 +40,9 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 import quickjs
+
+SOURCES = ("kernel", "setup", "program")
+"""The request's parts sent as raw messages after its JSON header, in this order."""
 
 REFUSED = json.dumps(
     {"error": {"code": "INTERNAL_ERROR", "name": "InternalError", "message": "the host could not answer"}}
@@ -72,13 +82,23 @@ class Worker:
     def _send(self, message: Any) -> None:
         self.outbox.send_bytes(json.dumps(message).encode("utf-8"))
 
+    def _receive(self) -> dict[str, Any]:
+        request: dict[str, Any] = json.loads(self.inbox.recv_bytes())
+        for name in SOURCES:
+            request[name] = self.inbox.recv_bytes().decode("utf-8", "surrogatepass")
+        return request
+
     def serve(self) -> None:
         while True:
             try:
-                request = json.loads(self.inbox.recv_bytes())
+                request = self._receive()
             except (EOFError, OSError):
                 return
-            self._send(["done", self.run(request)])
+            done = self.run(request)
+            answers: list[str] = done.pop("answers")
+            self._send(["done", {**done, "answers": len(answers)}])
+            for answer in answers:
+                self.outbox.send_bytes(answer.encode("utf-8", "surrogatepass"))
             self.prepared = None  # the used context goes before the next one is made
             with contextlib.suppress(Exception):
                 self.prepared = (request["kernel"], self._fresh(request["kernel"]))

@@ -19,13 +19,14 @@ and records, never the conversation (llmz.memory.limit-scope).
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Final
+
+from reference.record import snapshot
 
 DEFAULT_MAX_BYTES: Final = 16 * 1024 * 1024
 """llmz.memory.default-limit: 16 MiB of encoded memory unless ``maxBytes`` is given."""
@@ -242,10 +243,10 @@ class Memory:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "variables": copy.deepcopy(self.variables),
-            "iterations": copy.deepcopy(self.records),
+            "variables": snapshot(self.variables),
+            "iterations": snapshot(self.records),
             "maxBytes": self.max_bytes,
-            "objects": copy.deepcopy(self.objects),
+            "objects": snapshot(self.objects),
         }
 
     @classmethod
@@ -253,8 +254,8 @@ class Memory:
         if not isinstance(state, dict):
             return cls()
         return cls(
-            variables=copy.deepcopy(state.get("variables", {})),
-            records=copy.deepcopy(state.get("iterations", [])),
+            variables=snapshot(state.get("variables", {})),
+            records=snapshot(state.get("iterations", [])),
             max_bytes=int(state.get("maxBytes", DEFAULT_MAX_BYTES)),
-            objects=copy.deepcopy(state.get("objects", {})),
+            objects=snapshot(state.get("objects", {})),
         )

@@ -17,7 +17,6 @@ changes it everywhere it is used.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +33,7 @@ from reference.llmz import (
     failures,
     feedback,
     guard,
+    host_api,
     inspector,
     kernel,
     memory,
@@ -48,7 +48,7 @@ from reference.llmz import (
     typescript,
 )
 from reference.llmz import settle as settlement
-from reference.llmz.api import Exit, Truncated
+from reference.llmz.api import Component, Exit, Tool, Truncated
 from reference.llmz.errors import LlmzError
 from reference.llmz.reports import Display
 from reference.providers.model import Usage
@@ -188,9 +188,9 @@ class Policies:
     """llmz.sessions.attachments-become-parts, llmz.sessions.voice-label: convenience input as parts."""
     convenience_on_native: Callable[[dict[str, Any]], LlmzError | None] = conversation.convenience_on_native
     """llmz.sessions.no-convenience-on-native-multipart: attachments or modality on a native multipart."""
-    copy_input: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] = copy.deepcopy
+    copy_input: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] = snapshot
     """llmz.sessions.input-copied: append keeps its own copy of the batch, taken before anything is stored."""
-    detach: Callable[[Any], Any] = copy.deepcopy
+    detach: Callable[[Any], Any] = snapshot
     """llmz.sessions.accessors-return-copies: what transcript, messages and pendingMessages hand out."""
     running_turn_takes_input: bool = False
     """Input appended while a run holds the session waits for the next turn
@@ -287,6 +287,29 @@ class Policies:
     system_prompt: Callable[[str, str], str] = prompt.system_prompt
     api_description: Callable[[config.RunConfig], str] = prompt.api_description
 
+    # -- the host-side API (reference.llmz.host_api) ----------------------------------------------------
+    inspector_budget: Callable[[object], int] = host_api.inspector_budget
+    public_names: frozenset[str] = host_api.PUBLIC_NAMES
+    """llmz.api.exports, llmz.migration.no-examples, llmz.migration.truncate-replaces-helpers."""
+    render_capture: Callable[[Any], Any] = host_api.capture
+    render_view: Callable[[Any], Any] = host_api.capture
+    """llmz.components.render-immutable: what render keeps, and what its props hand out."""
+    bind_handler: Callable[[Component, Callable[..., Any]], Component] = host_api.with_handler
+    clone_tool: Callable[[Tool, str], Tool] = host_api.clone_tool
+    definition_json: Callable[[Tool | Exit], dict[str, Any]] = host_api.definition_json
+    default_components: tuple[Component, ...] = host_api.DEFAULT_COMPONENTS
+    message_metadata: Callable[[int], dict[str, Any]] = host_api.message_metadata
+    response_presets: frozenset[str] = host_api.PRESETS
+    response_problem: Callable[[str | None, frozenset[str]], LlmzError | None] = host_api.response_problem
+    delivered_text: Callable[[str | None, str], Any] = host_api.delivered_text
+    run_session: Callable[[Any, Any, Policies], Any] = host_api.run_session
+    """llmz.api.session-owns-state: the session a run works on (the chat has no say)."""
+    trace_observed: bool = True
+    """llmz.hooks.names: onTrace is one of the hooks the runtime calls (after each tool call and delivery)."""
+    legacy_options: Callable[[str, Mapping[str, Any]], Mapping[str, Any]] = host_api.legacy_options
+    """The migration rules: options of the previous API take no effect."""
+    legacy_problem: Callable[[str, Mapping[str, Any]], LlmzError | None] = host_api.legacy_problem
+    """Whether removed options are refused instead (a permitted variant; never in the reference)."""
     # -- what the host reads after a run (reference.llmz.diagnostics, .render) -----------------------------
     recognises: Callable[[object, str | None], bool] = diagnostics.recognises
     """The guards' test: shared brand plus code (llmz.errors.is-llmz-error, llmz.errors.guard-brand)."""

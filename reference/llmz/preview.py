@@ -18,10 +18,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final, Literal
 
-import tiktoken
-
+from reference.llmz import vocabulary
 from reference.llmz.budget import MAX_SAFE_INTEGER
-from reference.llmz.tokens import ENCODING_NAME, count_text
+from reference.llmz.tokens import count_text
 
 # MAX_SAFE_INTEGER (JavaScript's Number.MAX_SAFE_INTEGER) is also the largest display budget
 # (llmz.inspection.budget-integers); it has one definition, in reference.llmz.budget.
@@ -96,8 +95,8 @@ def _ceiling(over: Callable[[int], bool], guess: int, high: int) -> int:
 
 @lru_cache(maxsize=1)
 def _encoding() -> Any:
-    """The tokenizer ``count_text`` uses (tiktoken caches it too; this only saves the lookup)."""
-    return tiktoken.get_encoding(ENCODING_NAME)
+    """The tokenizer ``count_text`` uses."""
+    return vocabulary.encoding()
 
 
 def _kept_chars(ids: list[int], tokens: int, from_end: bool) -> int:

@@ -11,13 +11,13 @@ compaction prepared for the request is committed only after this check passes
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from reference.llmz import budget
 from reference.llmz.api import Model
 from reference.llmz.errors import LlmzError
+from reference.record import snapshot
 
 if TYPE_CHECKING:
     from reference.llmz.policies import Policies
@@ -39,7 +39,7 @@ def replaced_messages(
     hook: RequestHook, messages: list[Message], copies: bool = COPY_MESSAGES
 ) -> list[Message] | None:
     """The hook's answer for copies of the request messages, or None when it leaves them as they are."""
-    return hook([copy.deepcopy(m) for m in messages] if copies else messages)
+    return hook([snapshot(m) for m in messages] if copies else messages)
 
 
 def check_fits(

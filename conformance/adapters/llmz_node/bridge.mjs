@@ -16,6 +16,7 @@ import { createInterface } from 'node:readline'
 import { configureTokenizer } from 'llmz'
 
 import { CannotExpress } from './lib/errors.mjs'
+import { takeTotals } from './lib/meter.mjs'
 import { CAPABILITIES, playScenario } from './lib/play.mjs'
 import { tokenizer } from './lib/tokenizer.mjs'
 
@@ -60,17 +61,25 @@ function hello(message) {
 
 /**
  * With LLMZ_NODE_CPU_LOG set to a file, one JSON line per case: its id and the CPU and wall milliseconds the
- * bridge process spent on it (from just before the case to its answer), for measuring where a run goes.
+ * bridge process spent on it (from just before the case to its answer), for measuring where a run goes;
+ * of that CPU, `llmz_ms` inside llmz's calls (with the host callbacks it made), `tokenizer_ms` inside the
+ * tokenizer, and `gc_ms` the garbage collector's pauses (lib/meter.mjs).
  */
 const CPU_LOG = process.env.LLMZ_NODE_CPU_LOG || null
 
 async function run(message) {
   if (!CPU_LOG) return play(message)
+  takeTotals() // what came before this case (start-up, the previous answer) is not its cost
   const cpu = process.cpuUsage()
   const started = performance.now()
   const reply = await play(message)
   const used = process.cpuUsage(cpu)
-  const line = { id: message.case?.id ?? null, cpu_ms: (used.user + used.system) / 1000, wall_ms: performance.now() - started }
+  const line = {
+    id: message.case?.id ?? null,
+    cpu_ms: (used.user + used.system) / 1000,
+    wall_ms: performance.now() - started,
+    ...takeTotals(),
+  }
   appendFileSync(CPU_LOG, JSON.stringify(line) + '\n')
   return reply
 }

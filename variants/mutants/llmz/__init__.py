@@ -16,6 +16,7 @@ from variants.mutants.llmz.definitions import MUTANTS as DEFINITION_MUTANTS
 from variants.mutants.llmz.effects import MUTANTS as EFFECT_MUTANTS
 from variants.mutants.llmz.history import MUTANTS as HISTORY_MUTANTS
 from variants.mutants.llmz.host_api import MUTANTS as HOST_API_MUTANTS
+from variants.mutants.llmz.host_calls import MUTANTS as HOST_CALL_MUTANTS
 from variants.mutants.llmz.inputs import MUTANTS as INPUT_MUTANTS
 from variants.mutants.llmz.model_view import MUTANTS as MODEL_VIEW_MUTANTS
 from variants.mutants.llmz.pinned import MUTANTS as PINNED_MUTANTS
@@ -33,6 +34,7 @@ RUNTIME_MUTANTS: list[Mutant] = [
     *PINNED_MUTANTS,
     *HISTORY_MUTANTS,
     *HOST_API_MUTANTS,
+    *HOST_CALL_MUTANTS,
 ]
 """Everything but the token budget's own mutants."""
 

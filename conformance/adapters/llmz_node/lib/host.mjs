@@ -61,7 +61,9 @@ function toolWithoutHandler(spec) {
 function displayBudget(behaviour, value) {
   const spec = behaviour.truncate
   if (!spec) return value
-  return truncate({ value, maxTokens: spec.max_tokens, preserve: spec.preserve ?? 'top' })
+  // preserve is passed only when the scenario gives it: omitted, llmz's own default applies
+  // (llmz.inspection.truncate-options, llmz.inspection.preserve-modes#open_question).
+  return truncate({ value, maxTokens: spec.max_tokens, ...(spec.preserve == null ? {} : { preserve: spec.preserve }) })
 }
 
 async function perform(name, kind, behaviour, input, cancel) {
@@ -95,15 +97,15 @@ async function perform(name, kind, behaviour, input, cancel) {
 }
 
 /**
- * The exits of `setup.exits`. llmz 1.0.1 refuses an Exit without a description, while the scenario
- * format allows one; the exit's name then stands in as its description.
+ * The exits of `setup.exits`. An exit without a description is handed to llmz without one, as the
+ * scenario wrote it (llmz 1.0.1 refuses it; the documents make the description optional).
  */
 export function buildExits(specs) {
   return specs.map(
     (spec) =>
       new Exit({
         name: spec.name,
-        description: spec.description || spec.name,
+        ...(spec.description ? { description: spec.description } : {}),
         ...(spec.schema || spec.effects?.length
           ? { schema: withEffects(toZui(spec.schema ?? {}, `exit ${spec.name} schema`), spec.effects) }
           : {}),
@@ -118,9 +120,34 @@ export function buildExits(specs) {
 export function buildChat(spec, host) {
   const components = (spec.components ?? []).map((component) => buildComponent(component, host))
   const textMode = spec.text_handler ?? 'ok'
+  // `response: {form: preset}` is the bare preset name (no handler, no onDelta); `form: object` adds
+  // preset and instructions to the object (llmz.components.response-options).
+  if (spec.response?.form === 'preset') return new Chat({ components, response: spec.response.preset })
+  // Options of the previous Chat API, handed over as written (llmz.migration.handlers-moved,
+  // llmz.migration.input-via-session): llmz may refuse them or ignore them.
+  const legacy = {}
+  if (spec.legacy?.transcript?.length) legacy.transcript = structuredClone(spec.legacy.transcript)
+  if (spec.legacy?.handler) {
+    if (textMode !== 'none') legacy.handler = deliveryHandler(textMode, host, 'text', null)
+    const onMessageDelta = previewHandler(spec.on_delta ?? 'none', host)
+    if (onMessageDelta) legacy.onMessageDelta = onMessageDelta
+    return new Chat({ components, ...legacy, response: spec.response?.preset ? { preset: spec.response.preset } : {} })
+  }
+  if (Object.keys(legacy).length) return new Chat({ components, ...legacy, response: legacyFreeResponse(spec, textMode, host) })
   const response = textMode === 'none' ? {} : { handler: deliveryHandler(textMode, host, 'text', null) }
+  if (spec.response?.preset != null) response.preset = spec.response.preset
+  if (spec.response?.instructions != null) response.instructions = spec.response.instructions
   const onDelta = previewHandler(spec.on_delta ?? 'none', host)
   return new Chat({ components, response: onDelta ? { ...response, onDelta } : response })
+}
+
+/** `response` of a chat that also carries a legacy transcript: as usual. */
+function legacyFreeResponse(spec, textMode, host) {
+  const response = textMode === 'none' ? {} : { handler: deliveryHandler(textMode, host, 'text', null) }
+  if (spec.response?.preset != null) response.preset = spec.response.preset
+  if (spec.response?.instructions != null) response.instructions = spec.response.instructions
+  const onDelta = previewHandler(spec.on_delta ?? 'none', host)
+  return onDelta ? { ...response, onDelta } : response
 }
 
 /**
@@ -146,12 +173,20 @@ function previewHandler(mode, host) {
 
 function buildComponent(spec, host) {
   const mode = spec.handler ?? 'ok'
-  const component = new Component({
+  const handler = mode === 'none' ? undefined : deliveryHandler(mode, host, 'component', spec.name, spec.report_metadata)
+  const viaWithHandler = spec.bind === 'with_handler'
+  const definition = new Component({
     name: spec.name,
     description: spec.description || spec.name,
     props: withEffects(toZui(spec.props ?? { type: 'object' }, `component ${spec.name} props`), spec.effects),
-    ...(mode === 'none' ? {} : { handler: deliveryHandler(mode, host, 'component', spec.name) }),
+    ...(handler && !viaWithHandler ? { handler } : {}),
+    // a removed option, handed over as written (llmz.components.no-aliases-or-metadata)
+    ...(spec.aliases ? { aliases: [...spec.aliases] } : {}),
   })
+  // The definition as the setup gives it, for the `render` probe (llmz.components.with-handler): its own
+  // render, before the delivery-recording wrapper below is put on the registered component.
+  host.definitions?.set(spec.name, { definition, render: definition.render.bind(definition) })
+  const component = handler && viaWithHandler ? definition.withHandler(handler) : definition
   // llmz renders a send when the program makes it and queues its delivery (lib/deliveries.mjs): the
   // queue is recorded here, so a send that never reaches its handler still shows as skipped.
   const render = component.render.bind(component)
@@ -164,8 +199,14 @@ function buildComponent(spec, host) {
 }
 
 /** A handler that records the delivery llmz hands it: `delivered`, or `failed` when scripted to throw. */
-function deliveryHandler(mode, host, kind, component) {
-  return (content) => {
+function deliveryHandler(mode, host, kind, component, reportMetadata = false) {
+  return (content, metadata) => {
+    if (reportMetadata) {
+      const id = metadata?.id
+      host.recorder.emit('host_call', {
+        step: 'component_handler', component, metadata_id: typeof id === 'string' && id.length > 0,
+      })
+    }
     if (component) host.deliveries.reached(component)
     const entry = { iteration: host.iteration(), kind, content, status: mode === 'fail' ? 'failed' : 'delivered' }
     if (component) entry.component = component

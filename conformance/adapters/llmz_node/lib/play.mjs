@@ -10,9 +10,11 @@ import { Session, ThinkSignal, execute } from 'llmz'
 
 import { CannotExpress, NotSettled } from './errors.mjs'
 import { checkScenario } from './vocabulary.mjs'
+import { HOST_CALL_STEPS, cloneTools, playHostCall } from './host-calls.mjs'
 import { buildChat, buildExits, buildObjects, buildTools } from './host.mjs'
 import { ScriptedModelClient } from './model-client.mjs'
 import { llmzModelRef } from './models.mjs'
+import { inLlmz, inLlmzSync } from './meter.mjs'
 import { Recorder } from './recorder.mjs'
 import { DeliveryQueue } from './deliveries.mjs'
 import { probe } from './probes.mjs'
@@ -47,13 +49,15 @@ export async function playScenario(scenario) {
     signalling: (name, spec) => state.observer?.signalling(name, spec),
     iteration: () => state.observer?.index ?? 0,
     probe: (spec) => probeSession(state, spec),
+    definitions: new Map(),
   }
+  state.definitions = host.definitions
   try {
-    state.tools = buildTools(setup.tools ?? [], host)
+    state.tools = cloneTools(buildTools(setup.tools ?? [], host), setup.tool_clones)
     state.exits = buildExits(setup.exits ?? [])
     state.chat = buildChat(setup.chat ?? {}, host)
     state.objects = buildObjects(setup.objects ?? [])
-    state.session = new Session(sessionOptions(setup))
+    state.session = inLlmzSync(() => new Session(sessionOptions(setup)))
   } catch (error) {
     // llmz validates definitions in their constructors (reserved component names, compaction ratios,
     // ...), which throw to the host: there is then nothing for the steps to drive, so the record ends
@@ -93,6 +97,7 @@ async function playStep(state, step, index) {
       state.recorder.emit('probe', probe(state, step))
       return undefined
     default:
+      if (Object.hasOwn(HOST_CALL_STEPS, step.op)) return playHostCall(state, step)
       throw new CannotExpress(`step ${index} op ${JSON.stringify(step.op)}`)
   }
 }
@@ -167,7 +172,7 @@ async function run(state, step, index) {
   state.client.onResponse = unhandledText(state, step, observer)
   let result
   try {
-    result = await settleWithin(settleBoundMs(options, step), controller, execute({
+    result = await settleWithin(settleBoundMs(options, step), controller, inLlmz(() => execute({
       client: state.client,
       ...(step.session === 'omitted' ? {} : { session: state.session }),
       instructions: step.instructions ?? '',
@@ -175,6 +180,8 @@ async function run(state, step, index) {
       ...(state.objects.length ? { objects: state.objects } : {}),
       ...(exits === undefined ? {} : { exits }),
       ...(step.mode === 'chat' ? { chat: state.chat } : {}),
+      // a removed option, handed over as written (llmz.migration.input-via-session)
+      ...(step.legacy?.messages ? { messages: structuredClone(step.legacy.messages) } : {}),
       model: modelIds(state.setup),
       signal: controller.signal,
       options: executeOptions(options),
@@ -182,7 +189,7 @@ async function run(state, step, index) {
       ...exitHook(hooks, observer),
       ...toolHooks(hooks, observer),
       ...requestHook(hooks, observer, state.client),
-    }))
+    })))
   } catch (error) {
     if (error instanceof NotSettled) throw error
     observer.failed(error) // execute() throws only for failures before any iteration (configuration)
@@ -364,6 +371,10 @@ function observerHooks(spec, observer, client) {
     if (mode === 'throw') fields.threw = true
     observer.recorder.emit('hook', fields)
     if (mode === 'throw') throw new Error(`the ${name} observer failed (scripted)`)
+    // an iteration change in the previous API's shape (llmz.migration.iteration-start-no-mutation)
+    if (key === 'on_iteration_start' && spec.iteration_start_returns != null) {
+      return { ...(result ?? {}), instructions: spec.iteration_start_returns }
+    }
     return result
   }
   return {
@@ -415,7 +426,9 @@ async function probeSession(state, spec) {
  * attempt to say anything).
  */
 function unhandledText(state, step, observer) {
-  if (step.mode !== 'chat' || (state.setup.chat?.text_handler ?? 'ok') !== 'none') return null
+  const chat = state.setup.chat ?? {}
+  const noHandler = (chat.text_handler ?? 'ok') === 'none' || chat.response?.form === 'preset'
+  if (step.mode !== 'chat' || !noHandler) return null
   return (entry) => {
     const text = entry.text ?? ''
     if (!text.trim()) return
@@ -471,7 +484,7 @@ async function saveAndRestore(state, step, index) {
     if (step.unknown_version) encoded.version = UNKNOWN_SESSION_VERSION
     if (step.older_version) encoded.version -= 1
     if (step.tamper) tamper(encoded, step.tamper)
-    state.session = Session.fromJSON(encoded, compactionOption(state.setup))
+    state.session = inLlmzSync(() => Session.fromJSON(encoded, compactionOption(state.setup)))
   } catch (error) {
     if (error instanceof CannotExpress) throw error
     state.recorder.emit('error', { step: 'save_and_restore', ...errorFields(error) })
@@ -495,12 +508,12 @@ async function summarizeOrCompact(state, step) {
   if (controller) state.client.onResponse = () => controller.abort(new Error('cancelled by the host (scripted)'))
   try {
     if (step.op === 'summarize') {
-      const summary = await state.session.summarize(options)
+      const summary = await inLlmz(() => state.session.summarize(options))
       state.recorder.emit('summary', { content: summary?.content ?? null })
       return
     }
     const keep = step.keep_recent_iterations
-    await state.session.compact({ ...options, ...(keep == null ? {} : { keepRecentIterations: keep }) })
+    await inLlmz(() => state.session.compact({ ...options, ...(keep == null ? {} : { keepRecentIterations: keep }) }))
     const first = state.session.transcript[0]
     const event = state.recorder.emit('compaction', { summary: first?.role === 'summary' ? first.content : null })
     completeCompaction([event], state.session, state.names, { duringTurn: false })

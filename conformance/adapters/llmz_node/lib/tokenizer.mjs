@@ -14,6 +14,8 @@
 import { Tiktoken } from 'js-tiktoken/lite'
 import cl100kBase from 'js-tiktoken/ranks/cl100k_base'
 
+import { meteredTokenizer } from './meter.mjs'
+
 const encoder = new Tiktoken(cl100kBase)
 const PIECES = new RegExp(cl100kBase.pat_str, 'gu') // only ever used through matchAll (which copies it)
 const FIRST_PIECE = new RegExp(cl100kBase.pat_str, 'uy') // sticky: the piece at lastIndex 0
@@ -111,9 +113,7 @@ export function truncate(text, maxTokens, mode = 'head') {
 
 /** The object configureTokenizer expects (thicktoken's TextTokenizer surface that llmz actually calls). */
 export const tokenizer = {
-  count,
-  truncate,
-  split(text) {
-    return encode(text).map((token) => encoder.decode([token]))
-  },
+  count: meteredTokenizer(count),
+  truncate: meteredTokenizer(truncate),
+  split: meteredTokenizer((text) => encode(text).map((token) => encoder.decode([token]))),
 }

@@ -16,7 +16,8 @@ export const VOCABULARY = {
   Usage: ['input_tokens', 'output_tokens'],
   ScriptedFailure: ['status', 'message', 'retry_after'],
   Setup: ['tools', 'exits', 'chat', 'hooks', 'models', 'compaction', 'options', 'memory', 'objects',
-    'record_context_tokens'],
+    'record_context_tokens', 'tool_clones'],
+  ToolCloneSpec: ['of', 'name'],
   ObjectSpec: ['name', 'description', 'properties'],
   ObjectProperty: ['name', 'value', 'schema', 'writable', 'effects'],
   MemorySpec: ['variables', 'max_bytes'],
@@ -32,11 +33,15 @@ export const VOCABULARY = {
   ThinkSignalSpec: ['reason', 'context', 'via'],
   TruncateSpec: ['max_tokens', 'preserve'],
   ExitSpec: ['name', 'description', 'schema', 'effects'],
-  ChatSpec: ['text_handler', 'components', 'on_delta'],
-  ComponentSpec: ['name', 'description', 'props', 'effects', 'handler'],
+  ChatSpec: ['text_handler', 'components', 'on_delta', 'response', 'legacy'],
+  LegacyChatSpec: ['handler', 'transcript'],
+  LegacyExecuteSpec: ['messages'],
+  LegacyMessage: ['role', 'content'],
+  ResponseSpec: ['form', 'preset', 'instructions'],
+  ComponentSpec: ['name', 'description', 'props', 'effects', 'handler', 'bind', 'report_metadata', 'aliases'],
   HooksSpec: [
     'on_exit', 'after_tool', 'before_tool', 'on_inspect', 'before_request', 'before_execution',
-    'on_iteration_start', 'on_iteration_end', 'on_trace',
+    'on_iteration_start', 'on_iteration_end', 'on_trace', 'iteration_start_returns',
   ],
   OnInspectHook: ['action', 'text'],
   BeforeRequestHook: ['append', 'mutate', 'from_call'],
@@ -49,7 +54,7 @@ export const VOCABULARY = {
   ExecuteOptions: ['loop', 'timeout', 'require_chat_response', 'max_tokens', 'tool_result_max_tokens', 'mid_stream_fallback'],
   AppendStep: ['op', 'messages', 'single', 'mutate_after', 'non_json'],
   AppendMessage: ['role', 'content', 'name', 'payload', 'attachments', 'modality'],
-  ExecuteStep: ['op', 'mode', 'instructions', 'exits', 'options', 'give_up_after', 'session'],
+  ExecuteStep: ['op', 'mode', 'instructions', 'exits', 'options', 'give_up_after', 'session', 'legacy'],
   SaveAndRestoreStep: ['op', 'drop_delivery_tracking', 'unknown_version', 'older_version', 'from_result', 'tamper'],
   CompactStep: ['op', 'keep_recent_iterations', 'signal'],
   SummarizeStep: ['op', 'signal'],
@@ -57,6 +62,12 @@ export const VOCABULARY = {
   PruneStep: ['op', 'retained_iterations'],
   IterationRef: ['execution', 'index'],
   TamperAccessorsStep: ['op'],
+  InspectStep: ['op', 'via', 'value', 'max_tokens', 'compact', 'purpose', 'preserve'],
+  RenderStep: ['op', 'component', 'props', 'change_input', 'change_rendered'],
+  ApiSurfaceStep: ['op', 'names'],
+  DefinitionJsonStep: ['op', 'tool', 'exit'],
+  DefaultComponentsStep: ['op'],
+  ResultContentsStep: ['op'],
   ProbeStep: ['op', 'probe', 'component', 'props'],
 }
 
@@ -88,6 +99,12 @@ const STEPS = {
   compact: 'CompactStep',
   summarize: 'SummarizeStep',
   tamper_accessors: 'TamperAccessorsStep',
+  inspect: 'InspectStep',
+  render: 'RenderStep',
+  api_surface: 'ApiSurfaceStep',
+  definition_json: 'DefinitionJsonStep',
+  default_components: 'DefaultComponentsStep',
+  result_contents: 'ResultContentsStep',
   request_messages: 'RequestMessagesStep',
   prune: 'PruneStep',
   probe: 'ProbeStep',
@@ -125,6 +142,8 @@ export function checkScenario(scenario) {
     check(step, structure, `steps[${index}]`)
     if (structure === 'AppendStep') each(step.messages, 'AppendMessage', `steps[${index}].messages`)
     if (structure === 'ExecuteStep') check(step.options, 'ExecuteOptions', `steps[${index}].options`)
+    if (structure === 'ExecuteStep') check(step.legacy, 'LegacyExecuteSpec', `steps[${index}].legacy`)
+    if (structure === 'ExecuteStep') each(step.legacy?.messages, 'LegacyMessage', `steps[${index}].legacy.messages`)
     each(step.retained_iterations, 'IterationRef', `steps[${index}].retained_iterations`)
   }
 }
@@ -154,6 +173,10 @@ function checkSetup(setup) {
   each(setup.exits, 'ExitSpec', 'setup.exits')
   for (const [index, exit] of (setup.exits ?? []).entries()) checkEffects(exit.effects, `setup.exits[${index}].effects`)
   check(setup.chat, 'ChatSpec', 'setup.chat')
+  check(setup.chat?.response, 'ResponseSpec', 'setup.chat.response')
+  check(setup.chat?.legacy, 'LegacyChatSpec', 'setup.chat.legacy')
+  each(setup.chat?.legacy?.transcript, 'LegacyMessage', 'setup.chat.legacy.transcript')
+  each(setup.tool_clones, 'ToolCloneSpec', 'setup.tool_clones')
   each(setup.chat?.components, 'ComponentSpec', 'setup.chat.components')
   for (const [index, component] of (setup.chat?.components ?? []).entries()) {
     checkEffects(component.effects, `setup.chat.components[${index}].effects`)
