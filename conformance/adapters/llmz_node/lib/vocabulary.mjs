@@ -5,6 +5,7 @@
 // the bridge has no mapping for with CannotExpress, so a new feature in the suite becomes a skip that
 // names it, never a case that passes because the bridge silently ignored part of it.
 import { CannotExpress } from './errors.mjs'
+import { HOST_CALL_STEPS } from './host-calls.mjs'
 
 /** Structure name -> the keys (wire spelling) the bridge maps onto llmz. */
 export const VOCABULARY = {
@@ -99,12 +100,7 @@ const STEPS = {
   compact: 'CompactStep',
   summarize: 'SummarizeStep',
   tamper_accessors: 'TamperAccessorsStep',
-  inspect: 'InspectStep',
-  render: 'RenderStep',
-  api_surface: 'ApiSurfaceStep',
-  definition_json: 'DefinitionJsonStep',
-  default_components: 'DefaultComponentsStep',
-  result_contents: 'ResultContentsStep',
+  ...HOST_CALL_STEPS,
   request_messages: 'RequestMessagesStep',
   prune: 'PruneStep',
   probe: 'ProbeStep',
