@@ -25,11 +25,12 @@ def test_a_harmless_mutant_survives_and_an_unpinned_one_is_reported(monkeypatch:
     assert report_lines(results)[-1] == "mutants: 0/2 caught"
 
 
-def test_every_registered_mutant_is_killed_by_its_cases() -> None:
-    mutants = variants.all_mutants()
-    if not mutants:
-        pytest.skip("no mutants yet")
-    items = select()
-    results = [judge_mutant(mutant, items) for mutant in mutants.values()]
-    missed = [f"{r.name}: {r.status} {list(r.cases)}" for r in results if r.status != "killed"]
-    assert not missed, "mutants the suite does not catch:\n" + "\n".join(missed)
+def test_every_registered_mutant_is_judged_by_its_systems_mutant_tests() -> None:
+    """Each system's mutant tests (test_akan_mutants, test_falai_mutants, test_llmz_mutants and
+    test_llmz_budget_mutants) play every mutant against the cases pinning its rules; re-judging all of them
+    here doubled the slowest part of the test run. What stays here: no registered mutant falls outside
+    the lists those tests parametrize over."""
+    from variants.mutants import akan, falai, llmz
+
+    judged = [*akan.MUTANTS, *falai.MUTANTS, *llmz.RUNTIME_MUTANTS, *llmz.BUDGET_MUTANTS]
+    assert sorted(m.name for m in judged) == sorted(variants.all_mutants())
