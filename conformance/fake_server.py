@@ -477,8 +477,16 @@ class FakeServer(ThreadingHTTPServer):
         self.stop()
 
 
-def _stop_on_signal(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt
+def _stop_on_signal(server: FakeServer) -> Callable[[int, FrameType | None], None]:
+    """A SIGTERM handler that ends ``serve_forever`` the orderly way: ``shutdown`` from another thread
+    (it waits for the loop, so it cannot run on the loop's own thread). Raising an exception from the
+    handler instead lands wherever the main thread happens to be, a lock or a thread start included, and
+    once left the process hanging past its terminate."""
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        threading.Thread(target=server.shutdown, name="fake-chat-server-stop", daemon=True).start()
+
+    return stop
 
 
 def _exit_with_parent(server: FakeServer, parent: int) -> None:
@@ -517,7 +525,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cannot listen on {LOOPBACK}:{args.port}: {exc}", file=sys.stderr)
         return 2
     print(server.url, flush=True)
-    signal.signal(signal.SIGTERM, _stop_on_signal)
+    signal.signal(signal.SIGTERM, _stop_on_signal(server))
     threading.Thread(target=_exit_with_parent, args=(server, os.getppid()), daemon=True).start()
     try:
         server.serve_forever()
