@@ -74,17 +74,26 @@ class _Placeholders:
         return self._assigned[key]
 
     def walk(self, value: Any) -> Any:
+        if type(value) in _SCALARS:  # most of a record; skipping the checks below is what makes it fast
+            return value
         if isinstance(value, dict):
             out = {}
             for key, item in value.items():
                 kind = VOLATILE_KEYS.get(key)
-                out[key] = self.replace(kind, item) if kind else self.walk(item)
-                if kind and isinstance(item, dict | list):
+                if kind is None:
+                    out[key] = item if type(item) in _SCALARS else self.walk(item)
+                elif isinstance(item, dict | list):
                     out[key] = self.walk(item)
+                else:
+                    out[key] = self.replace(kind, item)
             return out
         if isinstance(value, list):
-            return [self.walk(item) for item in value]
+            return [item if type(item) in _SCALARS else self.walk(item) for item in value]
         return value
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+"""Exact types ``walk`` returns as they are (subclasses take the general path)."""
 
 
 def normalise(record: dict[str, Any], scenario: Any = None) -> dict[str, Any]:

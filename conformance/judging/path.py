@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 _SEGMENT = re.compile(r"\.?([A-Za-z_$][A-Za-z0-9_$\-]*)|\[([^\]]*)\]")
@@ -64,7 +65,10 @@ def _literal(text: str) -> Any:
         return text
 
 
-def _parse(path: str) -> list[tuple[str, Any, str]]:
+@lru_cache(maxsize=4096)
+def _parse(path: str) -> tuple[tuple[str, Any, str], ...]:
+    """The segments of ``path``, remembered: a run judges the same few hundred paths over and over, and
+    the segments are a pure function of the text (a tuple, so no caller can change a cached one)."""
     segments: list[tuple[str, Any, str]] = []
     position = 0
     while position < len(path):
@@ -91,7 +95,7 @@ def _parse(path: str) -> list[tuple[str, Any, str]]:
         position = match.end()
     if not segments:
         raise PathError("path is empty")
-    return segments
+    return tuple(segments)
 
 
 def select(record: Any, path: str) -> Selection:

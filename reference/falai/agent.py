@@ -35,6 +35,13 @@ from reference.falai.session import Session
 from reference.providers.protocol import ModelProvider
 
 
+def _fields_or_text(value: Any) -> Any:
+    """``json.dumps`` fallback: a dataclass instance as the dict of its fields, anything else as text."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {item.name: getattr(value, item.name) for item in dataclasses.fields(value)}
+    return str(value)
+
+
 class Agent:
     """A falai agent over a virtual clock: give it turns, read what each did and where the session stands.
 
@@ -126,7 +133,10 @@ class Agent:
         return result
 
     def _snapshot(self) -> str:
-        return json.dumps(dataclasses.asdict(self.engine.session), sort_keys=True, default=str)
+        """The session as canonical JSON, for comparing before and after a turn: the text
+        ``json.dumps(dataclasses.asdict(session), sort_keys=True, default=str)`` gives, made without
+        ``asdict``'s deep copy of every value (the text is all that is kept)."""
+        return json.dumps(self.engine.session, sort_keys=True, default=_fields_or_text)
 
     # -- event, start ---------------------------------------------------------------------------------
     def _event(self, event: Event) -> TurnResult:

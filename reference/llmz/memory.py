@@ -117,9 +117,17 @@ def size_of(value: Any, depth: int = 0) -> int:  # pragma: no mutate: fast-path
     piecewise near the top so that a long string (a variable, a record's result, a field of an object) is
     encoded once per distinct text (``_text_size``): a container adds its brackets, separators and keys
     to the sizes of its entries."""
-    if isinstance(value, str):
-        remembered = len(value) >= LONG_TEXT  # pragma: no mutate: fast-path
-        return _text_size(value) if remembered else _encoded_size(value)
+    kind = type(value)
+    if kind is str:
+        if len(value) >= LONG_TEXT:  # pragma: no mutate: fast-path
+            return _text_size(value)
+        if value.isascii() and value.isprintable() and '"' not in value and "\\" not in value:
+            return len(value) + 2  # pragma: no mutate: fast-path (nothing to escape: quotes only)
+        return _encoded_size(value)
+    if kind is bool or value is None:
+        return 5 if value is False else 4  # pragma: no mutate: fast-path (true, null; false)
+    if kind is int:
+        return len(repr(value))  # pragma: no mutate: fast-path (JSON spells an int as Python does)
     if not isinstance(value, dict | list | tuple):
         return _encoded_size(value)
     if depth >= _SPLIT_DEPTH or len(value) > _SPLIT_WIDTH:  # pragma: no mutate: fast-path
