@@ -30,6 +30,7 @@ from conformance.paths import PROTOCOL_DIR, SCENARIO_ROOT
 from conformance.protocol import ImplementationInfo
 from conformance.record import Record
 from conformance.records.check import problems as vocabulary_problems
+from conformance.resources import files_under
 from conformance.scenario.load import LoadedScenario, LoadError, load_all
 from conformance.systems import SYSTEMS
 
@@ -183,12 +184,12 @@ def layout_problem(root: Path) -> str | None:
         return f"scenario folder {root} does not exist (expected {LAYOUT})"
     if not root.is_dir():
         return f"scenario folder {root} is not a folder (expected {LAYOUT})"
-    files = sorted(root.rglob("*.yaml"))
+    files = files_under(root)
     if not files:
         return f"scenario folder {root} holds no .yaml files (expected {LAYOUT})"
-    systems = {path.relative_to(root).parts[0] for path in files if len(path.relative_to(root).parts) > 1}
+    systems = {parts[0] for parts in files if len(parts) > 1}
     if not systems & set(SYSTEMS):
-        found = ", ".join(sorted({path.relative_to(root).parts[0] for path in files})[:5])
+        found = ", ".join(sorted({parts[0] for parts in files})[:5])
         return (
             f"scenario folder {root} has no system folder (found {found}); expected {LAYOUT}. "
             "Point --scenarios at the folder that holds the system folders."

@@ -41,11 +41,17 @@ OFF = "off"
 
 
 def cache_dir() -> Path | None:
-    """Where entries live, or None when the cache is turned off (read on every call, for tests)."""
-    chosen = os.environ.get(ENV)
+    """Where entries live, or None when the cache is turned off (the environment is read on every call,
+    for tests; the folder it names is worked out once per setting)."""
+    environ = os.environ
+    return _cache_dir(environ.get(ENV), environ.get("XDG_CACHE_HOME"), environ.get("HOME"))
+
+
+@cache
+def _cache_dir(chosen: str | None, xdg: str | None, home: str | None) -> Path | None:
     if chosen is not None:
         return None if chosen.strip().lower() in ("", OFF) else Path(chosen) / "yaml"
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    base = xdg or str(Path.home() / ".cache")
     return Path(base) / "conformance" / "yaml"
 
 

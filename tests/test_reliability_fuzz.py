@@ -62,14 +62,14 @@ def _answers() -> st.SearchStrategy[str]:
 @settings(max_examples=400, deadline=None)
 @given(line=_answers(), seq=st.integers(1, 3))
 def test_the_protocol_reader_classifies_and_interprets_any_line(line: str, seq: int) -> None:
-    kind, detail = _classify(line, seq)
+    kind, detail, parsed = _classify(line, seq)
     assert kind in ("answer", "stale", "ahead", "stray")
     assert bool(detail) == (kind in ("ahead", "stray")), "a refused line says why"
     if kind != "answer":
         return
     adapter = StdioAdapter([PYTHON, "-c", "pass"])
     child = _StubChild()
-    outcome, died = adapter._interpret(child, line, seq)  # type: ignore[arg-type]
+    outcome, died = adapter._interpret(child, line, parsed)  # type: ignore[arg-type]
     given_parts = [part for part in (outcome.record, outcome.skip, outcome.error) if part is not None]
     assert len(given_parts) == 1, outcome
     assert died == child.killed, "a broken answer kills the child, a good one keeps it"

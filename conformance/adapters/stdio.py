@@ -43,6 +43,7 @@ from conformance.adapters.process import (
     describe_exit,
 )
 from conformance.protocol import PROTOCOL_VERSIONS, HelloResponse, ImplementationInfo, RunResponse
+from conformance.record import Record
 
 _EXCERPT = 200
 _DIAGNOSTICS = 20
@@ -228,9 +229,9 @@ class StdioAdapter:
                 return self._abandon(
                     child, f"the answer is {line.size:,} bytes, over the {self.max_line_bytes:,}-byte limit"
                 ), True
-            kind, detail = _classify(line, seq)
+            kind, detail, parsed = _classify(line, seq)
             if kind == "answer":
-                return self._interpret(child, line, seq)
+                return self._interpret(child, line, parsed)
             if kind == "stale":
                 self._note_stray([line], f"stale answer during seq {seq}")
                 continue
@@ -241,11 +242,13 @@ class StdioAdapter:
             if grace_end is None:
                 grace_end = time.monotonic() + self.stray_grace
 
-    def _interpret(self, child: ChildProcess, line: str, seq: int) -> tuple[Outcome, bool]:
+    def _interpret(self, child: ChildProcess, line: str, parsed: Any) -> tuple[Outcome, bool]:
+        """``parsed``: the line as ``_classify`` parsed it (``_NOT_JSON`` when it is not strict JSON), so a
+        large record is decoded once."""
         excerpt = line.strip()[:_EXCERPT]
         try:
-            raw = _strict_json(line)
-            answer = RunResponse.model_validate(raw)
+            raw = _strict_json(line) if parsed is _NOT_JSON else parsed
+            answer = _run_response(raw)
         except (ValidationError, ValueError) as exc:
             reason = f"answer is not a valid run answer: {_problem(exc)}; line: {excerpt!r}"
             return self._abandon(child, reason), True
@@ -302,24 +305,55 @@ def _strict_json(line: str) -> Any:
         raise ValueError(f"not JSON: {exc}") from None
 
 
-def _classify(line: str, seq: int) -> tuple[str, str]:
-    """answer | stale | ahead | stray, and for the last two what is wrong with the line."""
+def _plain_record(record: Any) -> bool:
+    """Whether ``record`` passes ``conformance.record.Record`` as it is: an object of ``events`` (objects
+    with a non-empty text ``type``) and optionally a ``final`` object, nothing else."""
+    if type(record) is not dict or not record.keys() <= {"events", "final"}:
+        return False
+    events, final = record.get("events"), record.get("final", {})
+    return (
+        type(events) is list
+        and type(final) is dict
+        and all(type(e) is dict and type(e.get("type")) is str and e["type"] for e in events)
+    )
+
+
+def _run_response(raw: Any) -> RunResponse:
+    """``RunResponse.model_validate(raw)``, without building a model of every event of a record that
+    plainly passes (the record is used as parsed, and the runner checks it against the record schema):
+    the answer is validated with the record set aside, and the record put back unchanged."""
+    if type(raw) is dict and _plain_record(raw.get("record")):
+        answer = RunResponse.model_validate({**raw, "record": None})
+        answer.record = Record.model_construct(events=[], final={})
+        return answer
+    return RunResponse.model_validate(raw)
+
+
+_NOT_JSON: Any = object()
+"""``_classify``'s parsed value for a line that is not strict JSON."""
+
+
+def _classify(line: str, seq: int) -> tuple[str, str, Any]:
+    """answer | stale | ahead | stray, for the last two what is wrong with the line, and the line parsed
+    (``_NOT_JSON`` when it is not strict JSON)."""
     try:
         value = _strict_json(line)
     except ValueError as exc:
         # Meant as this case's answer (its seq matches) but not strict JSON: the answer is broken, say
         # so now rather than waiting for another one.
-        return ("answer", "") if _lenient_seq(line) == seq else ("stray", str(exc).split(":", 1)[0])
+        if _lenient_seq(line) == seq:
+            return "answer", "", _NOT_JSON
+        return "stray", str(exc).split(":", 1)[0], _NOT_JSON
     if not isinstance(value, dict) or "seq" not in value:
-        return "stray", "not a protocol answer (no seq)"
+        return "stray", "not a protocol answer (no seq)", value
     got = value["seq"]
     if not isinstance(got, int) or isinstance(got, bool):
-        return "stray", f"seq {got!r} is not an integer"
+        return "stray", f"seq {got!r} is not an integer", value
     if got == seq:
-        return "answer", ""
+        return "answer", "", value
     if got < seq:
-        return "stale", ""
-    return "ahead", f"answer has seq {got}, expected {seq}"
+        return "stale", "", value
+    return "ahead", f"answer has seq {got}, expected {seq}", value
 
 
 def _lenient_seq(line: str) -> object:

@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from conformance.paths import SCENARIO_ROOT
+from conformance.resources import files_under
 from conformance.scenario.model import (
     AkanScenario,
     FalaiScenario,
@@ -49,6 +50,11 @@ class LoadError:
 
 
 def scenario_id(path: Path, root: Path = SCENARIO_ROOT) -> str:
+    text, prefix = str(path), str(root).rstrip("/") + "/"
+    if text.startswith(prefix) and "\\" not in text and "/." not in text:  # pathlib's answer, by string
+        stem, dot, suffix = text[len(prefix) :].rpartition(".")
+        if dot and stem and not stem.endswith("/") and "/" not in suffix:
+            return stem
     return path.relative_to(root).with_suffix("").as_posix()
 
 
@@ -83,8 +89,12 @@ def load_file(path: Path, root: Path = SCENARIO_ROOT) -> LoadedScenario | LoadEr
 def scenario_files(root: Path = SCENARIO_ROOT, systems: Iterable[str] | None = None) -> list[Path]:
     """The scenario files under ``root``, only those of ``systems`` when given (nothing else is read)."""
     if systems is None:
-        return sorted(root.rglob("*.yaml"))
-    return sorted(path for system in sorted(set(systems)) for path in (root / system).rglob("*.yaml"))
+        return [root.joinpath(*parts) for parts in files_under(root)]
+    return [
+        root.joinpath(system, *parts)
+        for system in sorted(set(systems))
+        for parts in files_under(root / system)
+    ]
 
 
 def may_match(path: Path, root: Path, keyword: str) -> bool:

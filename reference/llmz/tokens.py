@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from reference.llmz import vocabulary
+from reference.llmz import token_counts, vocabulary
 
 ENCODING_NAME = vocabulary.ENCODING_NAME
 MESSAGE_OVERHEAD = 4
@@ -50,12 +50,18 @@ def count_text(text: str) -> int:
     """Exact token count of ``text``; special-token spellings are ordinary text here.
 
     A count is a pure function of the text, and the budget recounts the same history on every request
-    (most of a run's counting was of text already counted), so counts are remembered. Entries are keyed
-    by the text itself; the bound keeps a long run's memory flat.
+    (most of a run's counting was of text already counted), so counts are remembered: here by the text
+    itself (the bound keeps a long run's memory flat), and between runs by ``token_counts``.
     """
     if not text:
         return 0
-    return len(_encoding().encode(text, disallowed_special=()))
+    remembered = token_counts.store()
+    key = remembered.digest(text)
+    count = remembered.get(key)
+    if count is None:
+        count = len(_encoding().encode(text, disallowed_special=()))
+        remembered.put(key, count)
+    return count
 
 
 def split_text(text: str, max_tokens: int) -> list[str]:
