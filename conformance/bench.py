@@ -34,6 +34,13 @@ Caches. A run keeps parsed YAML and the tokenizer's vocabulary between runs (``c
 ``reference.llmz.vocabulary``); the bench first plays the whole suite once, untimed, so its figures are
 those of a second run, as people see them. ``CONFORMANCE_CACHE_DIR=off`` times runs without them.
 
+Bytecode. Python normally keeps each module's compiled bytecode (``__pycache__``) after the first import,
+and a second run loads it instead of compiling the source again. An environment with
+``PYTHONDONTWRITEBYTECODE`` set (some sandboxes and CI images set it) compiles every module of the suite
+on every start, which doubles the start-up of a run and of every stdio child. The bench therefore times
+its commands without that variable, as a user's Python runs them (the untimed first run writes the
+bytecode); ``--keep-environment`` times them in the environment exactly as given.
+
 Results go to ``build/bench/bench.json`` (``--out``) so two runs can be compared.
 """
 
@@ -127,12 +134,23 @@ def reap_orphans(deadline: float) -> int:
             time.sleep(0.01)
 
 
+_environment: dict[str, str] | None = None
+"""The environment of timed commands (None: this process's own); see "Bytecode" in the docstring."""
+
+
+def user_environment() -> dict[str, str]:
+    """This process's environment without ``PYTHONDONTWRITEBYTECODE``: what a user's Python runs with."""
+    return {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+
+
 def measure(argv: Sequence[str], cwd: Path) -> Sample:
     """CPU and wall seconds of one child command, including every descendant it waited for (and, as a
     subreaper, every orphan it left behind)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run(list(argv), cwd=cwd, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        list(argv), cwd=cwd, capture_output=True, text=True, check=False, env=_environment
+    )
     wall = time.perf_counter() - started
     if _adopting:
         reap_orphans(time.monotonic() + ORPHAN_WAIT)
@@ -228,7 +246,14 @@ def main(argv: list[str] | None = None) -> int:
         help="scenario folder (relative to the root) left out of the throughput figures and timed only in "
         f"the whole-suite figure; repeatable (default: {', '.join(BUSY_BY_DESIGN)})",
     )
+    parser.add_argument(
+        "--keep-environment",
+        action="store_true",
+        help="time commands in this environment as it is, PYTHONDONTWRITEBYTECODE included",
+    )
     args = parser.parse_args(argv)
+    global _environment
+    _environment = None if args.keep_environment else user_environment()
     repeat = max(1, args.repeat)
     cwd = Path.cwd()
     if not _ids(args.scenarios):
@@ -249,6 +274,7 @@ def main(argv: list[str] | None = None) -> int:
             "repeat": repeat,
             "scenarios": len(ids),
             "excluded": excluded,
+            "bytecode_written": _environment is not None or "PYTHONDONTWRITEBYTECODE" not in os.environ,
         }
         leaving_out = f" (without {', '.join(excluded)})" if excluded else ""
 
@@ -369,6 +395,9 @@ def main(argv: list[str] | None = None) -> int:
             )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    if "PYTHONDONTWRITEBYTECODE" in os.environ:
+        how = "kept, as given" if args.keep_environment else "dropped for the timed commands"
+        lines.append(f"PYTHONDONTWRITEBYTECODE was set: {how}")
     print("\n".join([*lines, f"written: {args.out}"]))
     return 0
 
