@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Final
@@ -56,17 +56,43 @@ def _pattern_names(pattern: str) -> list[str]:
     return names
 
 
+_DECLARATION_HERE = re.compile(_DECLARATION.pattern.removeprefix("^"))
+
+
+def _declarations(code: str) -> Iterator[re.Match[str]]:  # pragma: no mutate: fast-path
+    """``_DECLARATION.finditer(code)``, trying the pattern at line starts only: the regex engine would
+    try ``^`` at every character, which for a program holding a long literal is most of the work. A
+    match never ends at a line start (its last character is a name, ``}`` or ``]``), so skipping the
+    line starts inside a match is all ``finditer`` would do differently."""
+    end = position = 0
+    while True:
+        if position >= end:
+            match = _DECLARATION_HERE.match(code, position)
+            if match is not None:
+                yield match
+                end = match.end()
+        newline = code.find("\n", position)
+        if newline < 0:
+            return
+        position = newline + 1
+
+
 def declared_names(code: str) -> list[str]:
     """Top-level declarations of a program, in order (see the module docstring for what counts)."""
     names: list[str] = []
-    for match in _DECLARATION.finditer(code):
+    for match in _declarations(code):
         names += [name for name in _pattern_names(match.group(3)) if name not in names]
     return names
 
 
 def hoist_declarations(code: str) -> str:
     """Rewrite top-level ``const``/``let`` to ``var`` so the capture can still read them."""
-    return _DECLARATION.sub(lambda m: f"var{m.group(2)}{m.group(3)}", code)
+    pieces: list[str] = []
+    done = 0
+    for match in _declarations(code):
+        pieces += [code[done : match.start()], f"var{match.group(2)}{match.group(3)}"]
+        done = match.end()
+    return "".join([*pieces, code[done:]])
 
 
 def encode_plain(value: Any) -> Tagged:

@@ -153,11 +153,9 @@ class Previewer:
         if max_tokens <= 0:
             return hidden_marker()
         text = self.format_value(value)
+        if self.count_text(text) <= max_tokens:
+            return text  # counted (or remembered) without the token ids, which only a cut needs
         ids: list[int] = _encoding().encode(text, disallowed_special=())
-        # The reference's tokenizer has counted already: its ids are the count.
-        size = len(ids) if self.count_text is count_text else self.count_text(text)
-        if size <= max_tokens:
-            return text
         return self.cut(text, ids, max_tokens, preserve, self.count_text)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from reference.llmz.errors import LlmzError
@@ -72,11 +73,34 @@ def schema_issues(schema: dict[str, Any] | None, value: Any) -> list[tuple[str, 
     (llmz.tools.input-validated-first)."""
     if schema is None:
         return []
-    import jsonschema  # on first use: runs of the other systems never need it
-
     data = None if value is UNDEFINED else value
-    validator = jsonschema.Draft202012Validator(schema)
+    validator = _validator(schema)
     return [
         ("/".join(str(p) for p in error.absolute_path) or "(root)", error.message)
         for error in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     ]
+
+
+def _validator(schema: dict[str, Any]) -> Any:
+    """A validator of ``schema``. Built once per distinct schema text: a validator is a pure function of
+    its schema, and the same tool, exit and component schemas are checked on every call. The cached one
+    holds its own copy (parsed back from the text), so nothing done to ``schema`` later can reach it; a
+    schema JSON cannot spell exactly (a tuple, NaN) gets a fresh validator each time."""
+    try:
+        text = json.dumps(schema)
+    except (TypeError, ValueError):
+        return _build(schema)
+    if json.loads(text) != schema:
+        return _build(schema)
+    return _cached(text)
+
+
+@lru_cache(maxsize=512)
+def _cached(text: str) -> Any:
+    return _build(json.loads(text))
+
+
+def _build(schema: dict[str, Any]) -> Any:
+    import jsonschema  # on first use: runs of the other systems never need it
+
+    return jsonschema.Draft202012Validator(schema)
