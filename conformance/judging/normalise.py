@@ -46,7 +46,16 @@ def scenario_values(document: Any) -> set[str]:
     stack = [document]
     while stack:
         value = stack.pop()
-        if isinstance(value, dict):
+        kind = type(value)  # exact types first: a scenario document is plain YAML data
+        if kind is str:
+            found.add(value)
+        elif kind is dict:
+            stack.extend(value.values())
+        elif kind is list:
+            stack.extend(value)
+        elif kind is int or kind is float:
+            found.add(repr(value))
+        elif isinstance(value, dict):
             stack.extend(value.values())
         elif isinstance(value, list):
             stack.extend(value)

@@ -57,24 +57,21 @@ def _pattern_names(pattern: str) -> list[str]:
 
 
 _DECLARATION_HERE = re.compile(_DECLARATION.pattern.removeprefix("^"))
+_DECLARATION_AFTER_NEWLINE = re.compile("\n" + _DECLARATION.pattern.removeprefix("^"))
 
 
 def _declarations(code: str) -> Iterator[re.Match[str]]:  # pragma: no mutate: fast-path
-    """``_DECLARATION.finditer(code)``, trying the pattern at line starts only: the regex engine would
-    try ``^`` at every character, which for a program holding a long literal is most of the work. A
-    match never ends at a line start (its last character is a name, ``}`` or ``]``), so skipping the
-    line starts inside a match is all ``finditer`` would do differently."""
-    end = position = 0
-    while True:
-        if position >= end:
-            match = _DECLARATION_HERE.match(code, position)
-            if match is not None:
-                yield match
-                end = match.end()
-        newline = code.find("\n", position)
-        if newline < 0:
-            return
-        position = newline + 1
+    """The matches of ``_DECLARATION.finditer(code)`` (the declaration is group 1 to the end): the one at
+    the very start, then those after a newline. The regex engine tries a multi-line ``^`` at every
+    character, but finds a pattern that starts with a newline by scanning for newlines, which for a
+    program holding a long literal is most of the work saved. A match never ends just after a newline
+    (its last character is a name, ``}`` or ``]``), so resuming after it finds what ``finditer`` finds."""
+    position = 0
+    first = _DECLARATION_HERE.match(code)
+    if first is not None:
+        yield first
+        position = first.end()
+    yield from _DECLARATION_AFTER_NEWLINE.finditer(code, position)
 
 
 def declared_names(code: str) -> list[str]:
@@ -90,7 +87,7 @@ def hoist_declarations(code: str) -> str:
     pieces: list[str] = []
     done = 0
     for match in _declarations(code):
-        pieces += [code[done : match.start()], f"var{match.group(2)}{match.group(3)}"]
+        pieces += [code[done : match.start(1)], f"var{match.group(2)}{match.group(3)}"]
         done = match.end()
     return "".join([*pieces, code[done:]])
 
