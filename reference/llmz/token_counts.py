@@ -95,14 +95,17 @@ def _store_path(name: str) -> Path | None:
     return folder / f"counts-{key}.json"
 
 
-_stores: dict[str, CountStore] = {}
+_stores: dict[tuple[str | None, ...], CountStore] = {}
 
 
 def store(name: str = vocabulary.ENCODING_NAME) -> CountStore:
-    """The count store of tokenizer ``name`` for this process (saved at exit)."""
-    if name not in _stores:
-        _stores[name] = CountStore(_store_path(name))
-    return _stores[name]
+    """The count store of tokenizer ``name`` for this process and the cache settings in force now (each
+    saved at exit): a change of ``CONFORMANCE_CACHE_DIR`` (a test turning caching off) takes effect."""
+    environ = os.environ
+    setting = (name, environ.get(vocabulary.CACHE_ENV), environ.get("XDG_CACHE_HOME"), environ.get("HOME"))
+    if setting not in _stores:
+        _stores[setting] = CountStore(_store_path(name))
+    return _stores[setting]
 
 
 @atexit.register
