@@ -57,6 +57,9 @@ STACK_BYTES: Final = 1024 * 1024
 MAX_PAYLOAD_CHARS: Final = 4 * 1024 * 1024
 """The largest JSON text one host call may carry (a tool input, an exit payload, an inspected value)."""
 
+STARTUP_SECONDS: Final = 30.0
+"""How long a new worker may take to start before it counts as dead (a backstop; it takes well under 1 s)."""
+
 _WORKER = Path(__file__).with_name("jsworker.py")
 SOURCES: Final = ("kernel", "setup", "program")
 """Sent raw after the request's JSON header, in this order (jsworker.SOURCES; the worker imports nothing
@@ -135,6 +138,8 @@ class _Process:
         self.owner = os.getpid()
         self.to_child = Connection(to_child_w, readable=False)
         self.from_child = Connection(from_child_r, writable=False)
+        self.ready = False
+        """Whether the worker said it has started (``["ready"]``): its start-up is not the program's time."""
 
     def alive(self) -> bool:
         return self.owner == os.getpid() and self.popen.poll() is None
@@ -147,7 +152,25 @@ class _Process:
         for conn in (self.to_child, self.from_child):
             conn.close()
 
+    def _await_ready(self) -> None:
+        """Wait for a new worker's ``["ready"]``, so that starting Python and importing QuickJS (tens of
+        milliseconds, far more on a loaded machine) is not charged to the first program's JavaScript budget
+        (llmz.configuration.timeout-bounds-javascript counts the program's time only)."""
+        if self.ready:
+            return
+        if not self.from_child.poll(STARTUP_SECONDS):
+            raise OSError(f"it did not start within {STARTUP_SECONDS:g}s")
+        if json.loads(self.from_child.recv_bytes()) != ["ready"]:
+            raise ValueError("its first message was not ready")
+        self.ready = True
+
     def run(self, request: dict[str, Any], dispatch: Dispatch, limits: Limits) -> RunResult:
+        try:
+            self._await_ready()
+        except (EOFError, OSError, ValueError) as exc:
+            self.close()
+            words = _signal_words(self.popen.returncode)
+            return RunResult(stopped="died", reason=f"the worker {words} ({exc})")
         started = time.monotonic()
         javascript = 0.0
         try:

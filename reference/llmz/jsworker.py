@@ -11,6 +11,7 @@ Protocol (``multiprocessing.connection`` framing over two inherited pipes, JSON 
 
 * parent -> worker: ``{"heap", "stack", "cpu_seconds", "max_payload"}``, then the three sources
   (``SOURCES``: kernel, setup, program) as one raw UTF-8 message each;
+* worker -> parent, once when it has started: ``["ready"]``;
 * worker -> parent, any number of times: ``["call", op, [args]]``, answered with one JSON text that the
   kernel decodes (a value, an error to throw, or "never settles");
 * worker -> parent, once: ``["done", {"answers": n, "syntax", "failure"}]``, then the ``n`` answers (JSON
@@ -170,7 +171,9 @@ def main(argv: list[str]) -> int:
     if address_space > 0:
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
-    Worker(Connection(read_fd, writable=False), Connection(write_fd, readable=False)).serve()
+    worker = Worker(Connection(read_fd, writable=False), Connection(write_fd, readable=False))
+    worker._send(["ready"])  # started and imported: the parent's clocks start only now
+    worker.serve()
     return 0
 
 
