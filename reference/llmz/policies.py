@@ -30,6 +30,7 @@ from reference.llmz import (
     definitions,
     diagnostics,
     effects,
+    errors,
     failures,
     feedback,
     guard,
@@ -318,6 +319,9 @@ class Policies:
     )
     """The detachable ``is`` of one exported class (llmz.errors.class-guard)."""
     is_think_signal: Callable[[object], bool] = diagnostics.is_think_signal
+    exported_error: Callable[[str, str, Mapping[str, object]], LlmzError | None] = errors.exported_error
+    """What constructing an exported error class gives the host: its catalogue code, criticality and the
+    documented fields (llmz.errors.code-formatting-failed, llmz.errors.internal-error)."""
     iteration_fields: Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]]], dict[str, Any]] = (
         diagnostics.iteration_fields
     )

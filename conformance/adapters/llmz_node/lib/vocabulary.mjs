@@ -69,7 +69,7 @@ export const VOCABULARY = {
   DefinitionJsonStep: ['op', 'tool', 'exit'],
   DefaultComponentsStep: ['op'],
   ResultContentsStep: ['op'],
-  ProbeStep: ['op', 'probe', 'component', 'props'],
+  ProbeStep: ['op', 'probe', 'component', 'props', 'error_class', 'message', 'fields'],
 }
 
 /** Fields the suite knows but this bridge cannot express on llmz 1.0.1 (unless set to `unless`), and why. */
