@@ -158,6 +158,10 @@ class Policies:
     request_messages_copied: bool = request_hook.COPY_MESSAGES
     measure_hook_replacements: bool = request_hook.MEASURE_REPLACEMENTS
     snapshot: Callable[[Any], Any] = inspector.snapshot
+    inspect_event: Callable[[Any, str, Mapping[str, Any] | None], inspector.InspectEvent] = (
+        inspector.inspect_event
+    )
+    """llmz.inspection.on-inspect-context: what onInspect is told about a preview (purpose, identity)."""
     custom_preview: Callable[[Any, int, preview.Preserve, inspector.Preview], str] = inspector.bounded_custom
 
     # -- memory (reference.llmz.memory) --------------------------------------------------------------------
