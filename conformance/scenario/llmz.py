@@ -488,6 +488,12 @@ class ExecuteOptions(Strict):
     mid_stream_fallback: bool | None = Field(
         default=None, description="`options.midStreamFallback`: restart a broken stream on the next model."
     )
+    max_time_to_first_token: int | None = Field(
+        default=None,
+        gt=0,
+        description="`options.maxTimeToFirstToken`, passed as written: the documents give no unit "
+        "(llmz.configuration.streaming-options), so scenarios pick values that hold under every reading.",
+    )
 
 
 class MemorySpec(Strict):

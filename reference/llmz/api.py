@@ -270,6 +270,9 @@ class Options:
     tool_result_max_tokens: object = DEFAULT_RESULT_BUDGET
     mid_stream_fallback: bool = False
     """``options.midStreamFallback``: a stream that breaks before dispatch restarts on the next model."""
+    max_time_to_first_token: float | None = None
+    """``options.maxTimeToFirstToken``: a streamed answer whose first chunk is later is not used
+    (llmz.configuration.streaming-options; the reference reads it in milliseconds). None: no limit."""
 
 
 NO_HOOKS: Final = Hooks()

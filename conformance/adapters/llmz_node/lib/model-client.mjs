@@ -11,12 +11,26 @@
 // scenario and therefore survives a session's toJSON/fromJSON.
 import { _CustomModelClient } from 'llmz'
 
-import { ProviderFailure, ScriptExhausted, StreamBroken } from './errors.mjs'
+import { FirstTokenLate, ProviderFailure, ScriptExhausted, StreamBroken } from './errors.mjs'
 import { SCRIPTED_PROVIDER, llmzModelRef, scenarioModelId } from './models.mjs'
 import { normalizeRequest } from './wire.mjs'
 
 /** How llmz 1.0.1 labels a compaction summary in the native messages it sends. */
 const SUMMARY_LABEL = 'Conversation summary:\n'
+
+/**
+ * Wait out a scripted first-chunk delay; with a time-to-first-token limit (milliseconds) the delay is
+ * waited only up to the limit, and a delay beyond it ends in FirstTokenLate.
+ */
+async function firstChunkWait(delayMs, limitMs, signal) {
+  if (!delayMs) return
+  const late = typeof limitMs === 'number' && delayMs > limitMs
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, late ? limitMs : delayMs)
+    signal?.addEventListener('abort', () => { clearTimeout(timer); reject(signal.reason ?? new Error('generation aborted')) }, { once: true })
+  })
+  if (late) throw new FirstTokenLate(limitMs)
+}
 
 /** Model limits used when a scenario does not configure them (a large context, a generous output). */
 export const DEFAULT_MODEL = { id: 'scripted', inputTokens: 128000, outputTokens: 16384 }
@@ -101,10 +115,18 @@ export class ScriptedModelClient extends _CustomModelClient {
    * sent once `calls_after` chunks have arrived (llmz may start the program then), and the transport then
    * fails. Like Cognitive, the client restarts on the next candidate only when the request asks for
    * `midStreamFallback`, announcing it with a restart chunk; otherwise the failure reaches llmz.
+   *
+   * A `first_chunk_delay_ms` holds the first chunk back for real. llmz 1.0.1 does not time the first
+   * token itself: it hands `options.maxTimeToFirstToken` to its client in every streamed request (and
+   * only widens its own idle timeout to it). So, as Cognitive's contract in llmz's typings says, this
+   * client reads the request's value in milliseconds: a first chunk later than that is given up after
+   * that long and the next candidate is asked; with none left the failure reaches llmz. The value is read
+   * from the request llmz built, never from the scenario, so llmz dropping the option shows.
    */
   #stream = async function* stream(input, options = {}) {
     const candidates = Array.isArray(input.model) && input.model.length > 1 ? [...input.model] : [input.model]
     const restarts = Boolean(input.options?.midStreamFallback)
+    const firstTokenMs = input.options?.maxTimeToFirstToken
     this.#noteCompaction(input)
     let attempt = 1
     for (let start = 0; ; start += 1) {
@@ -113,8 +135,10 @@ export class ScriptedModelClient extends _CustomModelClient {
       let answer
       try {
         answer = await this.#answer(asked, 'turn', options, true)
+        await firstChunkWait(answer.entry.first_chunk_delay_ms, firstTokenMs, options.signal)
       } catch (error) {
-        if (!(error instanceof ProviderFailure) || remaining.length === 1) throw error
+        const fallsBack = error instanceof ProviderFailure || error instanceof FirstTokenLate
+        if (!fallsBack || remaining.length === 1) throw error
         continue
       }
       const { entry, response } = answer

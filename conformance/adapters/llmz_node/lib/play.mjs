@@ -570,6 +570,7 @@ function executeOptions(options) {
   if (options.max_tokens != null) out.maxTokens = options.max_tokens
   if (options.tool_result_max_tokens != null) out.toolResultMaxTokens = options.tool_result_max_tokens
   if (options.mid_stream_fallback != null) out.midStreamFallback = options.mid_stream_fallback
+  if (options.max_time_to_first_token != null) out.maxTimeToFirstToken = options.max_time_to_first_token
   return out
 }
 
