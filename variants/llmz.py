@@ -195,7 +195,7 @@ PERMITTED: list[Permitted] = [
         name="llmz-late-first-token-fails",
         system="llmz",
         exercises=("llmz.configuration.streaming-options#open_question",),
-        description="a late first token fails the generation at once instead of falling back to the next model",
+        description="a late first token fails the generation at once instead of trying the next model",
         policies=lambda p: replace(p, late_first_token_falls_back=False),
     ),
     Permitted(
