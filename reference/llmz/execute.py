@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from reference.llmz import config as config_module
-from reference.llmz import fit, host_api, prompt, request_hook, streaming
+from reference.llmz import fit, host_api, prompt, request_hook, streaming, transcription
 from reference.llmz.api import (
     DEFAULT_MODELS,
     DEFAULT_OPTIONS,
@@ -228,6 +228,11 @@ def _one_call(ctx: IterationContext, runtime: Runtime, index: int) -> IterationE
         request = build_request(ctx, runtime, index)
     except LlmzError as error:
         return _failed_before_dispatch(ctx, index, error)
+    try:
+        request = _transcribe_audio(ctx, runtime, request)
+    except ProviderFailure as exc:
+        failed = LlmzError("GENERATION_FAILED", str(exc), status=exc.status)
+        return _failed_before_dispatch(ctx, index, failed)
     failure: LlmzError | None = None
     sequence = ctx.policies.fallback_sequence(runtime.models)
     attempt, late_restart = 1, None
@@ -257,6 +262,22 @@ def _one_call(ctx: IterationContext, runtime: Runtime, index: int) -> IterationE
         late_restart = outcome or None
     assert failure is not None  # a restart always has a next candidate to ask
     return _failed_before_dispatch(ctx, index, failure)
+
+
+def _transcribe_audio(ctx: IterationContext, runtime: Runtime, request: dict[str, Any]) -> dict[str, Any]:
+    """The request with its audio transcribed, when a model of the run cannot take audio natively: each
+    audio part goes to ``options.transcriptionModel`` first (llmz.configuration.transcription-model)."""
+    messages = request["messages"]
+    if not transcription.has_audio(messages):
+        return request
+    model = ctx.policies.transcriber(ctx.config.transcription_model, runtime.models)
+    if model is None:
+        return request
+
+    def transcribe(part: dict[str, Any]) -> str:
+        return runtime.provider.complete(transcription.request(model, part), purpose="transcription").text
+
+    return {**request, "messages": transcription.transcribed(messages, transcribe)}
 
 
 def _late_first_token(ctx: IterationContext, entry: ModelResponse) -> LlmzError | None:

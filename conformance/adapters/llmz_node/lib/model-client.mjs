@@ -35,6 +35,12 @@ async function firstChunkWait(delayMs, limitMs, signal) {
 /** Model limits used when a scenario does not configure them (a large context, a generous output). */
 export const DEFAULT_MODEL = { id: 'scripted', inputTokens: 128000, outputTokens: 16384 }
 
+/** The answer allowance the stand-in gives a transcription call (the reference's TRANSCRIPT_MAX_TOKENS). */
+const TRANSCRIPT_MAX_TOKENS = 4096
+
+/** What a transcription call is recorded as asking when llmz's request names no transcription model. */
+const UNNAMED_TRANSCRIBER = 'client-default'
+
 /** How long a stream waits for a program started from it that does not end (a hanging tool). */
 const PROGRAM_WAIT_MS = 1000
 
@@ -86,6 +92,7 @@ export class ScriptedModelClient extends _CustomModelClient {
     const candidates = Array.isArray(input.model) && input.model.length > 1 ? [...input.model] : [input.model]
     const purpose = purposeOf(input)
     if (purpose === 'turn') this.#noteCompaction(input)
+    if (purpose === 'turn') await this.#transcribeAudio(input, candidates, options)
     for (let start = 0; ; start += 1) {
       const remaining = candidates.slice(start)
       const attempt = remaining.length > 1 ? { ...input, model: remaining } : { ...input, model: remaining[0] }
@@ -128,6 +135,7 @@ export class ScriptedModelClient extends _CustomModelClient {
     const restarts = Boolean(input.options?.midStreamFallback)
     const firstTokenMs = input.options?.maxTimeToFirstToken
     this.#noteCompaction(input)
+    await this.#transcribeAudio(input, candidates, options)
     let attempt = 1
     for (let start = 0; ; start += 1) {
       const remaining = candidates.slice(start)
@@ -181,6 +189,31 @@ export class ScriptedModelClient extends _CustomModelClient {
   /** Every trace llmz records in a turn (the player forwards them): a program's end releases the stream. */
   traced(trace) {
     if (trace?.type === 'code_execution') this.programEnded?.()
+  }
+
+  /**
+   * Audio for a model that cannot take it natively. llmz 1.0.1 does not decide this itself: whenever its
+   * request holds an audio part it hands its client `options.transcriptionModel` (its own default when
+   * the host gave none) and leaves the transcription to Cognitive. Standing in for Cognitive, this client
+   * asks the model the request names (never the scenario's option, so llmz dropping it shows) to
+   * transcribe each audio part, once per request, when a candidate model is marked `audio: false`; the
+   * call is recorded as a model_request of purpose `transcription`. llmz's turn request is recorded as
+   * llmz built it.
+   */
+  async #transcribeAudio(input, candidates, options) {
+    const parts = (input.messages ?? []).flatMap((message) =>
+      Array.isArray(message.content) ? message.content.filter((part) => part?.type === 'audio') : [])
+    if (!parts.length || candidates.every((ref) => (this.models[ref] ?? this.models['*'])?.audio !== false)) return
+    const named = input.options?.transcriptionModel
+    for (const part of parts) {
+      const asked = {
+        model: named ?? UNNAMED_TRANSCRIBER,
+        messages: [{ role: 'user', content: [structuredClone(part)] }],
+        tools: [],
+        maxTokens: TRANSCRIPT_MAX_TOKENS,
+      }
+      await this.#answer(asked, 'transcription', options)
+    }
   }
 
   async #answer(input, purpose, options, streamed = false) {
