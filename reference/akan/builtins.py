@@ -35,6 +35,9 @@ BUILTIN_TOOLS: tuple[dict[str, Any], ...] = (
      "parameters": _params(["target"])},
 )
 BUILTIN_NAMES = frozenset(str(tool["name"]) for tool in BUILTIN_TOOLS)
+#: akan.builtin.settle-after-non-query-tools: the built-ins that only read, so the session does not wait for
+#: the screen after them (the documents do not say how a tool is marked `query`).
+QUERY_BUILTINS = frozenset({"readScreen", "readState"})
 #: A scheme (``https:``, ``javascript:``) or a protocol-relative ``//host`` leaves the app.
 _EXTERNAL = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*:|//|\\\\)")
 
