@@ -31,7 +31,7 @@ from typing import Any
 
 from reference.akan import ceilings
 from reference.akan.attachments import Attachment, accepts_of, read_file
-from reference.akan.builtins import BUILTIN_NAMES, QUERY_BUILTINS
+from reference.akan.builtins import BUILTIN_NAMES
 from reference.akan.commands import Command, fill
 from reference.akan.composer import ChatUi, Key
 from reference.akan.model import (
@@ -51,7 +51,7 @@ from reference.akan.page import LivePage
 from reference.akan.placement import under
 from reference.akan.policies import DEFAULT_POLICIES, AkanPolicies
 from reference.akan.results import ChatState, Status, TurnResult
-from reference.akan.speech import PressEngine, Speaker
+from reference.akan.speech import Speaker
 from reference.akan.wire import estimate_tokens, json_text
 from reference.clock import VirtualClock
 from reference.providers.model import ModelResponse
@@ -293,8 +293,8 @@ class ChatSession:
             return self.draft
         assert self.speaker is not None
         self.speaker.cancel("mic")
-        engine = PressEngine(heard, self._observe_listen)
-        draft, send_now = self.policies.speech.press(self.policies.speech.hear(engine))
+        speech = self.policies.speech
+        draft, send_now = speech.press(speech.hear(speech.engine(heard, self._observe_listen)))
         self.draft, self.draft_voiced = draft, True
         self._emit("draft", text=self.draft, voiced=True)
         if send_now:
@@ -715,10 +715,10 @@ class ChatSession:
             result = runners[who]()
             if result is not None:
                 self._trace_run(call_id, name, "return")
-                if self.policies.settles_after_tools and not (who == "builtin" and name in QUERY_BUILTINS):
-                    # akan.builtin.settle-after-non-query-tools: the documents do not say how a tool is
-                    # marked `query`; every tool but the two reading built-ins is waited for, so a change
-                    # its work started lands before the answer.
+                query = who == "builtin" and name in self.policies.builtins.queries
+                if self.policies.settles_after_tools and not query:
+                    # akan.builtin.settle-after-non-query-tools: a change the tool's work started lands
+                    # before the answer (``Builtins.queries`` are the built-ins not waited for).
                     page.wait_for_screen()
                 return result
         self._trace_run(call_id, name, "return")

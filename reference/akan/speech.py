@@ -45,12 +45,16 @@ class PressEngine:
     """The voice engine's listening side for one press of the microphone, scripted with what it hears.
 
     A subscription engine: ``listen`` returns at once with the function that ends the listening, and the
-    engine then reports each result through the ``onResult`` handler it was given and ends with ``onEnd``.
-    ``observed`` is told the names of the callbacks each ``listen`` call was handed.
+    engine then reports each result through the result handler it was given and ends with the end handler.
+    ``names`` are those two handlers' names as the chat defines them (an engine speaks its chat's
+    contract); ``observed`` is told the names of the callbacks each ``listen`` call was handed.
     """
 
-    def __init__(self, heard: Sequence[str], observed: Callable[[list[str]], None]) -> None:
+    def __init__(
+        self, heard: Sequence[str], observed: Callable[[list[str]], None], names: tuple[str, str]
+    ) -> None:
         self.heard, self.observed = list(heard), observed
+        self.on_result, self.on_end = names
         self.handlers: dict[str, Callable[..., None]] = {}
         self.cancelled = False
 
@@ -65,10 +69,10 @@ class PressEngine:
     def report(self) -> None:
         """Recognition happens after ``listen`` has returned: each result, then the end."""
         for text in self.heard:
-            if not self.cancelled and "onResult" in self.handlers:
-                self.handlers["onResult"](text)
-        if not self.cancelled and "onEnd" in self.handlers:
-            self.handlers["onEnd"]()
+            if not self.cancelled and self.on_result in self.handlers:
+                self.handlers[self.on_result](text)
+        if not self.cancelled and self.on_end in self.handlers:
+            self.handlers[self.on_end]()
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,13 @@ class SpeechPolicy:
     subscribes: bool = True
     """akan.speech.listen-is-subscription: ``listen`` is handed handlers and reports through them (False:
     it is called bare and what it returns is awaited as the transcript, the ``listen(): Promise`` shape)."""
+    handler_names: tuple[str, str] = ("onResult", "onEnd")
+    """The result and end callbacks the chat hands ``listen`` (akan.speech.listen-is-subscription
+    #open_question: the documents give no names)."""
+
+    def engine(self, heard: Sequence[str], observed: Callable[[list[str]], None]) -> PressEngine:
+        """The engine's listening side for one press, speaking this chat's handler names."""
+        return PressEngine(heard, observed, self.handler_names)
 
     def hear(self, engine: PressEngine) -> list[str]:
         """What one press of the microphone hears, taken from the engine as its contract says.
@@ -94,7 +105,8 @@ class SpeechPolicy:
             returned: object = engine.listen({})
             engine.report()
             return [returned] if isinstance(returned, str) else []
-        engine.listen({"onResult": heard.append, "onEnd": lambda: None})
+        on_result, on_end = self.handler_names
+        engine.listen({on_result: heard.append, on_end: lambda: None})
         engine.report()
         return heard
 
