@@ -50,7 +50,7 @@ class Recorder:
         return event
 
     def to_dict(self) -> dict[str, Any]:
-        """The record, sharing the recorder's data: each event was copied when it was emitted, and every
-        consumer (the in-process adapter, the stdio server) encodes the record as JSON at once, which is
-        the copy that leaves; a second deep copy here would only be thrown away."""
-        return {"events": list(self.events), "final": self.final}
+        """The record: the final state copied now (it is usually the runtime's live state), the events as
+        they were copied when emitted (``emit``), in a list of their own. Copying every event a second
+        time, as this once did, was most of the cost of handing a record over."""
+        return {"events": list(self.events), "final": snapshot(self.final)}

@@ -60,7 +60,7 @@ _DECLARATION_HERE = re.compile(_DECLARATION.pattern.removeprefix("^"))
 _DECLARATION_AFTER_NEWLINE = re.compile("\n" + _DECLARATION.pattern.removeprefix("^"))
 
 
-def _declarations(code: str) -> Iterator[re.Match[str]]:  # pragma: no mutate: fast-path
+def _declarations(code: str) -> Iterator[re.Match[str]]:
     """The matches of ``_DECLARATION.finditer(code)`` (the declaration is group 1 to the end): the one at
     the very start, then those after a newline. The regex engine tries a multi-line ``^`` at every
     character, but finds a pattern that starts with a newline by scanning for newlines, which for a
@@ -145,12 +145,15 @@ def size_of(value: Any, depth: int = 0) -> int:  # pragma: no mutate: fast-path
         if len(value) >= LONG_TEXT:  # pragma: no mutate: fast-path
             return _text_size(value)
         if value.isascii() and value.isprintable() and '"' not in value and "\\" not in value:
-            return len(value) + 2  # pragma: no mutate: fast-path (nothing to escape: quotes only)
+            # Nothing to escape: the text and its two quotes.
+            return len(value) + 2  # pragma: no mutate: fast-path
         return _encoded_size(value)
     if kind is bool or value is None:
-        return 5 if value is False else 4  # pragma: no mutate: fast-path (true, null; false)
+        # true and null are four bytes, false five.
+        return 5 if value is False else 4  # pragma: no mutate: fast-path
     if kind is int:
-        return len(repr(value))  # pragma: no mutate: fast-path (JSON spells an int as Python does)
+        # JSON spells an integer as Python's repr does.
+        return len(repr(value))  # pragma: no mutate: fast-path
     if not isinstance(value, dict | list | tuple):
         return _encoded_size(value)
     if depth >= _SPLIT_DEPTH or len(value) > _SPLIT_WIDTH:  # pragma: no mutate: fast-path
