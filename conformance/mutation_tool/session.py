@@ -151,7 +151,14 @@ def run(
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = [
             pool.submit(
-                run_system, s, [t for t in targets if t.system == s], root, out, per_module, seed, log,
+                run_system,
+                s,
+                [t for t in targets if t.system == s],
+                root,
+                out,
+                per_module,
+                seed,
+                log,
                 per_module_extended,
             )  # fmt: skip
             for s in systems
