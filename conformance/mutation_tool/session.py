@@ -160,7 +160,7 @@ def run(
                 seed,
                 log,
                 per_module_extended,
-            )  # fmt: skip
+            )
             for s in systems
         ]
         for future in futures:
