@@ -106,6 +106,9 @@ class Policies:
     iterations_allowed: Callable[[int], int] = config.iterations_allowed
     """llmz.configuration.loop-bounds-iterations: how many model iterations ``options.loop`` allows."""
     listen_exit: Exit = config.LISTEN_EXIT
+    available_exits: Callable[[Sequence[Exit] | None, bool, Exit], dict[str, Exit]] = config.available_exits
+    """llmz.exits.default-exit, llmz.exits.empty-exits-none, llmz.exits.chat-listen-exit: the exits a run
+    may complete through, from the configured ones and whether it is a chat."""
     getters_each_iteration: bool = True
     """llmz.tools.dynamic-getters: a tools getter is evaluated again for every iteration."""
     fallback_sequence: Callable[[list[Any]], list[list[Any]]] = config.fallback_sequence

@@ -5,13 +5,18 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from reference.llmz import kernel
+from reference.llmz import config, kernel
 from reference.llmz.api import Exit
 from reference.llmz.errors import LlmzError
 from reference.llmz.guard import Speaker
 from reference.llmz.policies import Policies
 from reference.llmz.settle import Decision, Happenings
 from variants import Mutant
+
+
+def _listen_everywhere(exits: Any, chat: bool, listen: Exit) -> dict[str, Exit]:
+    """The listen exit joins every run's exits, a worker's too."""
+    return {**config.available_exits(exits, chat, listen), listen.name: listen}
 
 
 def _exit_first(happened: Happenings) -> Decision:
@@ -192,6 +197,12 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.exits.chat-listen-exit",),
         description="chat mode registers its hand-back exit under another name, so exit('listen') is unknown",
         policies=lambda p: replace(p, listen_exit=Exit("wait_for_user", "Wait for the user.", None)),
+    ),
+    Mutant(
+        "llmz-listen-exit-for-workers",
+        rules=("llmz.exits.empty-exits-none",),
+        description="the listen exit is added to every run, workers included, not only when a chat is configured",
+        policies=lambda p: replace(p, available_exits=_listen_everywhere),
     ),
     Mutant(
         "llmz-timeout-not-enforced",
