@@ -201,7 +201,7 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "llmz-listen-exit-for-workers",
         rules=("llmz.exits.empty-exits-none",),
-        description="the listen exit is added to every run, workers included, not only when a chat is configured",
+        description="the listen exit is added to every run, workers included, not only to chats",
         policies=lambda p: replace(p, available_exits=_listen_everywhere),
     ),
     Mutant(
