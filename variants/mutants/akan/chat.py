@@ -204,6 +204,15 @@ class _ProvidedSessionEnded(PanelPolicy):
         return True
 
 
+def _function_needs_model_and_host(adaptor: Adaptor) -> Adaptor:
+    """A setLlm function's settings count only when it names both a model and a host."""
+    taken = llm.role_option(adaptor)
+    if adaptor.option_function is None:
+        return taken
+    option = adaptor.option_function({"env": dict(adaptor.environment)})
+    return taken if option.model and option.host else replace(taken, settings=adaptor.settings)
+
+
 MUTANTS: list[Mutant] = [
     mutant(
         "akan-store-methods-published",
@@ -222,6 +231,12 @@ MUTANTS: list[Mutant] = [
         "akan.llm.set-llm-forms",
         "setLlm given a function configures nothing",
         role_option=_object_form_only,
+    ),
+    mutant(
+        "akan-set-llm-function-needs-model-and-host",
+        "akan.llm.set-llm-forms",
+        "a setLlm function that returns a model without a host configures no model",
+        role_option=_function_needs_model_and_host,
     ),
     mutant(
         "akan-header-counts-last-exchange",
