@@ -143,6 +143,12 @@ MUTANTS: list[Mutant] = [
         lambda p: _rules(p, props_stay_structured=False),
     ),
     _mutant(
+        "llmz-every-transform-structured",
+        ("llmz.tools.parsed-value-delivered",),
+        "A tool input transformed into a string is refused, as transformed component props are.",
+        lambda p: _rules(p, structured_surfaces=effects.SURFACES),
+    ),
+    _mutant(
         "llmz-model-sees-parsed-shape",
         ("llmz.tools.model-schema-input-shape",),
         "The tool description shown to the model lists what the input's transforms add.",
