@@ -90,7 +90,8 @@ def parse(effects: Sequence[Effect], value: Any, surface: str, subject: str, rul
                 if rules.thrown_callback_is_issue:
                     return Parsed(value, issues=[("(root)", str(exc))])
                 return Parsed(value, failure=_config(f"{subject}: a schema callback threw: {exc}"))
-    if surface in rules.structured_surfaces and rules.props_stay_structured and not isinstance(parsed, dict | list):
+    structured = surface in rules.structured_surfaces and rules.props_stay_structured
+    if structured and not isinstance(parsed, dict | list):
         return Parsed(value, issues=[("(root)", "the transformed props are neither an object nor an array")])
     return Parsed(parsed if rules.deliver_parsed else value)
 
