@@ -13,6 +13,8 @@ import operator
 from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
+from reference.falai import conditions
+from reference.falai.conditions import MISSING, Condition, Scope, Where
 from reference.falai.definitions import DAY_MS, BusinessHours
 from reference.falai.engine import HostView
 from reference.falai.messages import Understanding
@@ -196,6 +198,13 @@ def _counted_run_ids() -> Change:
     """Run ids carrying a number drawn from a counter: a retried turn would get a different one."""
     drawn = itertools.count(1)
     return _set(run_id=lambda flow_id, key: f"{flow_id}#{key}~{next(drawn)}")
+
+
+def _missing_holds(condition: Condition | None, scope: Scope) -> bool:
+    """A ``Where`` over a path the scope lacks holds instead of failing."""
+    if isinstance(condition, Where) and scope.lookup(condition.path) is MISSING:
+        return True
+    return conditions.holds(condition, scope)
 
 
 MUTANTS: list[Mutant] = [
@@ -390,6 +399,12 @@ MUTANTS: list[Mutant] = [
         rules=("falai.if.gate", "falai.if.failed-silent", "falai.routing.eligible", "falai.if.default-while"),
         policies=_set(holds=lambda condition, scope: True),
         description="every if and while holds",
+    ),
+    Mutant(
+        "falai-if-missing-value-holds",
+        rules=("falai.if.gate",),
+        policies=_set(holds=_missing_holds),
+        description="an if that tests a value the agent does not have holds, as if the test had passed",
     ),
     Mutant(
         "falai-while-ignored",
