@@ -13,7 +13,7 @@ import operator
 from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
-from reference.falai import conditions
+from reference.falai import conditions, session
 from reference.falai.conditions import MISSING, Condition, Scope, Where
 from reference.falai.definitions import DAY_MS, BusinessHours
 from reference.falai.engine import HostView
@@ -21,7 +21,7 @@ from reference.falai.messages import Understanding
 from reference.falai.policies import Policies
 from reference.falai.repeat import ALWAYS_CLAIMS_KEPT, Policy
 from reference.falai.routing import Decision, Plan, Situation
-from reference.falai.session import Session
+from reference.falai.session import Run, Session
 from reference.falai.timers import SilenceKey, parse_silence_key
 from variants import Mutant
 
@@ -200,6 +200,12 @@ def _counted_run_ids() -> Change:
     return _set(run_id=lambda flow_id, key: f"{flow_id}#{key}~{next(drawn)}")
 
 
+def _active_only(runs: Sequence[Run], flow_id: str, anchor: str) -> Run | None:
+    """The live run of a flow and anchor, counted only while it is active or parked."""
+    live = session.live_run(runs, flow_id, anchor)
+    return live if live is not None and live.status in ("active", "parked") else None
+
+
 def _missing_holds(condition: Condition | None, scope: Scope) -> bool:
     """A ``Where`` over a path the scope lacks holds instead of failing."""
     if isinstance(condition, Where) and scope.lookup(condition.path) is MISSING:
@@ -295,6 +301,12 @@ MUTANTS: list[Mutant] = [
         rules=("falai.live.one-per-anchor", "falai.event.already-running", "falai.event.after.replaced"),
         policies=_set(live_run=_never_live),
         description="a flow may have any number of live runs per anchor",
+    ),
+    Mutant(
+        "falai-waiting-run-not-live",
+        rules=("falai.live.one-per-anchor",),
+        policies=_set(live_run=_active_only),
+        description="only an active or parked run counts as live: a waiting run lets its flow start again",
     ),
     Mutant(
         "falai-takeover-ignores-min-score",
