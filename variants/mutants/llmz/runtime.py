@@ -5,13 +5,20 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from reference.llmz import config, kernel
+from reference.llmz import config, failures, kernel
 from reference.llmz.api import Exit
 from reference.llmz.errors import LlmzError
 from reference.llmz.guard import Speaker
 from reference.llmz.policies import Policies
 from reference.llmz.settle import Decision, Happenings
 from variants import Mutant
+
+
+def _any_out_of_memory(error: dict[str, Any] | None) -> LlmzError | None:
+    """An error the program threw itself counts as an exhausted heap when its message says out of memory."""
+    if error is not None and not error.get("host") and "out of memory" in str(error.get("message")):
+        return failures.heap_exhausted({**error, "name": "InternalError"})
+    return failures.heap_exhausted(error)
 
 
 def _listen_everywhere(exits: Any, chat: bool, listen: Exit) -> dict[str, Exit]:
@@ -203,6 +210,12 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.exits.empty-exits-none",),
         description="the listen exit is added to every run, workers included, not only to chats",
         policies=lambda p: replace(p, available_exits=_listen_everywhere),
+    ),
+    Mutant(
+        "llmz-out-of-memory-message-is-memory",
+        rules=("llmz.errors.execution-failed",),
+        description="any error whose message mentions running out of memory is taken for an exhausted heap",
+        policies=lambda p: replace(p, heap_exhausted=_any_out_of_memory),
     ),
     Mutant(
         "llmz-timeout-not-enforced",
