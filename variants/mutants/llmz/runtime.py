@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from reference.llmz import config, failures, kernel
+from reference.llmz import config, failures, guard, kernel
 from reference.llmz.api import Exit
 from reference.llmz.errors import LlmzError
 from reference.llmz.guard import Speaker
@@ -19,6 +19,13 @@ def _any_out_of_memory(error: dict[str, Any] | None) -> LlmzError | None:
     if error is not None and not error.get("host") and "out of memory" in str(error.get("message")):
         return failures.heap_exhausted({**error, "name": "InternalError"})
     return failures.heap_exhausted(error)
+
+
+def _summary_speaks(current: Speaker, role: str, content: object) -> Speaker:
+    """A summary with text, appended as input, counts as the assistant having spoken."""
+    if role == "summary" and isinstance(content, str) and content.strip():
+        return "assistant"
+    return guard.speaker_after_input(current, role, content)
 
 
 def _listen_everywhere(exits: Any, chat: bool, listen: Exit) -> dict[str, Exit]:
@@ -216,6 +223,12 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.errors.execution-failed",),
         description="any error whose message mentions running out of memory is taken for an exhausted heap",
         policies=lambda p: replace(p, heap_exhausted=_any_out_of_memory),
+    ),
+    Mutant(
+        "llmz-summary-counts-as-reply",
+        rules=("llmz.chat-guard.delivery-counts",),
+        description="a summary appended as input makes the assistant the last speaker",
+        policies=lambda p: replace(p, speaker_after_input=_summary_speaks),
     ),
     Mutant(
         "llmz-timeout-not-enforced",
