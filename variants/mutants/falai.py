@@ -13,7 +13,7 @@ import operator
 from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
-from reference.falai import conditions, session
+from reference.falai import conditions, session, templates
 from reference.falai.conditions import MISSING, Condition, Scope, Where
 from reference.falai.definitions import DAY_MS, BusinessHours
 from reference.falai.engine import HostView
@@ -204,6 +204,15 @@ def _active_only(runs: Sequence[Run], flow_id: str, anchor: str) -> Run | None:
     """The live run of a flow and anchor, counted only while it is active or parked."""
     live = session.live_run(runs, flow_id, anchor)
     return live if live is not None and live.status in ("active", "parked") else None
+
+
+def _lists_left_alone(value: object, scope: Scope) -> object:
+    """Renders strings and objects of ``with`` but passes lists through untouched."""
+    if isinstance(value, dict):
+        return {k: _lists_left_alone(v, scope) for k, v in value.items()}
+    if isinstance(value, str):
+        return templates.render(value, scope)
+    return value
 
 
 def _missing_holds(condition: Condition | None, scope: Scope) -> bool:
@@ -417,6 +426,12 @@ MUTANTS: list[Mutant] = [
         rules=("falai.if.gate",),
         policies=_set(holds=_missing_holds),
         description="an if that tests a value the agent does not have holds, as if the test had passed",
+    ),
+    Mutant(
+        "falai-with-lists-unrendered",
+        rules=("falai.event.payload-input",),
+        policies=_set(render_params=_lists_left_alone),
+        description="placeholders inside a list of a do step's with are left as written",
     ),
     Mutant(
         "falai-while-ignored",
