@@ -112,7 +112,7 @@ class ScriptEntry(Strict):
 
 
 MATCHERS = (
-    "equals", "subset", "contains", "regex", "count", "between", "absent", "lacks", "parts_sum_to"
+    "equals", "subset", "contains", "regex", "count", "between", "absent", "lacks", "parts_sum_to", "in_order"
 )
 
 
@@ -154,6 +154,15 @@ class Expectation(Strict):
             "The path selects one object; the numbers under every other key add up exactly to the number "
             "under this key (llmz's context categories and their total, whatever the categories are called); "
             "values that are not numbers are not parts."
+        ),
+    )
+    in_order: list[Any] | None = Field(
+        default=None,
+        min_length=2,
+        description=(
+            "The path selects one list holding, in this order, an element matching each item as `contains` "
+            "matches (a dict: a superset of it); any other elements may come before, between and after. "
+            "For an order the documents fix between events of different types (a wait inside a call)."
         ),
     )
     why: str | None = Field(default=None, description="What a failure of this check means, for the report.")
