@@ -140,14 +140,15 @@ def mutation(s: nox.Session) -> None:
     """Generated mutants (Cosmic Ray) over the rule-bearing policy modules, the suite as the test.
 
     Budget: a seeded uniform sample of 20 mutants per core module (the original 11) and 10 per module of the
-    extended group (44 more rule-deciding modules), 660 in all; see ``conformance/mutation_tool/plan.py``
+    extended group (44 more rule-deciding modules), 628 in all (some modules have fewer); see ``plan.py``
     for the modules, the criterion and the measured minutes. ``-- --per-module N --per-module-extended M
     --seed S --module falai/routing --system llmz --jobs 2`` to change it. Two documented classes of
     lines carry no rule and are never sampled (``conformance/mutation_tool/exclude.py``): decorator lines
     (``@dataclass(frozen=True)``) and type guards marked ``# pragma: no mutate: type-guard``; the table
     says per module how many mutants each removed. Writes ``build/mutation/score.json`` and prints the
-    score per module, then per system and overall for the core modules and for all of them; fails while a survivor is untriaged, a closed gap survives
-    again or a gap in ``conformance/mutation_triage.yaml`` is open. Not part of ``tests`` or CI (too slow);
+    score per module, then per system and overall for the core modules and for all of them; fails while a
+    survivor is untriaged, a closed gap survives again or a gap in ``conformance/mutation_triage.yaml`` is
+    open. Not part of ``tests`` or CI (too slow);
     ``tests/test_mutation_tool.py`` runs a few mutants end to end instead.
     """
     _run(s, "python", "-m", "conformance.mutation_tool", "run", *s.posargs)
