@@ -256,7 +256,7 @@ class Engine:
             self.observer("action", event)
         result = action(params) if action is not None else None
         if result is not None and result.get("spoke") is True:
-            turn.spoke = True
+            turn.spoke = self.policies.action_spoke_is_speech
             self.session.last_assistant_at = self.clock.now_ms()
 
     def _park_on_wait(self, run: Run, step: Wait, turn: TurnResult) -> None:

@@ -225,7 +225,8 @@ class Session:
         compaction = state.get("compaction")
         session.compaction = snapshot(compaction) if isinstance(compaction, dict) else None
         # A callback is host code: the caller passes it again (llmz.compaction.controls-persist).
-        session.summarize_callback = summarize if session.compaction is not None else None
+        keeps = session.compaction is not None and policies.callback_after_restore
+        session.summarize_callback = summarize if keeps else None
         session.memory = Memory.from_json(state.get("memory"))
         session.history = snapshot(state.get("history", []))
         session.pending = snapshot(state.get("pending", []))

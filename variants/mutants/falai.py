@@ -434,6 +434,12 @@ MUTANTS: list[Mutant] = [
         description="placeholders inside a list of a do step's with are left as written",
     ),
     Mutant(
+        "falai-action-speech-ignored",
+        rules=("falai.silence.arm",),
+        policies=_set(action_spoke_is_speech=False),
+        description="an action whose result says it spoke stamps the time but does not count as speaking",
+    ),
+    Mutant(
         "falai-while-ignored",
         rules=("falai.if.while-override",),
         policies=_while_ignored,

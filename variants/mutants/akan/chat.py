@@ -120,6 +120,13 @@ class _NoLift(PanelPolicy):
         return 0
 
 
+class _LiftedAtRest(PanelPolicy):
+    """The panel keeps a small lift even when no keyboard is shown."""
+
+    def lift(self, keyboard_height: int) -> int:
+        return max(keyboard_height, 24)
+
+
 class _ControlledOpenIgnored(PanelPolicy):
     def starts_open(self, panel: ChatPanel) -> bool:
         return panel.initially_open
@@ -321,6 +328,12 @@ MUTANTS: list[Mutant] = [
         "akan.composer.lifts-above-keyboard",
         "the panel stays put under the on-screen keyboard",
         panel=_NoLift(),
+    ),
+    mutant(
+        "akan-panel-lifted-at-rest",
+        "akan.composer.lifts-above-keyboard",
+        "the panel stays raised a little with no on-screen keyboard shown",
+        panel=_LiftedAtRest(),
     ),
     mutant(
         "akan-controlled-open-ignored",
