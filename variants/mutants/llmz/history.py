@@ -84,7 +84,7 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "llmz-prune-moves-open-turn",
         rules=("llmz.compaction.prune",),
-        description="pruning leaves an unfinished turn's start where it was, so part of the turn becomes prunable",
+        description="pruning leaves an open turn's start where it was, so part of the turn can be pruned",
         policies=lambda p: replace(p, prune_spares_current_turn=False),
     ),
     Mutant(
