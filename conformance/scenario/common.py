@@ -90,9 +90,19 @@ class ScriptEntry(Strict):
     stream_break: StreamBreak | None = Field(
         default=None, description="The stream breaks partway (needs `chunks`); the answer never completes."
     )
+    first_chunk_delay_ms: int | None = Field(
+        default=None,
+        ge=0,
+        le=10_000,
+        description="Milliseconds the provider waits before the stream's first chunk (needs `chunks`): a "
+        "slow first token (llmz.configuration.streaming-options). Real time over HTTP and in bridges; keep "
+        "it short (the suite's cases wait at most a few seconds).",
+    )
 
     @model_validator(mode="after")
     def _break_inside_chunks(self) -> ScriptEntry:
+        if self.first_chunk_delay_ms is not None and self.chunks is None:
+            raise ValueError("first_chunk_delay_ms needs chunks: only a streamed answer has a first chunk")
         brk = self.stream_break
         if brk is None:
             return self

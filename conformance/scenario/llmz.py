@@ -390,10 +390,16 @@ class BeforeRequestHook(Strict):
 class OnInspectHook(Strict):
     """``onInspect`` for every preview: ``default`` returns undefined, ``replace`` returns ``text``,
     ``throw`` throws an Error (message ``text``), ``mutate`` changes the object it was given (clears it
-    and sets ``mutated: true``) and returns undefined."""
+    and sets ``mutated: true``) and returns undefined. With ``record`` each call the runtime makes is also
+    recorded as a ``hook`` event with the ``purpose`` and ``identity`` it was given
+    (llmz.inspection.on-inspect-context)."""
 
     action: Literal["default", "replace", "throw", "mutate"]
     text: str = ""
+    record: bool = Field(
+        default=False,
+        description="Record each call as a `hook` event `onInspect` with its purpose and identity.",
+    )
 
 
 ObserverBehaviour = Literal["none", "observe", "throw"]
@@ -441,6 +447,11 @@ class ModelSpec(Strict):
     id: str = Field(min_length=1)
     input_tokens: int = Field(gt=0)
     output_tokens: int = Field(gt=0)
+    audio: bool | None = Field(
+        default=None,
+        description="Whether the model takes audio input natively (false: audio goes to the transcription "
+        "model, llmz.configuration.transcription-model); unset: what the runtime knows of the model.",
+    )
 
 
 class SummarizeCallback(Strict):
@@ -487,6 +498,18 @@ class ExecuteOptions(Strict):
     )
     mid_stream_fallback: bool | None = Field(
         default=None, description="`options.midStreamFallback`: restart a broken stream on the next model."
+    )
+    transcription_model: str | None = Field(
+        default=None,
+        min_length=1,
+        description="`options.transcriptionModel`: the model that transcribes audio input for a model "
+        "without native audio support.",
+    )
+    max_time_to_first_token: int | None = Field(
+        default=None,
+        gt=0,
+        description="`options.maxTimeToFirstToken`, passed as written: the documents give no unit "
+        "(llmz.configuration.streaming-options), so scenarios pick values that hold under every reading.",
     )
 
 

@@ -30,6 +30,7 @@ from reference.llmz.compaction import (
     DEFAULT_TARGET_RATIO,
     DEFAULT_TRIGGER_RATIO,
 )
+from reference.llmz.inspector import InspectEvent
 from reference.llmz.preview import DEFAULT_RESULT_BUDGET
 
 JsonSchema = dict[str, Any]
@@ -205,8 +206,9 @@ class Hooks:
     """Per tool: the input the handler gets instead of the model's (after validation)."""
     after_tool: Mapping[str, Callable[[Any, Any], Any]] = field(default_factory=dict)
     """Per tool: (input, output) -> the output to use instead; raising rejects it, ``Abort`` stops."""
-    on_inspect: Callable[[Any], str | None] | None = None
-    """Gets a copy of every previewed value; returns the preview text, or None for the usual one."""
+    on_inspect: Callable[[InspectEvent], str | None] | None = None
+    """Gets an ``InspectEvent`` for every preview (a copy of the value, the preview's purpose, the value's
+    identity); returns the preview text, or None for the usual one."""
     before_request: Callable[[list[dict[str, Any]]], list[dict[str, Any]] | None] | None = None
     """Gets copies of a request's messages; returns the messages to send instead, or None."""
     before_execution: Callable[[str], str | None] | None = None
@@ -224,6 +226,9 @@ class Model:
     id: str
     input_tokens: int = 128_000
     output_tokens: int = 16_384
+    audio: bool = True
+    """Whether the model takes audio input natively; without it audio goes to the transcription model
+    (llmz.configuration.transcription-model)."""
 
 
 DEFAULT_MODELS: Final = (Model("scripted"),)
@@ -270,6 +275,12 @@ class Options:
     tool_result_max_tokens: object = DEFAULT_RESULT_BUDGET
     mid_stream_fallback: bool = False
     """``options.midStreamFallback``: a stream that breaks before dispatch restarts on the next model."""
+    transcription_model: str | None = None
+    """``options.transcriptionModel``: the model that transcribes audio for a model that cannot take it
+    (llmz.configuration.transcription-model). None: the reference's default."""
+    max_time_to_first_token: float | None = None
+    """``options.maxTimeToFirstToken``: a streamed answer whose first chunk is later is not used
+    (llmz.configuration.streaming-options; the reference reads it in milliseconds). None: no limit."""
 
 
 NO_HOOKS: Final = Hooks()

@@ -30,6 +30,7 @@ from reference.llmz import (
     definitions,
     diagnostics,
     effects,
+    errors,
     failures,
     feedback,
     guard,
@@ -45,6 +46,7 @@ from reference.llmz import (
     signals,
     streaming,
     tokens,
+    transcription,
     typescript,
 )
 from reference.llmz import settle as settlement
@@ -138,6 +140,13 @@ class Policies:
     stream_contents: Callable[[list[str]], list[str]] = failures.stream_contents
     # Broken streams (llmz.streaming.*; reference/llmz/streaming.py, read in execute._one_call)
     dispatch_while_streaming: bool = streaming.DISPATCH_WHILE_STREAMING
+    # maxTimeToFirstToken (llmz.configuration.streaming-options; read in execute._one_call)
+    first_token_late: Callable[[float | None, float | None, float], bool] = streaming.first_token_late
+    first_token_limit_unit_ms: float = streaming.FIRST_TOKEN_LIMIT_UNIT_MS
+    late_first_token_falls_back: bool = streaming.LATE_FIRST_TOKEN_FALLS_BACK
+    # Audio for a model without native audio support (llmz.configuration.transcription-model; read in
+    # execute._transcribe_audio)
+    transcriber: Callable[[str | None, Sequence[Any]], str | None] = transcription.transcriber
     may_restart: Callable[[bool, bool, bool], bool] = streaming.may_restart
     restart_event: Callable[[int, int, Any, Any, str], dict[str, Any]] = streaming.restart_event
     tell_consumer_of_restart: bool = True
@@ -160,6 +169,10 @@ class Policies:
     request_messages_copied: bool = request_hook.COPY_MESSAGES
     measure_hook_replacements: bool = request_hook.MEASURE_REPLACEMENTS
     snapshot: Callable[[Any], Any] = inspector.snapshot
+    inspect_event: Callable[[Any, str, Mapping[str, Any] | None], inspector.InspectEvent] = (
+        inspector.inspect_event
+    )
+    """llmz.inspection.on-inspect-context: what onInspect is told about a preview (purpose, identity)."""
     custom_preview: Callable[[Any, int, preview.Preserve, inspector.Preview], str] = inspector.bounded_custom
 
     # -- memory (reference.llmz.memory) --------------------------------------------------------------------
@@ -327,6 +340,9 @@ class Policies:
     )
     """The detachable ``is`` of one exported class (llmz.errors.class-guard)."""
     is_think_signal: Callable[[object], bool] = diagnostics.is_think_signal
+    exported_error: Callable[[str, str, Mapping[str, object]], LlmzError | None] = errors.exported_error
+    """What constructing an exported error class gives the host: its catalogue code, criticality and the
+    documented fields (llmz.errors.code-formatting-failed, llmz.errors.internal-error)."""
     iteration_fields: Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]]], dict[str, Any]] = (
         diagnostics.iteration_fields
     )

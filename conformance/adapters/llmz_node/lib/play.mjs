@@ -328,12 +328,13 @@ function mutateInPlace(value) {
 
 /**
  * `onInspect` as the scenario describes it: leave the preview to llmz (`default`), replace it, throw, or
- * mutate the value it was handed (clear it and mark it `mutated`) and leave the preview to llmz.
+ * mutate the value it was handed (clear it and mark it `mutated`) and leave the preview to llmz. With
+ * `record`, the observer also records each call llmz makes, with its purpose and identity.
  */
 function inspectHook(spec) {
   const hook = spec.on_inspect
   if (!hook) return undefined
-  return (event) => {
+  const onInspect = (event) => {
     switch (hook.action) {
       case 'replace':
         return hook.text ?? ''
@@ -351,6 +352,8 @@ function inspectHook(spec) {
         return undefined
     }
   }
+  onInspect.record = hook.record === true // the observer records each call llmz makes (on_inspect.record)
+  return onInspect
 }
 
 /**
@@ -528,7 +531,11 @@ async function summarizeOrCompact(state, step) {
 function modelLimits(setup) {
   const models = {}
   for (const model of setup.models ?? []) {
-    models[llmzModelRef(model.id)] = { inputTokens: model.input_tokens, outputTokens: model.output_tokens }
+    models[llmzModelRef(model.id)] = {
+      inputTokens: model.input_tokens,
+      outputTokens: model.output_tokens,
+      ...(model.audio != null ? { audio: model.audio } : {}),
+    }
   }
   if (!Object.keys(models).length) models[llmzModelRef('scripted')] = { inputTokens: 128000, outputTokens: 16384 }
   return models
@@ -570,6 +577,8 @@ function executeOptions(options) {
   if (options.max_tokens != null) out.maxTokens = options.max_tokens
   if (options.tool_result_max_tokens != null) out.toolResultMaxTokens = options.tool_result_max_tokens
   if (options.mid_stream_fallback != null) out.midStreamFallback = options.mid_stream_fallback
+  if (options.max_time_to_first_token != null) out.maxTimeToFirstToken = options.max_time_to_first_token
+  if (options.transcription_model != null) out.transcriptionModel = llmzModelRef(options.transcription_model)
   return out
 }
 

@@ -11,7 +11,7 @@ import { HOST_CALL_STEPS } from './host-calls.mjs'
 export const VOCABULARY = {
   Scenario: ['id', 'system', 'requires', 'setup', 'script', 'steps'],
   ScriptEntry: ['purpose', 'text', 'tool_calls', 'json', 'stop_reason', 'usage', 'failure', 'chunks', 'stream_break',
-    'continuation'],
+    'continuation', 'first_chunk_delay_ms'],
   StreamBreak: ['after', 'calls_after', 'message'],
   ScriptedToolCall: ['name', 'code', 'arguments', 'id'],
   Usage: ['input_tokens', 'output_tokens'],
@@ -44,15 +44,16 @@ export const VOCABULARY = {
     'on_exit', 'after_tool', 'before_tool', 'on_inspect', 'before_request', 'before_execution',
     'on_iteration_start', 'on_iteration_end', 'on_trace', 'iteration_start_returns',
   ],
-  OnInspectHook: ['action', 'text'],
+  OnInspectHook: ['action', 'text', 'record'],
   BeforeRequestHook: ['append', 'mutate', 'from_call'],
   RequestMessage: ['role', 'content'],
   AfterToolHook: ['tool', 'replace_output', 'reject', 'abort', 'think_signal'],
   BeforeToolHook: ['tool', 'replace_input'],
-  ModelSpec: ['id', 'input_tokens', 'output_tokens'],
+  ModelSpec: ['id', 'input_tokens', 'output_tokens', 'audio'],
   CompactionSpec: ['trigger_ratio', 'target_ratio', 'keep_recent_iterations', 'max_summary_tokens', 'model', 'summarize'],
   SummarizeCallback: ['returns'],
-  ExecuteOptions: ['loop', 'timeout', 'require_chat_response', 'max_tokens', 'tool_result_max_tokens', 'mid_stream_fallback'],
+  ExecuteOptions: ['loop', 'timeout', 'require_chat_response', 'max_tokens', 'tool_result_max_tokens', 'mid_stream_fallback',
+    'max_time_to_first_token', 'transcription_model'],
   AppendStep: ['op', 'messages', 'single', 'mutate_after', 'non_json'],
   AppendMessage: ['role', 'content', 'name', 'payload', 'attachments', 'modality'],
   ExecuteStep: ['op', 'mode', 'instructions', 'exits', 'options', 'give_up_after', 'session', 'legacy'],
@@ -69,7 +70,7 @@ export const VOCABULARY = {
   DefinitionJsonStep: ['op', 'tool', 'exit'],
   DefaultComponentsStep: ['op'],
   ResultContentsStep: ['op'],
-  ProbeStep: ['op', 'probe', 'component', 'props'],
+  ProbeStep: ['op', 'probe', 'component', 'props', 'error_class', 'message', 'fields'],
 }
 
 /** Fields the suite knows but this bridge cannot express on llmz 1.0.1 (unless set to `unless`), and why. */
