@@ -140,7 +140,7 @@ def mutation(s: nox.Session) -> None:
     """Generated mutants (Cosmic Ray) over the rule-bearing policy modules, the suite as the test.
 
     Budget: a seeded uniform sample of 20 mutants per core module (the original 11) and 10 per module of the
-    extended group (44 more rule-deciding modules), 628 in all (some modules have fewer); see ``plan.py``
+    extended group (45 more rule-deciding modules), 628 when measured (some have fewer); see ``plan.py``
     for the modules, the criterion and the measured minutes. ``-- --per-module N --per-module-extended M
     --seed S --module falai/routing --system llmz --jobs 2`` to change it. Two documented classes of
     lines carry no rule and are never sampled (``conformance/mutation_tool/exclude.py``): decorator lines
