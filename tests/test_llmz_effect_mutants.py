@@ -42,6 +42,8 @@ CATCHES: dict[str, str] = {
     "llmz/errors/rethrown-typed-error-stays-typed": "llmz-rethrown-error-untyped",
     "llmz/hooks/request-messages-are-copies": "llmz-request-hook-gets-originals",
     "llmz/think-signal/after-tool-hook-cannot-signal": "llmz-after-tool-hook-signals",
+    "llmz/tools/input-transformed-to-a-string": "llmz-every-transform-structured",
+    "llmz/components/render-runs-effects": "llmz-render-skips-effects",
 }
 """Scenario id -> the mutant it must catch."""
 
