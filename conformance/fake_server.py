@@ -266,7 +266,9 @@ class Handler(BaseHTTPRequestHandler):
             options = body.get("stream_options")
             usage = isinstance(options, dict) and options.get("include_usage") is True
             chunks = wire.stream_chunks(entry, call=call, model=model, include_usage=usage)
-            self._stream(wire.sse_stream(chunks, entry.stream_break))
+            self._stream(
+                wire.sse_stream(chunks, entry.stream_break), (entry.first_chunk_delay_ms or 0) / 1000
+            )
         elif entry.stream_break is not None:
             self._cut_body(wire.completion(entry, call=call, model=model))
         else:
@@ -370,14 +372,19 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.flush()
         self.close_connection = True
 
-    def _stream(self, events: Iterator[bytes]) -> None:
+    def _stream(self, events: Iterator[bytes], first_delay_s: float = 0.0) -> None:
         """Send each event as soon as it is built; the response ends when the connection closes (for a
-        scripted ``stream_break``, right after its error event, with no ``[DONE]``: the cut)."""
+        scripted ``stream_break``, right after its error event, with no ``[DONE]``: the cut). A scripted
+        ``first_chunk_delay_ms`` holds back the first event (the headers go at once), so a client's
+        time-to-first-token limit meets a slow first token for real."""
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-cache")
         self.send_header("Connection", "close")
         self.end_headers()
+        self.wfile.flush()
+        if first_delay_s > 0:
+            time.sleep(first_delay_s)
         for event in events:
             self.wfile.write(event)
             self.wfile.flush()

@@ -78,3 +78,25 @@ def test_values_must_come_with_enum_of_and_only_then(arg_type: Any) -> None:
         arg_type(name="p", type="enumOf")
     with pytest.raises(ValueError, match="values"):
         arg_type(name="p", values=["a"])
+
+
+def _module_and_render() -> list[PageTool]:
+    return [PageTool("exportCsv", chain="module"), PageTool("saveTask")]
+
+
+def test_exec_is_the_only_hook_so_a_module_scope_chain_is_declared() -> None:
+    # akan.tool.exec-is-the-only-hook
+    tools, errors = Declarations().render([], _module_and_render(), first=True)
+    assert [t.name for t in tools] == ["exportCsv", "saveTask"] and errors == []
+    hooks = Declarations(hooks=frozenset({"tool", "arg", "exec"}))
+    tools, errors = hooks.render([], _module_and_render(), first=True)
+    assert [t.name for t in tools] == ["saveTask"]
+    assert len(errors) == 1 and "exportCsv" in errors[0]
+
+
+def test_exec_again_on_a_render_is_the_same_declaration() -> None:
+    statements = _module_and_render()
+    again, _ = Declarations().render(statements, statements, first=False)
+    assert again == statements and Declarations().clashes(again) == {}
+    plain, _ = Declarations(hooks=frozenset()).render(statements, statements, first=False)
+    assert Declarations().clashes(plain) == {"exportCsv": 2, "saveTask": 2}

@@ -61,3 +61,36 @@ def test_cancel_drops_the_unspoken_rest_and_is_silent_when_idle() -> None:
     speaker.tick()
     assert recorder.events[-1] == {"type": "speech_cancelled", "by": "mic", "unspoken": 2}
     assert sum(e["type"] == "speak" for e in recorder.events) == 1
+
+
+def _press(policy: speech.SpeechPolicy, heard: list[str]) -> tuple[list[str], list[list[str]]]:
+    calls: list[list[str]] = []
+    return policy.hear(policy.engine(heard, calls.append)), calls
+
+
+def test_listen_is_a_subscription_the_chat_hears_through_its_handlers() -> None:
+    # akan.speech.listen-is-subscription: the engine returns a handle, then reports through the handlers.
+    heard, calls = _press(POLICY, ["show invoices", "and receipts"])
+    assert heard == ["show invoices", "and receipts"]
+    assert calls == [["onResult", "onEnd"]]
+
+
+def test_a_chat_awaiting_listen_as_a_promise_hears_nothing_from_a_subscription_engine() -> None:
+    heard, calls = _press(speech.SpeechPolicy(subscribes=False), ["show invoices"])
+    assert heard == [] and calls == [[]]
+    assert POLICY.press(heard) == ("", False)
+
+
+def test_an_engine_reports_through_the_chat_s_own_handler_names_and_stops_when_cancelled() -> None:
+    policy = speech.SpeechPolicy(handler_names=("onTranscript", "onDone"))
+    assert _press(policy, ["hello"]) == (["hello"], [["onTranscript", "onDone"]])
+    got: list[str] = []
+    engine = POLICY.engine(["one", "two"], lambda names: None)
+
+    def first_only(text: str) -> None:
+        got.append(text)
+        cancel()
+
+    cancel = engine.listen({"onResult": first_only})
+    engine.report()
+    assert got == ["one"]

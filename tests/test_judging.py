@@ -172,3 +172,37 @@ def test_parts_sum_to_needs_numeric_parts_adding_up_exactly(index: int, passes: 
 def test_parts_sum_to_needs_the_named_number() -> None:
     problem = check(TOKENS, expect(path="events[0].tokens.context", parts_sum_to="grand_total"))
     assert problem is not None and "'grand_total'" in problem
+
+
+WAITS = {"events": [
+    {"type": "tool_run", "id": "n1", "phase": "start"},
+    {"type": "settle", "phase": "start"},
+    {"type": "settle", "phase": "end"},
+    {"type": "tool_run", "id": "n1", "phase": "return"},
+    {"type": "settle", "phase": "start"},
+    {"type": "settle", "phase": "end"},
+]}
+_INSIDE = [{"type": "tool_run", "phase": "start"}, {"type": "settle", "phase": "end"},
+           {"type": "tool_run", "phase": "return"}]
+
+
+@pytest.mark.parametrize(
+    ("events", "passes", "says"),
+    [
+        (WAITS["events"], True, ""),
+        ([WAITS["events"][i] for i in (0, 3, 4, 5)], False, "item 2"),  # the only wait comes after the return
+        ([WAITS["events"][i] for i in (3, 0, 1, 2)], False, "item 2"),  # a return before the start counts not
+        ([], False, "item 0"),
+    ],
+)
+def test_in_order_finds_each_item_after_the_one_before(
+    events: list[dict[str, Any]], passes: bool, says: str
+) -> None:
+    problem = check({"events": events}, expect(path="events", in_order=_INSIDE))
+    assert (problem is None) is passes
+    assert says in (problem or "")
+
+
+def test_in_order_needs_a_list() -> None:
+    problem = check(WAITS, expect(path="events[0]", in_order=_INSIDE))
+    assert problem is not None and "expected a list" in problem

@@ -69,6 +69,16 @@ def _breaks_before_the_end(entry: dict[str, Any]) -> bool:
     return brk["after"] < len(entry.get("chunks") or []) or calls_cut
 
 
+def _first_token_limit_below_socket_time(payload: dict[str, Any]) -> bool:
+    """A scenario whose ``maxTimeToFirstToken`` is so small (1 ms, say) that even an undelayed stream can
+    miss it over a real socket: the scripted provider reports no delay for such a stream, the HTTP
+    provider measures one, so the records may differ for reasons outside the wire conversions."""
+    limits = [(payload.get("setup") or {}).get("options", {}).get("max_time_to_first_token")]
+    for step in payload.get("steps") or []:
+        limits.append((step.get("options") or {}).get("max_time_to_first_token"))
+    return any(isinstance(limit, int | float) and limit < 100 for limit in limits)
+
+
 def normalised(record: dict[str, Any]) -> str:
     text = json.dumps(record, sort_keys=True, ensure_ascii=False)
     for subclass in ("ProviderHTTPError", "RateLimited"):
@@ -104,6 +114,8 @@ def test_the_record_over_http_equals_the_scripted_record(
     loaded: LoadedScenario, client: httpx.Client
 ) -> None:
     payload = with_call_ids(loaded.payload)
+    if _first_token_limit_below_socket_time(payload):
+        pytest.skip("a first-token limit of a few ms is below what a loopback socket guarantees")
     if any(_breaks_before_the_end(entry) for entry in payload.get("script") or []):
         pytest.skip("a stream breaks before its whole answer was sent: the scripted record holds the rest")
     try:

@@ -360,3 +360,20 @@ def test_the_http_provider_hands_a_cut_stream_to_the_runtime_as_a_break(http: ht
     assert (answer.stream_break.after, answer.stream_break.calls_after) == (2, 1)
     assert answer.stream_break.message == "connection reset"
     assert [c.code for c in answer.tool_calls] == ["return 1"] and answer.chunks == ("Reserv", "ing")
+
+
+def test_a_first_chunk_delay_holds_the_stream_back_and_the_http_provider_measures_it() -> None:
+    """``first_chunk_delay_ms`` is real time on the wire (llmz.configuration.streaming-options): the HTTP
+    provider reports at least that long before the first chunk, an undelayed stream much less."""
+    entries = [
+        {"text": "slow", "chunks": ["sl", "ow"], "first_chunk_delay_ms": 500},
+        {"text": "quick", "chunks": ["quick"]},
+    ]
+    with (
+        FakeServer(script(entries)) as slow,
+        OpenAICompatibleProvider(slow.url, "", "gpt-test", stream=True, timeout_s=5) as provider,
+    ):
+        delayed, undelayed = provider.complete(ASK), provider.complete(ASK)
+    assert delayed.chunks == ("sl", "ow")
+    assert delayed.first_chunk_delay_ms is not None and delayed.first_chunk_delay_ms >= 500
+    assert undelayed.first_chunk_delay_ms is not None and undelayed.first_chunk_delay_ms < 500

@@ -16,7 +16,7 @@ from typing import Any
 
 from reference.akan import attachments
 from reference.akan.attachments import CanRead
-from reference.akan.builtins import BUILTIN_TOOLS, Builtins
+from reference.akan.builtins import BUILTIN_NAMES, BUILTIN_TOOLS, Builtins
 from reference.akan.commands import CommandTable
 from reference.akan.cut import choose_cut
 from reference.akan.declarations import Declarations
@@ -24,6 +24,7 @@ from reference.akan.html_tree import Element
 from reference.akan.model import Accepts, Message, PageTool
 from reference.akan.policies import AkanPolicies
 from reference.akan.screen import Line, ScreenReader
+from reference.akan.speech import SpeechPolicy
 from reference.akan.wire import json_text, on_wire
 from variants import Permitted, PolicyChange, Record
 from variants.records import extra_event_and_final_fields
@@ -231,6 +232,22 @@ def _max_turns_one_more(configured: int | None) -> int:
 
 
 PERMITTED: list[Permitted] = [
+    Permitted(
+        name="akan-listen-other-handler-names",
+        system="akan",
+        exercises=("akan.speech.listen-is-subscription#open_question",),
+        description="the chat names the callbacks it hands listen onTranscript and onDone",
+        policies=_change(speech=SpeechPolicy(handler_names=("onTranscript", "onDone"))),
+    ),
+    Permitted(
+        name="akan-no-wait-after-builtins",
+        system="akan",
+        exercises=("akan.builtin.settle-after-non-query-tools#open_question",
+                   "akan.builtin.navigate-awaits-screen-settle"),
+        description="every built-in counts as a query, so the session waits for the screen only after the "
+        "page's own tools (navigate still waits inside its run)",
+        policies=_change(builtins=Builtins(queries=BUILTIN_NAMES)),
+    ),
     Permitted(
         name="akan-extra-record-fields",
         system="akan",

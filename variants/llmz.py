@@ -185,6 +185,20 @@ PERMITTED: list[Permitted] = [
         policies=lambda p: replace(p, legacy_problem=_legacy_refused),
     ),
     Permitted(
+        name="llmz-first-token-limit-in-seconds",
+        system="llmz",
+        exercises=("llmz.configuration.streaming-options#open_question",),
+        description="maxTimeToFirstToken is read in seconds rather than milliseconds",
+        policies=lambda p: replace(p, first_token_limit_unit_ms=1000.0),
+    ),
+    Permitted(
+        name="llmz-late-first-token-fails",
+        system="llmz",
+        exercises=("llmz.configuration.streaming-options#open_question",),
+        description="a late first token fails the generation at once instead of trying the next model",
+        policies=lambda p: replace(p, late_first_token_falls_back=False),
+    ),
+    Permitted(
         name="llmz-extra-record-fields",
         system="llmz",
         exercises=("protocol:extra-fields",),

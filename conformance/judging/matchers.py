@@ -1,4 +1,5 @@
-"""The matchers of ``expect``: equals, subset, contains, regex, count, between, absent, lacks, parts_sum_to.
+"""The matchers of ``expect``: equals, subset, contains, regex, count, between, absent, lacks, parts_sum_to,
+in_order.
 
 Each returns ``None`` when the record satisfies the expectation and otherwise a message a user can act
 on: which matcher, which path, what was expected and an excerpt of what the record held there.
@@ -118,6 +119,23 @@ def _parts_sum_to(value: Any, expectation: Expectation, where: str) -> str | Non
     return None if total == value[key] else f"{where}: the parts add up to {total:g}, not {value[key]:g}"
 
 
+def _in_order(value: Any, expectation: Expectation, where: str) -> str | None:
+    """Each item matched by a later element than the one before it; the earliest match is taken each time,
+    which finds the order whenever one exists."""
+    items = expectation.in_order
+    assert items is not None
+    if not isinstance(value, list):
+        return f"{where}: expected a list, found {excerpt(value)}"
+    position = 0
+    for index, item in enumerate(items):
+        found = next((at for at in range(position, len(value)) if _contains(value[at], item)), None)
+        if found is None:
+            after = f" after item {index - 1}" if index else ""
+            return f"{where}: no element matches item {index} {excerpt(item)}{after}"
+        position = found + 1
+    return None
+
+
 def check(record: Any, expectation: Expectation) -> str | None:
     """Judge one expectation against one record."""
     selection = select(record, expectation.path)
@@ -154,6 +172,8 @@ def check(record: Any, expectation: Expectation) -> str | None:
         )
     if expectation.matcher == "parts_sum_to":
         return _parts_sum_to(value, expectation, where)
+    if expectation.matcher == "in_order":
+        return _in_order(value, expectation, where)
     assert expectation.regex is not None
     text = value if isinstance(value, str) else "\n".join(strings_in(value))
     return (

@@ -77,6 +77,7 @@ def session_for(
         panel=panel_of(setup.panel),
         policies=policies,
         recorder=recorder,
+        observe=setup.observe,
     )
 
 
@@ -100,6 +101,8 @@ def _step(session: ChatSession, step: vocab.Step) -> None:
         session.unmount(step.tools, step.state, step.guides)
     elif isinstance(step, vocab.ClickStep):
         session.click(step.tool, step.arguments)
+    elif isinstance(step, vocab.RenderStep):
+        session.render()
     elif isinstance(step, vocab.MicStep):
         session.mic(step.heard)
     elif isinstance(step, vocab.SendDraftStep):
@@ -174,6 +177,7 @@ def tool_of(tool: vocab.PageTool) -> model.PageTool:
         route=tool.route,
         html_after=vocab.expand_fillers(tool.html_after) if tool.html_after is not None else None,
         on_abort=tool.on_abort,
+        chain=tool.chain,
     )
 
 

@@ -35,6 +35,7 @@ def model_response(entry: ScriptEntry) -> ModelResponse:
             if entry.stream_break is not None
             else None
         ),
+        first_chunk_delay_ms=entry.first_chunk_delay_ms,
     )
 
 

@@ -246,7 +246,7 @@ class Player:
         """Calls per tool over the whole scenario, so "fails twice" spans iterations and executions."""
         models = self.setup.models
         self.models = (
-            [Model(m.id, m.input_tokens, m.output_tokens) for m in models]
+            [Model(m.id, m.input_tokens, m.output_tokens, **given(audio=m.audio)) for m in models]
             if models is not None
             else list(DEFAULT_MODELS)
         )

@@ -200,6 +200,29 @@ class SpeechCancelled(Open):
     unspoken: int
 
 
+class Listen(Open):
+    """With ``setup.observe: [listen]``: the chat called the voice engine's ``listen``."""
+
+    type: Literal["listen"]
+    handlers: list[str]
+
+
+class Settle(Open):
+    """With ``setup.observe: [settle]``: a ``ScreenSettle.wait()`` started or resolved."""
+
+    type: Literal["settle"]
+    phase: Literal["start", "end"]
+
+
+class ToolRun(Open):
+    """With ``setup.observe: [settle]``: a tool's run started, or returned its value to the session."""
+
+    type: Literal["tool_run"]
+    id: str | None
+    name: str
+    phase: Literal["start", "return"]
+
+
 class Question(Open):
     type: Literal["question"]
     id: str
@@ -382,6 +405,9 @@ Event = Annotated[
     | Draft
     | Speak
     | SpeechCancelled
+    | Listen
+    | Settle
+    | ToolRun
     | Question
     | TurnStopped
     | InputRefused

@@ -51,12 +51,15 @@ class ModelRequest(Open):
 
     type: Literal["model_request"]
     call: int
-    purpose: Literal["turn", "summary"]
+    purpose: Literal["turn", "summary", "transcription"] = Field(
+        description="turn: an iteration; summary: a compaction summary; transcription: audio sent to the "
+        "transcription model (llmz.configuration.transcription-model)."
+    )
     model: str | list[str]
     messages: list[Message]
     tools: list[ToolDeclaration]
     tool_choice: ToolChoice | None = Field(
-        default=None, description="Turn requests; absent or null on a summary request."
+        default=None, description="Turn requests; absent or null on a summary or transcription request."
     )
     max_tokens: int
 

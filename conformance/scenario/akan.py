@@ -189,6 +189,11 @@ class PageTool(Strict):
         default="ignore", description="What the body does with `AgentAbort.current` when Stop ends its turn: "
         "`ignore` runs on (its work lands), `honour` cleans up (its work never lands)."
     )
+    chain: Literal["render", "module"] = Field(
+        default="render", description="Where `st.tool(...)` and its `.arg` steps are called: `render`, in "
+        "the component's render as one statement ending in `.exec(fn)`; `module`, once at module scope "
+        "outside any render, the component's render calling only `.exec(fn)` on that chain."
+    )
 
     @model_validator(mode="after")
     def _one_behaviour(self) -> PageTool:
@@ -662,6 +667,12 @@ class Setup(Strict):
         default_factory=list, description="The app's store classes. A method reaches the agent only through "
         "an entry of `tools`; a field only through an entry of `state`."
     )
+    observe: list[Literal["settle", "listen"]] = Field(
+        default_factory=list, description="Extra observations the implementation reports as events in this "
+        "run: `settle`, each `ScreenSettle.wait()` as it starts and ends (`settle`) and each tool's run as "
+        "it starts and returns (`tool_run`); `listen`, each call of the voice engine's `listen` with the "
+        "callbacks it was handed (`listen`). Omitted, neither is reported."
+    )
 
 def expand_fillers(text: str) -> str:
     """``{filler:N}`` replaced by :func:`filler` (N): how a scenario declares a page too long to write out."""
@@ -700,6 +711,13 @@ class ClickStep(Strict):
     op: Literal["click"]
     tool: str = Field(min_length=1, description="The declaration's name, as in `setup.tools`.")
     arguments: dict[str, Any] = Field(default_factory=dict, description="What the control passes it.")
+
+
+class RenderStep(Strict):
+    """The mounted components render again (a state change elsewhere): every declaration statement runs
+    once more, `.exec` included."""
+
+    op: Literal["render"]
 
 
 class TypeStep(Strict):
@@ -808,7 +826,7 @@ class AdvanceStep(Strict):
 Step = Annotated[
     AttachStep | SendStep | NoteStep | PersistStep | ReloadStep | StopStep | AdvanceStep | UnmountStep
     | MicStep | SendDraftStep | ReportStep | OpenRowStep | TypeStep | KeyStep | ViewportStep
-    | ReopenStep | UnmountChatStep | ClickStep,
+    | ReopenStep | UnmountChatStep | ClickStep | RenderStep,
     Field(discriminator="op"),
 ]
 

@@ -90,9 +90,19 @@ class ScriptEntry(Strict):
     stream_break: StreamBreak | None = Field(
         default=None, description="The stream breaks partway (needs `chunks`); the answer never completes."
     )
+    first_chunk_delay_ms: int | None = Field(
+        default=None,
+        ge=0,
+        le=10_000,
+        description="Milliseconds the provider waits before the stream's first chunk (needs `chunks`): a "
+        "slow first token (llmz.configuration.streaming-options). Real time over HTTP and in bridges; keep "
+        "it short (the suite's cases wait at most a few seconds).",
+    )
 
     @model_validator(mode="after")
     def _break_inside_chunks(self) -> ScriptEntry:
+        if self.first_chunk_delay_ms is not None and self.chunks is None:
+            raise ValueError("first_chunk_delay_ms needs chunks: only a streamed answer has a first chunk")
         brk = self.stream_break
         if brk is None:
             return self
@@ -112,7 +122,7 @@ class ScriptEntry(Strict):
 
 
 MATCHERS = (
-    "equals", "subset", "contains", "regex", "count", "between", "absent", "lacks", "parts_sum_to"
+    "equals", "subset", "contains", "regex", "count", "between", "absent", "lacks", "parts_sum_to", "in_order"
 )
 
 
@@ -154,6 +164,15 @@ class Expectation(Strict):
             "The path selects one object; the numbers under every other key add up exactly to the number "
             "under this key (llmz's context categories and their total, whatever the categories are called); "
             "values that are not numbers are not parts."
+        ),
+    )
+    in_order: list[Any] | None = Field(
+        default=None,
+        min_length=2,
+        description=(
+            "The path selects one list holding, in this order, an element matching each item as `contains` "
+            "matches (a dict: a superset of it); any other elements may come before, between and after. "
+            "For an order the documents fix between events of different types (a wait inside a call)."
         ),
     )
     why: str | None = Field(default=None, description="What a failure of this check means, for the report.")

@@ -441,6 +441,11 @@ class ModelSpec(Strict):
     id: str = Field(min_length=1)
     input_tokens: int = Field(gt=0)
     output_tokens: int = Field(gt=0)
+    audio: bool | None = Field(
+        default=None,
+        description="Whether the model takes audio input natively (false: audio goes to the transcription "
+        "model, llmz.configuration.transcription-model); unset: what the runtime knows of the model.",
+    )
 
 
 class SummarizeCallback(Strict):
@@ -487,6 +492,18 @@ class ExecuteOptions(Strict):
     )
     mid_stream_fallback: bool | None = Field(
         default=None, description="`options.midStreamFallback`: restart a broken stream on the next model."
+    )
+    transcription_model: str | None = Field(
+        default=None,
+        min_length=1,
+        description="`options.transcriptionModel`: the model that transcribes audio input for a model "
+        "without native audio support.",
+    )
+    max_time_to_first_token: int | None = Field(
+        default=None,
+        gt=0,
+        description="`options.maxTimeToFirstToken`, passed as written: the documents give no unit "
+        "(llmz.configuration.streaming-options), so scenarios pick values that hold under every reading.",
     )
 
 

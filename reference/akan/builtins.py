@@ -35,6 +35,9 @@ BUILTIN_TOOLS: tuple[dict[str, Any], ...] = (
      "parameters": _params(["target"])},
 )
 BUILTIN_NAMES = frozenset(str(tool["name"]) for tool in BUILTIN_TOOLS)
+#: akan.builtin.settle-after-non-query-tools: the built-ins that only read, so the session does not wait for
+#: the screen after them (the documents do not say how a tool is marked `query`).
+QUERY_BUILTINS = frozenset({"readScreen", "readState"})
 #: A scheme (``https:``, ``javascript:``) or a protocol-relative ``//host`` leaves the app.
 _EXTERNAL = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*:|//|\\\\)")
 
@@ -65,11 +68,14 @@ class Builtins:
     """The built-in tools on offer, who answers a call first, and the decisions behind navigation.
 
     ``call_order`` names who answers a call by name, first to last: the page's own declarations, a form
-    control's tool, an ``akanjs/ui`` component's, a local-state setter, then a built-in.
+    control's tool, an ``akanjs/ui`` component's, a local-state setter, then a built-in. ``queries`` are
+    the built-ins the session does not wait for the screen after (akan.builtin.settle-after-non-query-tools;
+    the documents do not say how a tool is marked `query`, and the reference counts the two that only read).
     """
 
     tools: tuple[dict[str, Any], ...] = BUILTIN_TOOLS
     call_order: tuple[str, ...] = CALL_ORDER
+    queries: frozenset[str] = QUERY_BUILTINS
 
     def offered(self, page_tools: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         """The tools a turn declares: the page's own, then each built-in whose name no page tool took.

@@ -6,13 +6,16 @@ offered it is decided here. A declaration is left out when its name is falsy
 can describe (akan.tool.undescribable-arg-withdraws-tool): a tool the model cannot be told how to call is
 withdrawn whole, rather than published with a hole in its schema. Shared repeats are one tool
 (akan.tool.shared-merges-repeats). An argument with a fixed set of values publishes them as ``enum`` and
-refuses anything else before the tool body runs (akan.tool.enum-of-refuses-off-values).
+refuses anything else before the tool body runs (akan.tool.enum-of-refuses-off-values). Of the builder's
+calls only ``.exec`` is a React hook (akan.tool.exec-is-the-only-hook): the chain before it may be built
+anywhere, even once at module scope, and ``.exec`` running again on a re-render is the same component's
+declaration again, not a new registration.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from reference.akan.model import PageTool, Scalar, Store, ToolArg
@@ -38,7 +41,34 @@ def model_text(text: str, dictionary: Mapping[str, str]) -> str:
 
 @dataclass(frozen=True)
 class Declarations:
-    """How declarations become the page's part of a turn's tools, and the check a call passes first."""
+    """How declarations become the page's part of a turn's tools, and the check a call passes first.
+
+    ``hooks`` are the builder's calls that are React hooks (akan.tool.exec-is-the-only-hook: ``exec``).
+    """
+
+    hooks: frozenset[str] = field(default_factory=lambda: frozenset({"exec"}))
+
+    def render(
+        self, registered: Sequence[PageTool], statements: Sequence[PageTool], first: bool
+    ) -> tuple[list[PageTool], list[str]]:
+        """The registrations after a render of the components holding ``statements``, and console errors.
+
+        akan.tool.exec-is-the-only-hook. A chain built at module scope calls ``st.tool`` and ``.arg``
+        outside any render, which is sound because neither is a hook; a builder step that were one would
+        be an invalid hook call there, and its tool never declared. On a later render ``.exec`` runs
+        again as the same hook of the same component: the registrations stay as they are (a registering
+        call that were no hook would add one per render).
+        """
+        if first:
+            outside = sorted(self.hooks - {"exec"})
+            kept = [tool for tool in statements if tool.chain == "render" or not outside]
+            errors = [
+                f"Invalid hook call: st.tool {tool.name!r} calls the hook {outside[0]} outside a component "
+                "render; the tool is not declared"
+                for tool in statements if tool.chain == "module" and outside
+            ]
+            return kept, errors
+        return (list(registered) if "exec" in self.hooks else [*registered, *statements]), []
 
     def store_tools(self, stores: Sequence[Store]) -> list[dict[str, Any]]:
         """akan.surface.no-derivation-from-store-class: a store class's methods publish nothing; an action

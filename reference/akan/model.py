@@ -151,6 +151,9 @@ class PageTool:
     """The page's HTML once a call's work commits, a moment after the body returns (None: no change)."""
     on_abort: Literal["ignore", "honour"] = "ignore"
     """What the body does with ``AgentAbort.current`` when Stop ends its turn: run on, or clean up."""
+    chain: Literal["render", "module"] = "render"
+    """Where ``st.tool(...)`` and its ``.arg`` steps are called: in the component's render with ``.exec``
+    (one statement), or once at module scope, outside any render, with only ``.exec(fn)`` in the render."""
 
     def __post_init__(self) -> None:
         if self.asks is not None and not self.settles:

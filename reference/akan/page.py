@@ -11,6 +11,7 @@ Every decision is read from the ``AkanPolicies`` the page was given.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal
 
 from reference.akan import forms
@@ -43,6 +44,9 @@ class LivePage:
         self.form_values: dict[str, Any] = {f.name: f.value for f in form.fields} if form else {}
         #: Dialog dismissals tools started, not yet reported (akan.ui.dialog-close-uses-dismissal).
         self.dismissals: list[dict[str, Any]] = []
+        #: Told when a ``ScreenSettle.wait()`` starts and ends (``"start"``, ``"end"``); the session's
+        #: record, when it observes waits.
+        self.on_wait: Callable[[str], None] = lambda phase: None
 
     def context(self) -> dict[str, Any]:
         """akan.surface.context-completed-by-scopes-route-keys: route, scopes on screen, readable keys.
@@ -80,9 +84,17 @@ class LivePage:
         return json_text({"highlighted": section})
 
     def settle(self) -> None:
-        """Wait for the screen to settle: a change a tool's work started lands now."""
+        """Time passes (a model call, a person's pause): a change a tool's work started lands now."""
         if self.pending_html is not None:
             self.html, self.pending_html = self.pending_html, None
+
+    def wait_for_screen(self) -> None:
+        """``ScreenSettle.wait()``: resolves once the DOM is quiet (bounded), so a change in flight lands
+        before it does. Unlike ``settle``, it is an awaited call a tool or the session makes, and is
+        reported as one."""
+        self.on_wait("start")
+        self.settle()
+        self.on_wait("end")
 
     def read_screen(self, section: str | None = None) -> str:
         """``readScreen``: the declared HTML as compact text, or the plain-text screen when there is none."""
@@ -175,6 +187,10 @@ class LivePage:
             return json_text({"error": f"navigate only moves within this app; {path!r} is not an app path"})
         self.route = path
         self.history.append(path)
+        if self.policies.navigate_awaits_settle:
+            # akan.builtin.navigate-awaits-screen-settle: the router's push hands its promise to nobody, so
+            # navigate waits for the screen itself before it answers.
+            self.wait_for_screen()
         return json_text({"route": path})
 
     def go_back(self) -> str:

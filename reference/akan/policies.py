@@ -130,7 +130,11 @@ class AkanPolicies:
     click_runs_handler: bool = True
     """akan.tool.declaration-returns-shared-callable: the callable a person presses runs the tool's body."""
     settles_after_tools: bool = True
-    """akan.builtin.settle-after-non-query-tools: the session waits for the screen after a page tool."""
+    """akan.builtin.settle-after-non-query-tools: the session waits for the screen after every tool that
+    is not a query (the reference counts readScreen and readState as the queries)."""
+    navigate_awaits_settle: bool = True
+    """akan.builtin.navigate-awaits-screen-settle: navigate waits on ``ScreenSettle.wait()`` itself before
+    it returns (False: it returns at once and leaves the wait to the session's own after-tool wait)."""
     catalogue_follows_route: bool = True
     """akan.builtin.catalogue-snapshot-per-turn: each turn's tools are those mounted on the route the page
     is on when it starts (False: the route the page opened on, for good)."""

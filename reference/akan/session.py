@@ -24,7 +24,7 @@ to its ``Recorder`` and to each observer.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -89,7 +89,9 @@ class ChatSession:
     ``adaptor`` (the LLM adaptor and ``setLlm``), ``reader`` (the app's attachment reader), ``prompts``
     (``prompt()`` commands), ``relay`` (``runAgentTurn``'s guard; None: served and open to this caller),
     ``dictionary`` (the browser's entries for error keys), ``voice`` (a voice engine), ``max_turns`` and
-    ``stored`` (the transcript web storage holds when the page opens).
+    ``stored`` (the transcript web storage holds when the page opens). ``observe`` names the extra
+    observations to report as events: ``settle`` (each ``ScreenSettle.wait()`` and each tool run's start
+    and return, in order) and ``listen`` (each call of the voice engine's ``listen``).
     """
 
     def __init__(
@@ -110,8 +112,10 @@ class ChatSession:
         policies: AkanPolicies = DEFAULT_POLICIES,
         recorder: Recorder | None = None,
         observers: Sequence[Observer] = (),
+        observe: Collection[str] = (),
     ) -> None:
         self.provider = provider
+        self.observe = frozenset(observe)
         self.policies = policies
         self.recorder = recorder if recorder is not None else Recorder()
         self.observers = list(observers)
@@ -130,9 +134,16 @@ class ChatSession:
         self.held_at: int | None = None
         self.clock = VirtualClock()
         self.page = LivePage(page, policies)
+        if "settle" in self.observe:
+            self.page.on_wait = lambda phase: self._emit("settle", phase=phase)
         #: Declarations of the mounted components (akan.surface.declaration-is-the-surface).
         in_view = policies.placement.in_view
-        self.declarations = [t for t in page.tools if in_view(t.zone, page.zone)]
+        statements = [t for t in page.tools if in_view(t.zone, page.zone)]
+        self.declarations, errors = policies.declarations.render([], statements, first=True)
+        #: The declaration statements the mounted components run on every render.
+        self.statements = list(self.declarations)
+        for text in errors:  # akan.tool.exec-is-the-only-hook
+            self._emit("console", level="error", text=text)
         for name, count in policies.declarations.clashes(self.declarations).items():
             self._emit("tool_clash", name=name, registrations=count)
         notices = [*policies.declarations.withdrawal_notices(self.declarations),
@@ -282,12 +293,18 @@ class ChatSession:
             return self.draft
         assert self.speaker is not None
         self.speaker.cancel("mic")
-        draft, send_now = self.policies.speech.press(heard)
+        speech = self.policies.speech
+        draft, send_now = speech.press(speech.hear(speech.engine(heard, self._observe_listen)))
         self.draft, self.draft_voiced = draft, True
         self._emit("draft", text=self.draft, voiced=True)
         if send_now:
             self.send_draft(None)
         return self.draft
+
+    def _observe_listen(self, handlers: list[str]) -> None:
+        """With ``observe`` holding ``listen``: the chat called the engine's listen with these callbacks."""
+        if "listen" in self.observe:
+            self._emit("listen", handlers=handlers)
 
     def send_draft(self, edit: str | None = None) -> TurnResult:
         """Enter on the composer's text; a corrected voice draft still counts as a voiced ask."""
@@ -308,6 +325,16 @@ class ChatSession:
         if tool.html_after is not None:
             self.page.pending_html = tool.html_after
 
+    def render(self) -> None:
+        """The mounted components render again (a state change elsewhere): each declaration statement they
+        hold runs once more. A clash this makes is warned about as one found at mount is."""
+        declarations = self.policies.declarations
+        before = declarations.clashes(self.declarations)
+        self.declarations, _ = declarations.render(self.declarations, self.statements, first=False)
+        for name, count in declarations.clashes(self.declarations).items():
+            if before.get(name) != count:
+                self._emit("tool_clash", name=name, registrations=count)
+
     def unmount(
         self, tools: Sequence[str] = (), state: Sequence[str] = (), guides: Sequence[str] = ()
     ) -> None:
@@ -318,6 +345,7 @@ class ChatSession:
         self.declarations, self.page.state = self.policies.placement.unmount(
             self.declarations, self.page.state, tools, state
         )
+        self.statements, _ = self.policies.placement.unmount(self.statements, {}, tools, ())
         if self.policies.guides_follow_render:
             self.page.rendered_guides = [g for g in self.page.rendered_guides if g.text not in guides]
 
@@ -640,7 +668,8 @@ class ChatSession:
                     self._emit("question", id=call_info["id"], text=tool.asks)
                     self._read_aloud(tool.asks)
                 return False
-            self._result(call_info, self._run_tool(tool, call_info["name"], call_info["arguments"]))
+            content = self._run_tool(tool, call_info["name"], call_info["arguments"], call_info["id"])
+            self._result(call_info, content)
         return True
 
     def _result(self, call_info: dict[str, Any], content: str) -> None:
@@ -668,9 +697,11 @@ class ChatSession:
         """Only published declarations can be called by the model."""
         return self.policies.declarations.published(self._mounted()).get(name)
 
-    def _run_tool(self, tool: PageTool | None, name: str, arguments: dict[str, Any]) -> str:
+    def _run_tool(
+        self, tool: PageTool | None, name: str, arguments: dict[str, Any], call_id: str | None = None
+    ) -> str:
         """Whoever answers ``name`` first, in ``Builtins.call_order`` (a page tool shadows a built-in of its
-        name: akan.builtin.hook-tool-shadows-builtin)."""
+        name: akan.builtin.hook-tool-shadows-builtin); then the session's own wait for the screen."""
         page = self.page
         runners: dict[str, Callable[[], str | None]] = {
             "page": lambda: None if tool is None else self._page_tool(tool, arguments),
@@ -679,11 +710,25 @@ class ChatSession:
             "local": lambda: page.run_local_tool(name, arguments),
             "builtin": lambda: page.run_builtin(name, arguments) if name in BUILTIN_NAMES else None,
         }
+        self._trace_run(call_id, name, "start")
         for who in self.policies.builtins.call_order:
             result = runners[who]()
             if result is not None:
+                self._trace_run(call_id, name, "return")
+                query = who == "builtin" and name in self.policies.builtins.queries
+                if self.policies.settles_after_tools and not query:
+                    # akan.builtin.settle-after-non-query-tools: a change the tool's work started lands
+                    # before the answer (``Builtins.queries`` are the built-ins not waited for).
+                    page.wait_for_screen()
                 return result
+        self._trace_run(call_id, name, "return")
         return json_text({"error": f"no tool named {name} is published on this screen"})
+
+    def _trace_run(self, call_id: str | None, name: str, phase: str) -> None:
+        """With ``observe`` holding ``settle``: a tool's run starts, or hands back its value (before the
+        session's own wait and the result it then posts)."""
+        if "settle" in self.observe:
+            self._emit("tool_run", id=call_id, name=name, phase=phase)
 
     def _ui_tool(self, name: str, arguments: dict[str, Any]) -> str | None:
         """An ``akanjs/ui`` component's tool; a dialog it dismissed is reported as it happened."""
@@ -701,10 +746,6 @@ class ChatSession:
         result = tool.run(arguments)
         if tool.html_after is not None:
             self.page.pending_html = tool.html_after
-        if self.policies.settles_after_tools:
-            # akan.builtin.settle-after-non-query-tools: the documents do not say how a tool is marked
-            # `query`, so every page tool is waited for; a change its work started lands before the answer.
-            self.page.settle()
         return result if isinstance(result, str) else json_text(result)
 
     # -- compaction ---------------------------------------------------------------------------------

@@ -224,6 +224,9 @@ class Model:
     id: str
     input_tokens: int = 128_000
     output_tokens: int = 16_384
+    audio: bool = True
+    """Whether the model takes audio input natively; without it audio goes to the transcription model
+    (llmz.configuration.transcription-model)."""
 
 
 DEFAULT_MODELS: Final = (Model("scripted"),)
@@ -270,6 +273,12 @@ class Options:
     tool_result_max_tokens: object = DEFAULT_RESULT_BUDGET
     mid_stream_fallback: bool = False
     """``options.midStreamFallback``: a stream that breaks before dispatch restarts on the next model."""
+    transcription_model: str | None = None
+    """``options.transcriptionModel``: the model that transcribes audio for a model that cannot take it
+    (llmz.configuration.transcription-model). None: the reference's default."""
+    max_time_to_first_token: float | None = None
+    """``options.maxTimeToFirstToken``: a streamed answer whose first chunk is later is not used
+    (llmz.configuration.streaming-options; the reference reads it in milliseconds). None: no limit."""
 
 
 NO_HOOKS: Final = Hooks()

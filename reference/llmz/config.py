@@ -58,6 +58,10 @@ class RunConfig:
     """As the host gave it: checked (llmz.inspection.tool-result-range) before the first iteration."""
     mid_stream_fallback: bool = False
     """``options.midStreamFallback`` (llmz.streaming.mid-stream-fallback-before-dispatch)."""
+    max_time_to_first_token: float | None = None
+    """``options.maxTimeToFirstToken`` as the host gave it (llmz.configuration.streaming-options)."""
+    transcription_model: str | None = None
+    """``options.transcriptionModel`` (llmz.configuration.transcription-model)."""
     tools_getter: Callable[[], Sequence[Tool]] | None = None
     """The host's tools getter, when it gave one instead of a list (llmz.tools.dynamic-getters)."""
     preset: str | None = None
@@ -154,6 +158,8 @@ def resolve(
         max_tokens=options.max_tokens,
         result_budget=options.tool_result_max_tokens,
         mid_stream_fallback=options.mid_stream_fallback,
+        max_time_to_first_token=options.max_time_to_first_token,
+        transcription_model=options.transcription_model,
         tools_getter=getter,
         preset=chat.preset if chat else None,
         response_instructions=chat.response_instructions if chat else None,

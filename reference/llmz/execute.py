@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from reference.llmz import config as config_module
-from reference.llmz import fit, host_api, prompt, request_hook, streaming
+from reference.llmz import fit, host_api, prompt, request_hook, streaming, transcription
 from reference.llmz.api import (
     DEFAULT_MODELS,
     DEFAULT_OPTIONS,
@@ -228,7 +228,12 @@ def _one_call(ctx: IterationContext, runtime: Runtime, index: int) -> IterationE
         request = build_request(ctx, runtime, index)
     except LlmzError as error:
         return _failed_before_dispatch(ctx, index, error)
-    failure: ProviderFailure | None = None
+    try:
+        request = _transcribe_audio(ctx, runtime, request)
+    except ProviderFailure as exc:
+        failed = LlmzError("GENERATION_FAILED", str(exc), status=exc.status)
+        return _failed_before_dispatch(ctx, index, failed)
+    failure: LlmzError | None = None
     sequence = ctx.policies.fallback_sequence(runtime.models)
     attempt, late_restart = 1, None
     for position, candidates in enumerate(sequence):
@@ -236,7 +241,13 @@ def _one_call(ctx: IterationContext, runtime: Runtime, index: int) -> IterationE
         try:
             entry = runtime.provider.complete(request)
         except ProviderFailure as exc:
-            failure = exc
+            failure = LlmzError("GENERATION_FAILED", str(exc), status=exc.status)
+            continue
+        late = _late_first_token(ctx, entry)
+        if late is not None:  # the late stream is never used (llmz.configuration.streaming-options)
+            if not ctx.policies.late_first_token_falls_back:
+                return _failed_before_dispatch(ctx, index, late)
+            failure = late
             continue
         if entry.stream_break is None:
             end = run_iteration(entry, ctx, index)
@@ -250,9 +261,35 @@ def _one_call(ctx: IterationContext, runtime: Runtime, index: int) -> IterationE
         attempt += 1
         late_restart = outcome or None
     assert failure is not None  # a restart always has a next candidate to ask
-    return _failed_before_dispatch(
-        ctx, index, LlmzError("GENERATION_FAILED", str(failure), status=failure.status)
-    )
+    return _failed_before_dispatch(ctx, index, failure)
+
+
+def _transcribe_audio(ctx: IterationContext, runtime: Runtime, request: dict[str, Any]) -> dict[str, Any]:
+    """The request with its audio transcribed, when a model of the run cannot take audio natively: each
+    audio part goes to ``options.transcriptionModel`` first (llmz.configuration.transcription-model)."""
+    messages = request["messages"]
+    if not transcription.has_audio(messages):
+        return request
+    model = ctx.policies.transcriber(ctx.config.transcription_model, runtime.models)
+    if model is None:
+        return request
+
+    def transcribe(part: dict[str, Any]) -> str:
+        return runtime.provider.complete(transcription.request(model, part), purpose="transcription").text
+
+    return {**request, "messages": transcription.transcribed(messages, transcribe)}
+
+
+def _late_first_token(ctx: IterationContext, entry: ModelResponse) -> LlmzError | None:
+    """The failure of a streamed answer whose first chunk came after ``options.maxTimeToFirstToken``
+    (llmz.configuration.streaming-options; the unit and the outcome are policies), else None."""
+    limit, policies = ctx.config.max_time_to_first_token, ctx.policies
+    delay = entry.first_chunk_delay_ms if entry.chunks is not None else None
+    if limit is None or delay is None:
+        return None
+    if not policies.first_token_late(limit, delay, policies.first_token_limit_unit_ms):
+        return None
+    return streaming.late_first_token(limit, delay)
 
 
 def _broken_stream(

@@ -45,6 +45,7 @@ from reference.llmz import (
     signals,
     streaming,
     tokens,
+    transcription,
     typescript,
 )
 from reference.llmz import settle as settlement
@@ -135,6 +136,13 @@ class Policies:
     stream_contents: Callable[[list[str]], list[str]] = failures.stream_contents
     # Broken streams (llmz.streaming.*; reference/llmz/streaming.py, read in execute._one_call)
     dispatch_while_streaming: bool = streaming.DISPATCH_WHILE_STREAMING
+    # maxTimeToFirstToken (llmz.configuration.streaming-options; read in execute._one_call)
+    first_token_late: Callable[[float | None, float | None, float], bool] = streaming.first_token_late
+    first_token_limit_unit_ms: float = streaming.FIRST_TOKEN_LIMIT_UNIT_MS
+    late_first_token_falls_back: bool = streaming.LATE_FIRST_TOKEN_FALLS_BACK
+    # Audio for a model without native audio support (llmz.configuration.transcription-model; read in
+    # execute._transcribe_audio)
+    transcriber: Callable[[str | None, Sequence[Any]], str | None] = transcription.transcriber
     may_restart: Callable[[bool, bool, bool], bool] = streaming.may_restart
     restart_event: Callable[[int, int, Any, Any, str], dict[str, Any]] = streaming.restart_event
     tell_consumer_of_restart: bool = True

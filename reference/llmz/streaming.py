@@ -10,6 +10,12 @@ restart on the next model, telling the preview consumer to retract first
 consumer that fails to retract stops generation (llmz.streaming.failed-retraction-stops). After dispatch
 nothing is replayed (llmz.streaming.no-replay-after-dispatch): what ran stays and the interruption is
 reported (llmz.streaming.post-dispatch-failure-reported).
+
+``options.maxTimeToFirstToken`` (llmz.configuration.streaming-options) bounds the wait for a stream's
+first chunk. The documents give neither its unit nor what a late first token leads to; the reference
+reads milliseconds (as llmz 1.0.1 validates it) and treats a late stream like a failed call: the next
+model of a fallback list is asked, and without one the generation fails. Whatever the reading, the late
+stream itself is never used.
 """
 
 from __future__ import annotations
@@ -45,6 +51,29 @@ def emit_previews(
         except Exception:
             event["threw"] = True
         events.emit("delta", **event)
+
+
+FIRST_TOKEN_LIMIT_UNIT_MS: Final = 1.0
+"""Milliseconds per unit of ``maxTimeToFirstToken`` (the documents leave the unit open)."""
+
+LATE_FIRST_TOKEN_FALLS_BACK: Final = True
+"""A late first token moves on to the next model (else the generation fails at once)."""
+
+
+def first_token_late(limit: float | None, delay_ms: float | None, unit_ms: float) -> bool:
+    """Whether a streamed answer's first chunk came after ``options.maxTimeToFirstToken``
+    (llmz.configuration.streaming-options): only with a limit, and only for a stream that reports its
+    first-chunk time; ``unit_ms`` is the length of one unit of the limit."""
+    return limit is not None and delay_ms is not None and delay_ms > limit * unit_ms
+
+
+def late_first_token(limit: float, delay_ms: float) -> LlmzError:
+    """The failure of a stream whose first token was late: no answer arrived in time, so it is a
+    generation failure (llmz.errors.generation-failed)."""
+    return LlmzError(
+        "GENERATION_FAILED",
+        f"the first streamed token came after {delay_ms:g} ms, beyond maxTimeToFirstToken ({limit:g})",
+    )
 
 
 def may_restart(enabled: bool, dispatched: bool, has_next_model: bool) -> bool:

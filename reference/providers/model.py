@@ -82,6 +82,9 @@ class ModelResponse:
     """The stream fails partway (only with ``chunks``): the answer never completes."""
     continuation: Any = None
     """Opaque provider continuation metadata (a reasoning signature): the answer is signed output."""
+    first_chunk_delay_ms: float | None = None
+    """How long the stream's first chunk took to arrive (scripted, or measured over HTTP); None: at once or
+    not streamed. Runtimes compare it with a time-to-first-token limit; it is not part of the record."""
 
     def effective_stop_reason(self) -> StopReason:
         if self.stop_reason is not None:

@@ -25,8 +25,8 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import httpx
@@ -177,6 +177,23 @@ def http_failure(response: httpx.Response) -> ProviderHTTPError | ScriptExhauste
     return kind(response.status_code, message, parse_retry_after(response.headers), body)
 
 
+class FirstLineClock:
+    """The lines of a streamed body, timing the first one that carries anything: how long the first
+    chunk took after the request was sent (``ModelResponse.first_chunk_delay_ms``, which a runtime's
+    time-to-first-token limit reads)."""
+
+    def __init__(self, lines: Iterable[str], started: float) -> None:
+        self._lines = lines
+        self._started = started
+        self.first_ms: float | None = None
+
+    def __iter__(self) -> Iterator[str]:
+        for line in self._lines:
+            if self.first_ms is None and line.strip():
+                self.first_ms = round((time.monotonic() - self._started) * 1000, 1)
+            yield line
+
+
 class OpenAICompatibleProvider:
     """``complete`` posts one chat-completions request per call and returns the answer as a ModelResponse.
 
@@ -267,15 +284,19 @@ class OpenAICompatibleProvider:
 
     def _exchange_streamed(self, body: dict[str, Any], structured: bool) -> ModelResponse:
         headers = {**self._headers(), "Accept": "text/event-stream"}
+        started = time.monotonic()
         with self._client.stream("POST", self.url, json=body, headers=headers) as response:
             if response.status_code >= 400:
                 response.read()
                 raise http_failure(response)
-            lines: Iterable[str] = response.iter_lines()
-            return _read(
+            clock = FirstLineClock(response.iter_lines(), started)
+            entry = _read(
                 response.status_code,
-                lambda: wire.entry_from_stream(wire.parse_sse(lines), structured=structured),
+                lambda: wire.entry_from_stream(wire.parse_sse(clock), structured=structured),
             )
+            if entry.chunks is None or clock.first_ms is None:
+                return entry
+            return replace(entry, first_chunk_delay_ms=clock.first_ms)
 
     def _record_answer(self, call: int, entry: ModelResponse) -> None:
         if self._recorder is None:

@@ -147,6 +147,24 @@ MUTANTS: list[Mutant] = [
         settles_after_tools=False,
     ),
     mutant(
+        "akan-navigate-leaves-settle-to-session",
+        "akan.builtin.navigate-awaits-screen-settle",
+        "navigate returns as soon as the router is pushed; only the session's own after-tool wait follows it",
+        navigate_awaits_settle=False,
+    ),
+    mutant(
+        "akan-tool-builder-steps-are-hooks",
+        "akan.tool.exec-is-the-only-hook",
+        "st.tool and .arg are hooks as well as .exec: a chain built at module scope is an invalid hook call",
+        declarations=Declarations(hooks=frozenset({"tool", "arg", "exec"})),
+    ),
+    mutant(
+        "akan-tool-exec-not-a-hook",
+        "akan.tool.exec-is-the-only-hook",
+        ".exec is a plain registering call, so every render registers the tool once more",
+        declarations=Declarations(hooks=frozenset()),
+    ),
+    mutant(
         "akan-catalogue-fixed-at-open",
         "akan.builtin.catalogue-snapshot-per-turn",
         "the tools offered stay those of the route the chat opened on, whatever the navigation",

@@ -70,6 +70,12 @@ MUTANTS: list[Mutant] = [
         speech=_VoiceSentAtOnce(),
     ),
     mutant(
+        "akan-listen-awaited-as-promise",
+        "akan.speech.listen-is-subscription",
+        "listen is called with no handlers and what it returns is awaited as the transcript",
+        speech=SpeechPolicy(subscribes=False),
+    ),
+    mutant(
         "akan-mic-when-unavailable",
         "akan.speech.unavailable-renders-no-mic",
         "an engine answering available() false still gets a microphone",

@@ -291,4 +291,18 @@ MUTANTS: list[Mutant] = [
         description="a program cut off by the timeout is a recoverable failure and the run carries on",
         policies=lambda p: replace(p, timeout_error=_timeout_recoverable),
     ),
+    Mutant(
+        "llmz-transcribes-with-execution-model",
+        rules=("llmz.configuration.transcription-model",),
+        description="options.transcriptionModel is ignored: audio is transcribed by the execution model",
+        policies=lambda p: replace(
+            p, transcriber=lambda option, models: None if all(m.audio for m in models) else models[0].id
+        ),
+    ),
+    Mutant(
+        "llmz-never-transcribes",
+        rules=("llmz.configuration.transcription-model",),
+        description="audio is sent as it is even to a model that cannot take audio natively",
+        policies=lambda p: replace(p, transcriber=lambda option, models: None),
+    ),
 ]

@@ -62,6 +62,18 @@ MUTANTS: list[Mutant] = [
         policies=lambda p: replace(p, failed_retraction_stops=False),
     ),
     Mutant(
+        "llmz-ignores-max-time-to-first-token",
+        rules=("llmz.configuration.streaming-options",),
+        description="maxTimeToFirstToken is ignored: a stream whose first token is late is used as usual",
+        policies=lambda p: replace(p, first_token_late=lambda limit, delay, unit: False),
+    ),
+    Mutant(
+        "llmz-first-token-limit-in-microseconds",
+        rules=("llmz.configuration.streaming-options",),
+        description="maxTimeToFirstToken is read in microseconds, so a first token well within it is late",
+        policies=lambda p: replace(p, first_token_limit_unit_ms=0.001),
+    ),
+    Mutant(
         "llmz-break-after-dispatch-ignored",
         rules=("llmz.streaming.post-dispatch-failure-reported",),
         description="a stream that breaks after its program started is taken as complete (its exit applies)",

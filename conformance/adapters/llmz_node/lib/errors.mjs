@@ -42,3 +42,11 @@ export class StreamBroken extends Error {
     this.name = 'StreamBroken'
   }
 }
+
+/** A scripted stream whose first chunk did not come within the request's `maxTimeToFirstToken`. */
+export class FirstTokenLate extends Error {
+  constructor(limitMs) {
+    super(`no first token within maxTimeToFirstToken (${limitMs} ms)`)
+    this.name = 'FirstTokenLate'
+  }
+}

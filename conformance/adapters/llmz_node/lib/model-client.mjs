@@ -11,15 +11,35 @@
 // scenario and therefore survives a session's toJSON/fromJSON.
 import { _CustomModelClient } from 'llmz'
 
-import { ProviderFailure, ScriptExhausted, StreamBroken } from './errors.mjs'
+import { FirstTokenLate, ProviderFailure, ScriptExhausted, StreamBroken } from './errors.mjs'
 import { SCRIPTED_PROVIDER, llmzModelRef, scenarioModelId } from './models.mjs'
 import { normalizeRequest } from './wire.mjs'
 
 /** How llmz 1.0.1 labels a compaction summary in the native messages it sends. */
 const SUMMARY_LABEL = 'Conversation summary:\n'
 
+/**
+ * Wait out a scripted first-chunk delay; with a time-to-first-token limit (milliseconds) the delay is
+ * waited only up to the limit, and a delay beyond it ends in FirstTokenLate.
+ */
+async function firstChunkWait(delayMs, limitMs, signal) {
+  if (!delayMs) return
+  const late = typeof limitMs === 'number' && delayMs > limitMs
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, late ? limitMs : delayMs)
+    signal?.addEventListener('abort', () => { clearTimeout(timer); reject(signal.reason ?? new Error('generation aborted')) }, { once: true })
+  })
+  if (late) throw new FirstTokenLate(limitMs)
+}
+
 /** Model limits used when a scenario does not configure them (a large context, a generous output). */
 export const DEFAULT_MODEL = { id: 'scripted', inputTokens: 128000, outputTokens: 16384 }
+
+/** The answer allowance the stand-in gives a transcription call (the reference's TRANSCRIPT_MAX_TOKENS). */
+const TRANSCRIPT_MAX_TOKENS = 4096
+
+/** What a transcription call is recorded as asking when llmz's request names no transcription model. */
+const UNNAMED_TRANSCRIBER = 'client-default'
 
 /** How long a stream waits for a program started from it that does not end (a hanging tool). */
 const PROGRAM_WAIT_MS = 1000
@@ -72,6 +92,7 @@ export class ScriptedModelClient extends _CustomModelClient {
     const candidates = Array.isArray(input.model) && input.model.length > 1 ? [...input.model] : [input.model]
     const purpose = purposeOf(input)
     if (purpose === 'turn') this.#noteCompaction(input)
+    if (purpose === 'turn') await this.#transcribeAudio(input, candidates, options)
     for (let start = 0; ; start += 1) {
       const remaining = candidates.slice(start)
       const attempt = remaining.length > 1 ? { ...input, model: remaining } : { ...input, model: remaining[0] }
@@ -101,11 +122,20 @@ export class ScriptedModelClient extends _CustomModelClient {
    * sent once `calls_after` chunks have arrived (llmz may start the program then), and the transport then
    * fails. Like Cognitive, the client restarts on the next candidate only when the request asks for
    * `midStreamFallback`, announcing it with a restart chunk; otherwise the failure reaches llmz.
+   *
+   * A `first_chunk_delay_ms` holds the first chunk back for real. llmz 1.0.1 does not time the first
+   * token itself: it hands `options.maxTimeToFirstToken` to its client in every streamed request (and
+   * only widens its own idle timeout to it). So, as Cognitive's contract in llmz's typings says, this
+   * client reads the request's value in milliseconds: a first chunk later than that is given up after
+   * that long and the next candidate is asked; with none left the failure reaches llmz. The value is read
+   * from the request llmz built, never from the scenario, so llmz dropping the option shows.
    */
   #stream = async function* stream(input, options = {}) {
     const candidates = Array.isArray(input.model) && input.model.length > 1 ? [...input.model] : [input.model]
     const restarts = Boolean(input.options?.midStreamFallback)
+    const firstTokenMs = input.options?.maxTimeToFirstToken
     this.#noteCompaction(input)
+    await this.#transcribeAudio(input, candidates, options)
     let attempt = 1
     for (let start = 0; ; start += 1) {
       const remaining = candidates.slice(start)
@@ -113,8 +143,10 @@ export class ScriptedModelClient extends _CustomModelClient {
       let answer
       try {
         answer = await this.#answer(asked, 'turn', options, true)
+        await firstChunkWait(answer.entry.first_chunk_delay_ms, firstTokenMs, options.signal)
       } catch (error) {
-        if (!(error instanceof ProviderFailure) || remaining.length === 1) throw error
+        const fallsBack = error instanceof ProviderFailure || error instanceof FirstTokenLate
+        if (!fallsBack || remaining.length === 1) throw error
         continue
       }
       const { entry, response } = answer
@@ -157,6 +189,31 @@ export class ScriptedModelClient extends _CustomModelClient {
   /** Every trace llmz records in a turn (the player forwards them): a program's end releases the stream. */
   traced(trace) {
     if (trace?.type === 'code_execution') this.programEnded?.()
+  }
+
+  /**
+   * Audio for a model that cannot take it natively. llmz 1.0.1 does not decide this itself: whenever its
+   * request holds an audio part it hands its client `options.transcriptionModel` (its own default when
+   * the host gave none) and leaves the transcription to Cognitive. Standing in for Cognitive, this client
+   * asks the model the request names (never the scenario's option, so llmz dropping it shows) to
+   * transcribe each audio part, once per request, when a candidate model is marked `audio: false`; the
+   * call is recorded as a model_request of purpose `transcription`. llmz's turn request is recorded as
+   * llmz built it.
+   */
+  async #transcribeAudio(input, candidates, options) {
+    const parts = (input.messages ?? []).flatMap((message) =>
+      Array.isArray(message.content) ? message.content.filter((part) => part?.type === 'audio') : [])
+    if (!parts.length || candidates.every((ref) => (this.models[ref] ?? this.models['*'])?.audio !== false)) return
+    const named = input.options?.transcriptionModel
+    for (const part of parts) {
+      const asked = {
+        model: named ?? UNNAMED_TRANSCRIBER,
+        messages: [{ role: 'user', content: [structuredClone(part)] }],
+        tools: [],
+        maxTokens: TRANSCRIPT_MAX_TOKENS,
+      }
+      await this.#answer(asked, 'transcription', options)
+    }
   }
 
   async #answer(input, purpose, options, streamed = false) {

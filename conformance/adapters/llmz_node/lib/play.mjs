@@ -528,7 +528,11 @@ async function summarizeOrCompact(state, step) {
 function modelLimits(setup) {
   const models = {}
   for (const model of setup.models ?? []) {
-    models[llmzModelRef(model.id)] = { inputTokens: model.input_tokens, outputTokens: model.output_tokens }
+    models[llmzModelRef(model.id)] = {
+      inputTokens: model.input_tokens,
+      outputTokens: model.output_tokens,
+      ...(model.audio != null ? { audio: model.audio } : {}),
+    }
   }
   if (!Object.keys(models).length) models[llmzModelRef('scripted')] = { inputTokens: 128000, outputTokens: 16384 }
   return models
@@ -570,6 +574,8 @@ function executeOptions(options) {
   if (options.max_tokens != null) out.maxTokens = options.max_tokens
   if (options.tool_result_max_tokens != null) out.toolResultMaxTokens = options.tool_result_max_tokens
   if (options.mid_stream_fallback != null) out.midStreamFallback = options.mid_stream_fallback
+  if (options.max_time_to_first_token != null) out.maxTimeToFirstToken = options.max_time_to_first_token
+  if (options.transcription_model != null) out.transcriptionModel = llmzModelRef(options.transcription_model)
   return out
 }
 
