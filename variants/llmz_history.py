@@ -9,7 +9,23 @@ import copy
 from dataclasses import replace
 from typing import Any
 
+from reference.llmz import memory
+from reference.llmz.preview import preview
 from variants import Permitted, Record
+
+OVERVIEW_PREVIEW_TOKENS = 60
+"""The budget llmz 1.0.1 gives each variable's preview in its memory overview."""
+
+
+def _overview_with_previews(state: memory.Memory) -> str | None:
+    """The memory overview with a short preview of each variable, an inventory's own small budget."""
+    if not state.variables:
+        return None
+    listed = "\n".join(
+        f"- {name}: {preview(memory.to_plain(value), OVERVIEW_PREVIEW_TOKENS)}"
+        for name, value in sorted(state.variables.items())
+    )
+    return f"<memory_overview>\nNamed variables and their values, abbreviated:\n{listed}\n</memory_overview>"
 
 
 def _overview_on_last_input(record: Record) -> Record:
@@ -73,6 +89,13 @@ def _llmz_categories(record: Record) -> Record:
 
 
 PERMITTED: list[Permitted] = [
+    Permitted(
+        name="llmz-overview-small-previews",
+        system="llmz",
+        exercises=("llmz.inspection.inventories-own-budgets#open_question",),
+        description="the memory overview previews each variable within 60 tokens (as llmz 1.0.1 does)",
+        policies=lambda p: replace(p, memory_overview=_overview_with_previews),
+    ),
     Permitted(
         name="llmz-overview-on-last-input",
         system="llmz",

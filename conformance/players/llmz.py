@@ -63,6 +63,7 @@ from reference.llmz import (
     Exit,
     Hooks,
     HostObject,
+    InspectEvent,
     LlmzError,
     Model,
     Options,
@@ -143,13 +144,15 @@ def _handler(kind: str) -> Callable[[Any], Any] | None:
     return lambda _content: None
 
 
-def _on_inspect(hook: OnInspectHook) -> Callable[[Any], str | None]:
-    def on_inspect(snapshot: Any) -> str | None:
+def _on_inspect(hook: OnInspectHook, heard: Callable[[InspectEvent], None]) -> Callable[[Any], str | None]:
+    def on_inspect(event: InspectEvent) -> str | None:
+        if hook.record:
+            heard(event)
         if hook.action == "throw":
             _raise(hook.text or "onInspect failed")
-        if hook.action == "mutate" and isinstance(snapshot, dict):
-            snapshot.clear()
-            snapshot["mutated"] = True
+        if hook.action == "mutate" and isinstance(event.value, dict):
+            event.value.clear()
+            event.value["mutated"] = True
         return hook.text if hook.action == "replace" else None
 
     return on_inspect
@@ -228,6 +231,8 @@ class Player:
         self.policies = policies
         self.last_result: ExecutionResult | None = None
         self.observers = [self._observe]
+        self.next_iteration = 1
+        """The iteration under way in the current execute (1-based): the next one to end."""
         compaction = self.setup.compaction
         self.summarize_callback = _summarize_callback(self.setup)
         self.iteration_ids: dict[tuple[int, int], str] = {}
@@ -273,8 +278,16 @@ class Player:
         handler = _handler(spec.handler)
         return metadata_reporter(handler, self.recorder, str(spec.name)) if spec.report_metadata else handler
 
+    def _inspected(self, event: InspectEvent) -> None:
+        """A recorded ``onInspect`` call: the purpose and identity the runtime gave it."""
+        identity = None if event.identity is None else json.loads(json.dumps(dict(event.identity)))
+        self.recorder.emit(
+            "hook", iteration=self.next_iteration, name="onInspect", purpose=event.purpose, identity=identity
+        )
+
     def _observe(self, kind: str, fields: dict[str, Any]) -> None:
         if kind == "iteration":
+            self.next_iteration = fields["index"] + 1
             self._name_iteration(fields["execution"], fields["index"])
             if not self.setup.record_context_tokens:
                 fields = {key: value for key, value in fields.items() if key != "tokens"}
@@ -367,7 +380,7 @@ class Player:
             on_exit=on_exit,
             before_tool={hook.tool: _constant(hook.replace_input) for hook in spec.before_tool},
             after_tool={hook.tool: _after_tool(hook) for hook in spec.after_tool},
-            on_inspect=_on_inspect(spec.on_inspect) if spec.on_inspect is not None else None,
+            on_inspect=_on_inspect(spec.on_inspect, self._inspected) if spec.on_inspect is not None else None,
             before_request=self._before_request(spec) if spec.before_request is not None else None,
             before_execution=(lambda _code: replacement) if replacement is not None else None,
             on_iteration_start=_iteration_start(spec),
@@ -486,6 +499,7 @@ class Player:
         return getter
 
     def execute(self, step: ExecuteStep) -> None:
+        self.next_iteration = 1
         result = execute(
             self.session if step.session == "given" else None,
             self.provider,

@@ -169,6 +169,8 @@ def answer(
                 "result_snapshot": result is not None and getattr(result, "snapshot", None) is not None,
             },
         }
+    if step.probe == "error_class":
+        return {**fields, "constructed": _constructed(step, policies)}
     if result is None:
         raise ValueError(f"steps: probe {step.probe} needs an earlier execute step")
     guards = Guards(policies)
@@ -217,3 +219,28 @@ def _render(step: ProbeStep, setup: Setup, policies: Policies) -> dict[str, Any]
         return {"rendered": render(component, step.props, policies)}
     except LlmzError as error:
         return {"error": _error(error)}
+
+
+def _plain(value: object) -> object:
+    """A field as the record carries it: an exception as its message."""
+    return str(value) if isinstance(value, Exception) else value
+
+
+def _constructed(step: ProbeStep, policies: Policies) -> dict[str, Any]:
+    """A host constructing the exported error class ``step.error_class`` (the cause as an ordinary
+    exception), and what the made failure carries (llmz.errors.code-formatting-failed)."""
+    assert step.error_class is not None
+    given: dict[str, object] = {
+        key: (Exception(value) if key == "cause" else value) for key, value in step.fields.items()
+    }
+    made = policies.exported_error(step.error_class, step.message, given)
+    if made is None:
+        return {"exported": False}
+    carried = {key: _plain(made.details.get(key)) for key in step.fields}
+    return {
+        "exported": True,
+        "code": made.code,
+        "critical": made.critical,
+        "fields": carried,
+        "class_guard": policies.class_guard(step.error_class, policies.recognises)(made),
+    }

@@ -132,6 +132,7 @@ HookName = Literal[
     "onIterationStart",
     "onIterationEnd",
     "onTrace",
+    "onInspect",
 ]
 
 
@@ -142,6 +143,8 @@ class Hook(Open):
     exit: str = optional()
     tool: str = optional()
     threw: bool = optional()
+    purpose: str | None = optional()
+    identity: dict[str, Any] | None = optional()
 
 
 class Compaction(Open):

@@ -83,9 +83,20 @@ class ProbeError(Open):
     message: str
 
 
+class Constructed(Open):
+    """An exported error class the host constructed: whether the class exists, then its code, criticality,
+    the documented fields as read back (a cause as its message) and its class guard's answer."""
+
+    exported: bool
+    code: str = optional()
+    critical: bool = optional()
+    fields: dict[str, Any] = optional()
+    class_guard: bool = optional()
+
+
 class Probe(Open):
     type: Literal["probe"]
-    probe: Literal["guards", "iterations", "diagnostics", "snapshot", "render", "legacy"]
+    probe: Literal["guards", "iterations", "diagnostics", "snapshot", "render", "legacy", "error_class"]
     failures: list[FailureGuards] = optional()
     foreign: ForeignFailure = optional()
     think_signal: SignalGuards = optional()
@@ -98,3 +109,4 @@ class Probe(Open):
     rendered: Any = optional()
     error: ProbeError = optional()
     legacy: Legacy = optional()
+    constructed: Constructed = optional()

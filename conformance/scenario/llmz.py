@@ -390,10 +390,16 @@ class BeforeRequestHook(Strict):
 class OnInspectHook(Strict):
     """``onInspect`` for every preview: ``default`` returns undefined, ``replace`` returns ``text``,
     ``throw`` throws an Error (message ``text``), ``mutate`` changes the object it was given (clears it
-    and sets ``mutated: true``) and returns undefined."""
+    and sets ``mutated: true``) and returns undefined. With ``record`` each call the runtime makes is also
+    recorded as a ``hook`` event with the ``purpose`` and ``identity`` it was given
+    (llmz.inspection.on-inspect-context)."""
 
     action: Literal["default", "replace", "throw", "mutate"]
     text: str = ""
+    record: bool = Field(
+        default=False,
+        description="Record each call as a `hook` event `onInspect` with its purpose and identity.",
+    )
 
 
 ObserverBehaviour = Literal["none", "observe", "throw"]

@@ -66,6 +66,7 @@ from reference.llmz.api import (
 )
 from reference.llmz.errors import LlmzError
 from reference.llmz.execute import execute
+from reference.llmz.inspector import InspectEvent
 from reference.llmz.policies import DEFAULT_POLICIES, Policies
 from reference.llmz.pruning import AbortSignal, prune, request_messages
 from reference.llmz.session import Session
@@ -85,6 +86,7 @@ __all__ = [
     "ExitResult",
     "Hooks",
     "HostObject",
+    "InspectEvent",
     "IterationResult",
     "LlmzError",
     "Model",

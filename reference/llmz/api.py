@@ -30,6 +30,7 @@ from reference.llmz.compaction import (
     DEFAULT_TARGET_RATIO,
     DEFAULT_TRIGGER_RATIO,
 )
+from reference.llmz.inspector import InspectEvent
 from reference.llmz.preview import DEFAULT_RESULT_BUDGET
 
 JsonSchema = dict[str, Any]
@@ -205,8 +206,9 @@ class Hooks:
     """Per tool: the input the handler gets instead of the model's (after validation)."""
     after_tool: Mapping[str, Callable[[Any, Any], Any]] = field(default_factory=dict)
     """Per tool: (input, output) -> the output to use instead; raising rejects it, ``Abort`` stops."""
-    on_inspect: Callable[[Any], str | None] | None = None
-    """Gets a copy of every previewed value; returns the preview text, or None for the usual one."""
+    on_inspect: Callable[[InspectEvent], str | None] | None = None
+    """Gets an ``InspectEvent`` for every preview (a copy of the value, the preview's purpose, the value's
+    identity); returns the preview text, or None for the usual one."""
     before_request: Callable[[list[dict[str, Any]]], list[dict[str, Any]] | None] | None = None
     """Gets copies of a request's messages; returns the messages to send instead, or None."""
     before_execution: Callable[[str], str | None] | None = None

@@ -21,12 +21,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from reference.llmz.errors import BRAND_ATTRIBUTE, CATALOGUE, SIGNAL_BRAND_ATTRIBUTE, LlmzError
+from reference.llmz.errors import BRAND_ATTRIBUTE, CATALOGUE, CODE_OF_CLASS, SIGNAL_BRAND_ATTRIBUTE, LlmzError
 from reference.llmz.feedback import stack_trace
 
 Guard = Callable[[object], bool]
 
-_CODE_OF_CLASS = {name: code for code, (name, _critical) in CATALOGUE.items()}
+_CODE_OF_CLASS = CODE_OF_CLASS
 
 RECORD_FIELDS = ("type", "code", "class", "recoverable", "message", "iteration", "step")
 """The fields of an ``error`` record event that are not the error's own details."""

@@ -7,6 +7,8 @@ fate: a recoverable failure becomes feedback for another model call, a critical 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 #: code -> (exported class name, critical?)
 CATALOGUE: dict[str, tuple[str, bool]] = {
     "INVALID_CODE": ("InvalidCodeError", False),
@@ -49,6 +51,9 @@ CATALOGUE: dict[str, tuple[str, bool]] = {
 }
 
 
+CODE_OF_CLASS: dict[str, str] = {name: code for code, (name, _critical) in CATALOGUE.items()}
+"""Exported class name -> its catalogue code."""
+
 BRAND_ATTRIBUTE = "__llmz_error_brand__"
 """The attribute every copy of the library sets on its error class: the Python analogue of llmz's shared
 ``Symbol.for`` brand, which the guards read (reference.llmz.diagnostics, llmz.errors.guard-brand)."""
@@ -81,3 +86,17 @@ class LlmzError(Exception):
             "message": self.message,
             **self.details,
         }
+
+
+def exported_error(class_name: str, message: str, fields: Mapping[str, object]) -> LlmzError | None:
+    """``new <class_name>(message, ...)``: a failure of the exported class ``class_name`` made by the host,
+    carrying the documented ``fields`` given (``source``, ``cause``), with the code and criticality the
+    catalogue gives that class (llmz.errors.code-formatting-failed, llmz.errors.internal-error: failures
+    no documented input provokes, whose catalogue entries are still public API). None when no exported
+    class has that name."""
+    code = CODE_OF_CLASS.get(class_name)
+    if code is None:
+        return None
+    made = LlmzError(code, message)
+    made.details = dict(fields)
+    return made

@@ -21,12 +21,12 @@ is escaped (llmz.inspection.no-escaping).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from reference.llmz.errors import LlmzError
-from reference.llmz.inspector import InspectHook, present
+from reference.llmz.inspector import RESULT, Ask, present
 from reference.llmz.preview import UNDEFINED, Preserve
 from reference.llmz.reports import Display, SignalReport
 
@@ -71,10 +71,24 @@ def preview_budget(display: Display, budget: int) -> tuple[int, Preserve]:
     return display if display is not None else (budget, "top")
 
 
-def shown(value: Any, display: Display, budget: int, hook: InspectHook | None, policies: Policies) -> str:
-    """A value as the model is shown it, under the budget ``policies.preview_budget`` picks."""
+def shown(
+    value: Any,
+    display: Display,
+    budget: int,
+    ask: Ask | None,
+    policies: Policies,
+    identity: Mapping[str, Any] | None = None,
+) -> str:
+    """A value as the model is shown it, under the budget ``policies.preview_budget`` picks; the host's
+    hook is asked with the purpose ``result`` and the value's ``identity``
+    (llmz.inspection.on-inspect-context)."""
     tokens, preserve = policies.preview_budget(display, budget)
-    return present(value, tokens, preserve, hook, policies)
+    return present(value, tokens, preserve, ask, policies, RESULT, identity)
+
+
+def whose(host: IterationHost, tool: str | None = None) -> dict[str, Any]:
+    """The identity of a value previewed in this iteration: the iteration, and the tool it came from."""
+    return {"iteration": host.iteration} if tool is None else {"iteration": host.iteration, "tool": tool}
 
 
 def retained_display(host: IterationHost, value: Any) -> Display:
@@ -101,7 +115,8 @@ def _tool_calls(host: IterationHost, budget: int, policies: Policies) -> str | N
         elif call.error is not None:
             lines.append(f"{head} -> error {call.error.code}: {call.error.message}")
         else:
-            preview = shown(call.output, call.display, budget, host.config.hooks.on_inspect, policies)
+            identity = whose(host, call.name)
+            preview = shown(call.output, call.display, budget, host.ask_inspect, policies, identity)
             lines.append(f"{head} -> ok\n{preview}")
     return policies.section("tool_calls", "\n".join(lines)) if lines else None
 
@@ -209,7 +224,7 @@ def _memory_errors(host: IterationHost, policies: Policies) -> str | None:
 
 
 def _activity(host: IterationHost, report: Report, policies: Policies) -> list[str | None]:
-    hook = host.config.hooks.on_inspect
+    hook = host.ask_inspect
     sections = [
         _tool_calls(host, report.budget, policies),
         _messages_sent(host, policies),
@@ -219,18 +234,21 @@ def _activity(host: IterationHost, report: Report, policies: Policies) -> list[s
         sections.append(
             policies.forced_inspection(
                 policies.reported_signals(host.signals),
-                lambda signal: shown(signal.result, signal.display, report.budget, hook, policies),
+                lambda signal: shown(
+                    signal.result, signal.display, report.budget, hook, policies, whose(host, signal.tool)
+                ),
                 policies.reuse_instruction,
             )
         )
     if host.inspections:
         previews = [
-            shown(v, retained_display(host, v), report.budget, hook, policies) for v in host.inspections
+            shown(v, retained_display(host, v), report.budget, hook, policies, whose(host))
+            for v in host.inspections
         ]
         sections.append(policies.section("inspect", "\n".join(previews)))
     elif report.returned is not UNDEFINED:
         display = retained_display(host, report.returned)
-        returned = shown(report.returned, display, report.budget, hook, policies)
+        returned = shown(report.returned, display, report.budget, hook, policies, whose(host))
         sections.append(policies.section("return", returned))
     return sections
 

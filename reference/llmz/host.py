@@ -19,6 +19,7 @@ from reference.llmz.api import NEVER_SETTLES, Abort, Component, ThinkSignal, Too
 from reference.llmz.config import RunConfig
 from reference.llmz.errors import LlmzError
 from reference.llmz.events import Events
+from reference.llmz.inspector import Ask, asked_once, asker
 from reference.llmz.kernel import MAX_DEPTH
 from reference.llmz.policies import Policies
 from reference.llmz.preview import UNDEFINED
@@ -79,6 +80,11 @@ class IterationHost:
     """The first failed delivery of the iteration. It is thrown to the program (uncaught, it fails the
     iteration recoverably); every later send of the iteration is skipped, while earlier acknowledged sends
     stay delivered (llmz.errors.delivery-failed)."""
+    ask_inspect: Ask | None = field(init=False, default=None)
+    """``onInspect`` as this iteration asks it: once per preview (reference.llmz.inspector.asked_once)."""
+
+    def __post_init__(self) -> None:
+        self.ask_inspect = asked_once(asker(self.config.hooks.on_inspect, self.policies))
 
     @property
     def policies(self) -> Policies:

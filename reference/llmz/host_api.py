@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from reference.llmz.api import Component, Exit, SchemaIssue, Tool
 from reference.llmz.errors import LlmzError
-from reference.llmz.inspector import InspectHook, present
+from reference.llmz.inspector import RESULT, InspectHook, asker, present
 from reference.llmz.preview import Preserve, Previewer, display_budget_problem
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ def inspect(
     if compact:
         previewer = Previewer(_compact, policies.cut_preview, policies.measure.count_text)
         return previewer(value, budget, "top")
-    return present(value, budget, "top", hook, policies)
+    return present(value, budget, "top", asker(hook, policies), policies, RESULT)
 
 
 Inspector = Callable[..., str]
@@ -98,8 +98,8 @@ def create_inspector(hook: InspectHook | None, policies: Policies) -> Inspector:
     """``createInspector(hook)``: a function of a value and ``{purpose, maxTokens, preserve}``."""
 
     def inspector(value: Any, *, purpose: str, max_tokens: object, preserve: Preserve | None = None) -> str:
-        del purpose  # the reference's hook gets the value only; purpose changes nothing it formats
-        return present(value, policies.inspector_budget(max_tokens), preserve or "top", hook, policies)
+        budget = policies.inspector_budget(max_tokens)
+        return present(value, budget, preserve or "top", asker(hook, policies), policies, purpose)
 
     return inspector
 

@@ -260,7 +260,7 @@ def _close(
 
 
 def _record_inspections(host: IterationHost, events: Events, forced: bool, budget: int) -> None:
-    policies, hook = host.policies, host.config.hooks.on_inspect
+    policies, hook = host.policies, host.ask_inspect
     if forced:
         for signal in policies.reported_signals(host.signals):
             events.emit(
@@ -270,8 +270,10 @@ def _record_inspections(host: IterationHost, events: Events, forced: bool, budge
                 tool=signal.tool,
                 line=signal.line,
                 reason=signal.reason,
-                preview=feedback.shown(signal.result, signal.display, budget, hook, policies),
+                preview=feedback.shown(
+                    signal.result, signal.display, budget, hook, policies, feedback.whose(host, signal.tool)
+                ),
             )
     for value in host.inspections:
-        shown = feedback.shown(value, None, budget, hook, policies)
+        shown = feedback.shown(value, None, budget, hook, policies, feedback.whose(host))
         events.emit("inspection", iteration=host.iteration, kind="explicit", preview=shown)

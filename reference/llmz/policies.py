@@ -30,6 +30,7 @@ from reference.llmz import (
     definitions,
     diagnostics,
     effects,
+    errors,
     failures,
     feedback,
     guard,
@@ -165,6 +166,10 @@ class Policies:
     request_messages_copied: bool = request_hook.COPY_MESSAGES
     measure_hook_replacements: bool = request_hook.MEASURE_REPLACEMENTS
     snapshot: Callable[[Any], Any] = inspector.snapshot
+    inspect_event: Callable[[Any, str, Mapping[str, Any] | None], inspector.InspectEvent] = (
+        inspector.inspect_event
+    )
+    """llmz.inspection.on-inspect-context: what onInspect is told about a preview (purpose, identity)."""
     custom_preview: Callable[[Any, int, preview.Preserve, inspector.Preview], str] = inspector.bounded_custom
 
     # -- memory (reference.llmz.memory) --------------------------------------------------------------------
@@ -326,6 +331,9 @@ class Policies:
     )
     """The detachable ``is`` of one exported class (llmz.errors.class-guard)."""
     is_think_signal: Callable[[object], bool] = diagnostics.is_think_signal
+    exported_error: Callable[[str, str, Mapping[str, object]], LlmzError | None] = errors.exported_error
+    """What constructing an exported error class gives the host: its catalogue code, criticality and the
+    documented fields (llmz.errors.code-formatting-failed, llmz.errors.internal-error)."""
     iteration_fields: Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]]], dict[str, Any]] = (
         diagnostics.iteration_fields
     )

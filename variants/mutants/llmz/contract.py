@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from reference.llmz import memory
+from reference.llmz import InspectEvent, memory
 from variants import Mutant
+
+
+def _no_purpose(copy: Any, purpose: str, identity: Mapping[str, Any] | None) -> InspectEvent:
+    """onInspect's event with an empty purpose."""
+    return InspectEvent(copy, "", identity)
+
+
+def _no_identity(copy: Any, purpose: str, identity: Mapping[str, Any] | None) -> InspectEvent:
+    """onInspect's event without the value's identity."""
+    return InspectEvent(copy, purpose)
 
 
 def _newest_record_only(records: list[dict[str, Any]]) -> tuple[bool, Any]:
@@ -203,6 +214,18 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.inspection.on-inspect-snapshot",),
         description="onInspect receives the value itself, so its changes leak into the preview",
         policies=lambda p: replace(p, snapshot=lambda value: value),
+    ),
+    Mutant(
+        "llmz-on-inspect-no-purpose",
+        rules=("llmz.inspection.on-inspect-context",),
+        description="onInspect is told no purpose for the preview (an empty name)",
+        policies=lambda p: replace(p, inspect_event=_no_purpose),
+    ),
+    Mutant(
+        "llmz-on-inspect-no-identity",
+        rules=("llmz.inspection.on-inspect-context",),
+        description="onInspect is told whose value it previews nowhere: the event carries no identity",
+        policies=lambda p: replace(p, inspect_event=_no_identity),
     ),
     Mutant(
         "llmz-trace-shows-whole-program",

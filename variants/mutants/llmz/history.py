@@ -6,10 +6,12 @@ each mutant's rules fail against it, naming those rules.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from reference.llmz import memory
 from reference.llmz.policies import Policies
 from variants import Mutant
 
@@ -50,7 +52,24 @@ def _total_without_tools(instructions: int, tools: int, messages: int) -> dict[s
     return {"instructions": instructions, "tools": tools, "messages": messages, "total": total}
 
 
+def _overview_with_whole_values(state: memory.Memory) -> str | None:
+    """The memory overview lists every variable with its whole value, as no small budget would."""
+    if not state.variables:
+        return None
+    listed = "\n".join(
+        f"- {name}: {json.dumps(memory.to_plain(value), default=str)}"
+        for name, value in sorted(state.variables.items())
+    )
+    return f"<memory_overview>\n{listed}\n</memory_overview>"
+
+
 MUTANTS: list[Mutant] = [
+    Mutant(
+        "llmz-inventory-shows-whole-values",
+        ("llmz.inspection.inventories-own-budgets",),
+        "The memory overview of requestMessages() shows each variable's whole value, a large one included.",
+        policies=lambda p: replace(p, memory_overview=_overview_with_whole_values),
+    ),
     Mutant(
         "llmz-request-messages-no-overview",
         ("llmz.sessions.request-messages-overview",),

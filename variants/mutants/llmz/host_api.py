@@ -10,11 +10,28 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from reference.llmz import diagnostics
+from reference.llmz import diagnostics, errors
 from reference.llmz.api import ThinkSignal
 from reference.llmz.errors import CATALOGUE, LlmzError
 from reference.llmz.feedback import stack_trace
 from variants import Mutant
+
+
+def _formatting_error_softened(
+    class_name: str, message: str, fields: Mapping[str, object]
+) -> LlmzError | None:
+    """CODE_FORMATTING_FAILED made recoverable, without its ``source``."""
+    if class_name != "CodeFormattingError":
+        return errors.exported_error(class_name, message, fields)
+    return LlmzError("CODE_FORMATTING_FAILED", message, critical=False)
+
+
+def _internal_error_without_cause(
+    class_name: str, message: str, fields: Mapping[str, object]
+) -> LlmzError | None:
+    """INTERNAL_ERROR made without the cause it was given."""
+    kept = {key: value for key, value in fields.items() if class_name != "InternalError" or key != "cause"}
+    return errors.exported_error(class_name, message, kept)
 
 
 def _by_class(value: object, code: str | None) -> bool:
@@ -173,5 +190,17 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.errors.invalid-tool",),
         description="a tool defined without a handler is accepted and the run goes on",
         policies=lambda p: replace(p, tool_handler_problem=lambda config: None),
+    ),
+    Mutant(
+        "llmz-formatting-error-recoverable",
+        rules=("llmz.errors.code-formatting-failed",),
+        description="CodeFormattingError is made recoverable and drops the source it was given",
+        policies=lambda p: replace(p, exported_error=_formatting_error_softened),
+    ),
+    Mutant(
+        "llmz-internal-error-drops-cause",
+        rules=("llmz.errors.internal-error",),
+        description="InternalError forgets the cause it was given",
+        policies=lambda p: replace(p, exported_error=_internal_error_without_cause),
     ),
 ]

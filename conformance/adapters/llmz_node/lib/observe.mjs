@@ -62,6 +62,7 @@ export class ExecutionObserver {
     this.session = session
     this.names = names
     this.onInspect = onInspect // the scenario's own onInspect hook, if any
+    this.recordInspect = Boolean(onInspect?.record) // record each call llmz makes as a `hook` event
     this.inspector = onInspect ? createInspector(onInspect) : defaultInspector
     this.deliveries = deliveries // the DeliveryQueue of the scenario: sends still queued at the end were skipped
     this.index = 0
@@ -86,6 +87,12 @@ export class ExecutionObserver {
       onTrace: ({ trace }) => this.#traced(trace),
       onInspect: (event) => {
         if (event.purpose === 'result') this.result = { ...event }
+        // `on_inspect.record`: each call llmz makes (not the bridge's own previews for `inspection` events)
+        if (this.recordInspect) {
+          this.recorder.emit('hook', {
+            iteration: this.index, name: 'onInspect', purpose: event.purpose ?? null, identity: this.names.identity(event.identity),
+          })
+        }
         // Without a scenario hook, llmz's own formatter stays in charge of what the model sees.
         return this.onInspect ? this.onInspect(event) : undefined
       },
@@ -242,6 +249,31 @@ export class IterationNames {
   name(id) {
     if (id && !this.byId.has(id)) this.byId.set(id, `iteration_${this.byId.size + 1}`)
     return this.byId.get(id)
+  }
+
+  /**
+   * An identity handed to onInspect, as the record carries it: llmz's generated ids (`id` or a key ending
+   * in `Id`, random strings) become stable names (`iteration_1`, `session_1`, ...), wall-clock times
+   * (`timestamp`) are left out; everything else as given.
+   */
+  identity(identity) {
+    if (identity === undefined || identity === null) return null
+    this.others ??= new Map()
+    const out = {}
+    for (const [key, value] of Object.entries(identity)) {
+      if (value === undefined || key === 'timestamp') continue
+      if (!((key === 'id' || key.endsWith('Id')) && typeof value === 'string')) {
+        out[key] = value
+      } else if (key === 'iterationId' || this.byId.has(value)) {
+        out[key] = this.name(value)
+      } else {
+        const kind = key === 'id' ? 'id' : key.slice(0, -2)
+        const seen = [...this.others.keys()].filter((known) => known.startsWith(`${kind}:`)).length
+        if (!this.others.has(`${kind}:${value}`)) this.others.set(`${kind}:${value}`, `${kind}_${seen + 1}`)
+        out[key] = this.others.get(`${kind}:${value}`)
+      }
+    }
+    return JSON.parse(JSON.stringify(out))
   }
 }
 

@@ -328,12 +328,13 @@ function mutateInPlace(value) {
 
 /**
  * `onInspect` as the scenario describes it: leave the preview to llmz (`default`), replace it, throw, or
- * mutate the value it was handed (clear it and mark it `mutated`) and leave the preview to llmz.
+ * mutate the value it was handed (clear it and mark it `mutated`) and leave the preview to llmz. With
+ * `record`, the observer also records each call llmz makes, with its purpose and identity.
  */
 function inspectHook(spec) {
   const hook = spec.on_inspect
   if (!hook) return undefined
-  return (event) => {
+  const onInspect = (event) => {
     switch (hook.action) {
       case 'replace':
         return hook.text ?? ''
@@ -351,6 +352,8 @@ function inspectHook(spec) {
         return undefined
     }
   }
+  onInspect.record = hook.record === true // the observer records each call llmz makes (on_inspect.record)
+  return onInspect
 }
 
 /**

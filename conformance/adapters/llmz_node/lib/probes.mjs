@@ -10,6 +10,7 @@ import { createRequire } from 'node:module'
 
 import * as llmz from 'llmz'
 
+import { CannotExpress } from './errors.mjs'
 import { CLASS_BY_CODE, errorFields } from './observe.mjs'
 import { toZui, withEffects } from './schema.mjs'
 
@@ -148,6 +149,37 @@ function render(state, step) {
   }
 }
 
+/**
+ * How a host makes each exported error class whose catalogue entry the `error_class` probe pins: llmz's
+ * constructor takes the message first, then the class's own documented fields.
+ */
+const CONSTRUCTORS = {
+  CodeFormattingError: (Class, message, fields) => new Class(message, fields.source),
+  InternalError: (Class, message, fields) => new Class(message, fields.cause === undefined ? undefined : { cause: new Error(fields.cause) }),
+}
+
+/** `new <error_class>(message, ...fields)` through llmz's exports, and what the made failure carries. */
+function constructed(step) {
+  const Class = llmz[step.error_class]
+  if (typeof Class !== 'function') return { exported: false }
+  const make = CONSTRUCTORS[step.error_class]
+  if (!make) throw new CannotExpress(`probe error_class ${step.error_class} (no constructor mapping)`)
+  const fields = step.fields ?? {}
+  const made = make(Class, step.message ?? 'made by the host', fields)
+  const carried = {}
+  for (const key of Object.keys(fields)) {
+    const value = made[key]
+    carried[key] = value instanceof Error ? value.message : value ?? null
+  }
+  return {
+    exported: true,
+    code: String(made.code),
+    critical: made.critical,
+    fields: carried,
+    class_guard: classGuard(made.code)(made),
+  }
+}
+
 /** The fields of the `probe` event answering `step` (after the steps before it have played). */
 export function probe(state, step) {
   const fields = { probe: step.probe }
@@ -164,6 +196,8 @@ export function probe(state, step) {
     }
     case 'render':
       return { ...fields, ...render(state, step) }
+    case 'error_class':
+      return { ...fields, constructed: constructed(step) }
     case 'legacy':
       return {
         ...fields,

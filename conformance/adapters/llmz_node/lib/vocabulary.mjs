@@ -44,7 +44,7 @@ export const VOCABULARY = {
     'on_exit', 'after_tool', 'before_tool', 'on_inspect', 'before_request', 'before_execution',
     'on_iteration_start', 'on_iteration_end', 'on_trace', 'iteration_start_returns',
   ],
-  OnInspectHook: ['action', 'text'],
+  OnInspectHook: ['action', 'text', 'record'],
   BeforeRequestHook: ['append', 'mutate', 'from_call'],
   RequestMessage: ['role', 'content'],
   AfterToolHook: ['tool', 'replace_output', 'reject', 'abort', 'think_signal'],
@@ -70,7 +70,7 @@ export const VOCABULARY = {
   DefinitionJsonStep: ['op', 'tool', 'exit'],
   DefaultComponentsStep: ['op'],
   ResultContentsStep: ['op'],
-  ProbeStep: ['op', 'probe', 'component', 'props'],
+  ProbeStep: ['op', 'probe', 'component', 'props', 'error_class', 'message', 'fields'],
 }
 
 /** Fields the suite knows but this bridge cannot express on llmz 1.0.1 (unless set to `unless`), and why. */
