@@ -82,7 +82,9 @@ class Session:
         return convert(
             item,
             event_text=event_text,
-            summary_text=policies.render_summary,
+            # Read when a summary is rendered, not for every message: a variant's choice of summary framing
+            # then provably cannot touch a run without one (conformance.shared_reference).
+            summary_text=lambda content: policies.render_summary(content),
             event_role=policies.event_role,
             native_extras=policies.convenience_on_native,
             convenience=policies.convenience_parts,
