@@ -139,13 +139,16 @@ def mutants(s: nox.Session) -> None:
 def mutation(s: nox.Session) -> None:
     """Generated mutants (Cosmic Ray) over the rule-bearing policy modules, the suite as the test.
 
-    Budget: 20 mutants per module (11 modules) by a seeded uniform sample, about 25 minutes on 2 busy cores;
-    ``-- --per-module N --seed S --module falai/routing --jobs 2`` to change it. Two documented classes of
+    Budget: a seeded uniform sample of 20 mutants per core module (the original 11) and 10 per module of the
+    extended group (45 more rule-deciding modules), 628 when measured (some have fewer); see ``plan.py``
+    for the modules, the criterion and the measured minutes. ``-- --per-module N --per-module-extended M
+    --seed S --module falai/routing --system llmz --jobs 2`` to change it. Two documented classes of
     lines carry no rule and are never sampled (``conformance/mutation_tool/exclude.py``): decorator lines
     (``@dataclass(frozen=True)``) and type guards marked ``# pragma: no mutate: type-guard``; the table
     says per module how many mutants each removed. Writes ``build/mutation/score.json`` and prints the
-    score per module, per system and overall; fails while a survivor is untriaged, a closed gap survives
-    again or a gap in ``conformance/mutation_triage.yaml`` is open. Not part of ``tests`` or CI (too slow);
+    score per module, then per system and overall for the core modules and for all of them; fails while a
+    survivor is untriaged, a closed gap survives again or a gap in ``conformance/mutation_triage.yaml`` is
+    open. Not part of ``tests`` or CI (too slow);
     ``tests/test_mutation_tool.py`` runs a few mutants end to end instead.
     """
     _run(s, "python", "-m", "conformance.mutation_tool", "run", *s.posargs)

@@ -195,6 +195,7 @@ def list_mutants() -> int:
 
 def check_mutants(args: argparse.Namespace) -> int:
     from conformance.mutation import judge_mutant, judge_permitted, permitted_lines, report_lines
+    from conformance.shared_reference import SharedReference
     from variants import all_mutants, all_permitted
 
     items = select(args.scenarios)
@@ -205,7 +206,8 @@ def check_mutants(args: argparse.Namespace) -> int:
     ]
     permitted = [v for _, v in sorted(all_permitted().items()) if not args.system or v.system in args.system]
     caught = [judge_mutant(mutant, items) for mutant in mutants]
-    accepted = [judge_permitted(variant, items) for variant in permitted]
+    shared = SharedReference()  # one plain run per case, reused where a variant cannot change it
+    accepted = [judge_permitted(variant, items, shared) for variant in permitted]
     mutant_lines, variant_lines = report_lines(caught), permitted_lines(accepted)
     print("\n".join([*mutant_lines[:-1], *variant_lines[:-1], mutant_lines[-1], variant_lines[-1]]))
     ok = bool(caught or accepted) and all(r.status == "killed" for r in caught) and all(

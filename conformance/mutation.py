@@ -22,6 +22,7 @@ from conformance.scenario.load import LoadedScenario, LoadError
 from variants import Mutant
 
 if TYPE_CHECKING:
+    from conformance.shared_reference import SharedReference
     from variants import Permitted
 
 
@@ -74,14 +75,19 @@ class PermittedResult:
         return self.played > 0 and not self.rejections
 
 
-def judge_permitted(variant: Permitted, items: Iterable[LoadedScenario | LoadError]) -> PermittedResult:
-    """Play every scenario of the variant's system against it; any verdict but pass is a rejection."""
+def judge_permitted(
+    variant: Permitted, items: Iterable[LoadedScenario | LoadError], shared: SharedReference | None = None
+) -> PermittedResult:
+    """Play every scenario of the variant's system against it; any verdict but pass is a rejection.
+
+    With ``shared``, a case whose record the variant provably shares with the plain reference is taken from
+    one shared run instead of being played again (conformance.shared_reference)."""
     items = list(items)
     cases = [i for i in items if isinstance(i, LoadedScenario) and i.scenario.system == variant.system]
     # A file of the variant's system that does not even load was not accepted by anything: count it, or a
     # broken scenario would let every variant look accepted.
     broken = [i for i in items if isinstance(i, LoadError) and i.id.split("/", 1)[0] == variant.system]
-    adapter = ReferenceAdapter(permitted=variant)
+    adapter = ReferenceAdapter(permitted=variant, shared=shared)
     info = adapter.hello()
     rejections = [f"{i.id}: not loaded: {(i.message.strip().splitlines() or [''])[0]}" for i in broken]
     for item in cases:

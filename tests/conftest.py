@@ -68,7 +68,7 @@ START_FIRST = (
     "tests/test_llmz_node.py::test_the_suite_against_llmz_1_0_1_matches_its_baseline",
     "tests/test_packaging.py",
     "tests/test_conformance_reference.py",
-    "tests/test_permitted_variants.py::test_the_variant_passes_every_scenario_of_its_system[llmz-",
+    "tests/test_permitted_variants.py",
     "tests/test_reliability_stdio.py::test_records_are_not_kept_so_memory_stays_under_its_cap",
     "tests/test_mutation_tool.py::test_two_sampled_mutants_run_end_to_end_in_a_copy_of_the_tree",
     "tests/test_harness_plugin.py::test_xdist_runs_the_suite_in_workers",
@@ -81,8 +81,13 @@ START_FIRST = (
 )
 
 #: Modules whose tests share an expensive module-scoped fixture (two whole runs of the suite, a built and
-#: installed wheel): one xdist group each, so one worker builds it once.
-ONE_WORKER = ("tests/test_conformance_reference.py", "tests/test_packaging.py")
+#: installed wheel, the plain-reference runs the permitted variants share): one xdist group each, so one
+#: worker builds it once.
+ONE_WORKER = (
+    "tests/test_conformance_reference.py",
+    "tests/test_packaging.py",
+    "tests/test_permitted_variants.py",
+)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

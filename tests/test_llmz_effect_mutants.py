@@ -11,8 +11,9 @@ from __future__ import annotations
 import pytest
 
 from conformance.judging.judge import judge
+from conformance.paths import SCENARIO_ROOT
 from conformance.players import play
-from conformance.scenario.load import LoadedScenario, load_all
+from conformance.scenario.load import LoadedScenario, load_file
 from variants.mutants.llmz.definitions import MUTANTS as DEFINITION_MUTANTS
 from variants.mutants.llmz.effects import MUTANTS as EFFECT_MUTANTS
 
@@ -42,6 +43,8 @@ CATCHES: dict[str, str] = {
     "llmz/errors/rethrown-typed-error-stays-typed": "llmz-rethrown-error-untyped",
     "llmz/hooks/request-messages-are-copies": "llmz-request-hook-gets-originals",
     "llmz/think-signal/after-tool-hook-cannot-signal": "llmz-after-tool-hook-signals",
+    "llmz/tools/input-transformed-to-a-string": "llmz-every-transform-structured",
+    "llmz/components/render-runs-effects": "llmz-render-skips-effects",
 }
 """Scenario id -> the mutant it must catch."""
 
@@ -57,9 +60,12 @@ ALSO: dict[str, tuple[str, ...]] = {
 
 
 def _scenario(sid: str) -> LoadedScenario:
-    found = [item for item in load_all() if isinstance(item, LoadedScenario) and item.id == sid]
-    assert found, f"no scenario {sid}"
-    return found[0]
+    """The one scenario file, loaded fresh (not every file of the suite, for each of the pairs)."""
+    path = SCENARIO_ROOT / f"{sid}.yaml"
+    assert path.is_file(), f"no scenario {sid}"
+    found = load_file(path)
+    assert isinstance(found, LoadedScenario), found
+    return found
 
 
 def _pairs() -> list[tuple[str, str]]:

@@ -148,6 +148,32 @@ def test_scores_count_crash_kills_apart_and_leave_incompetents_out() -> None:
     assert score.mutation_text("--- a\n+++ b\n@@ -1 +1 @@\n-    x < 1\n+    x <= 1\n") == "x < 1 -> x <= 1"
 
 
+def test_the_core_modules_get_their_own_figure_beside_the_full_set() -> None:
+    def mutant(outcome: str, module: str, system: str) -> score.Mutant:
+        return score.Mutant(module, system, "core/NumberReplacer", 0, "1:0", "1 -> 2", outcome, "")
+
+    assert target("falai/routing").core and not target("falai/engine").core
+    mutants = [
+        mutant("expectation", "falai/routing", "falai"),
+        mutant("survived", "falai/engine", "falai"),
+        mutant("expectation", "falai/engine", "falai"),
+        mutant("survived", "akan/relay", "akan"),
+    ]
+    summary = score.summarise(mutants, [], {})
+    assert summary["core"]["modules"] == ["falai/routing"]
+    assert summary["core"]["systems"]["falai"]["score"] == 1.0
+    assert "akan" not in summary["core"]["systems"], "a system with no core module run has no core figure"
+    assert summary["core"]["overall"]["mutants"] == 1
+    assert summary["systems"]["falai"]["score"] == 0.6667
+    assert summary["overall"]["score"] == 0.5
+    printed = score.table(summary)
+    assert "* falai/routing" in printed and "  falai/engine" in printed
+    assert "core overall" in printed and "all overall" in printed
+    assert session.budget(target("falai/routing"), 20, 10) == 20
+    assert session.budget(target("falai/engine"), 20, 10) == 10
+    assert session.budget(target("falai/engine"), 20, None) == 20
+
+
 # -- the triage file ---------------------------------------------------------------------------------------
 
 GOOD = {

@@ -14,17 +14,29 @@ from conformance.adapters.base import Outcome
 from conformance.protocol import ImplementationInfo
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from conformance.shared_reference import SharedReference
     from variants import Variant
 
 
 class ReferenceAdapter:
     """``reference``, ``reference[<mutant>]`` (one rule broken) or ``reference[<permitted variant>]``."""
 
-    def __init__(self, variant: str | None = None, *, permitted: Variant | None = None) -> None:
+    def __init__(
+        self,
+        variant: str | None = None,
+        *,
+        permitted: Variant | None = None,
+        shared: SharedReference | None = None,
+    ) -> None:
         from conformance.players import resolve_variant
 
         # Resolved at construction, so an unknown name fails once, listing the known ones.
         self.variant: Variant | None = resolve_variant(variant) if variant is not None else permitted
+        self.shared = shared
+        """With a permitted variant: take its record from the shared plain run where that provably gives
+        the same record (conformance.shared_reference)."""
 
     def hello(self) -> ImplementationInfo:
         from conformance.players import hello_info
@@ -38,8 +50,11 @@ class ReferenceAdapter:
         # A fresh copy, as the wire would give: a runtime that mutates what it was handed (a mutant that
         # lets onInspect write through, say) must not change the loaded scenario for later cases.
         payload = json.loads(json.dumps(payload))
+        produce: Callable[[], dict[str, Any]] | None = None
+        if self.shared is not None and self.variant is not None and hasattr(self.variant, "transform"):
+            produce = self.shared.record_for(self.variant, payload)  # type: ignore[arg-type]
         try:
-            record = play(payload, self.variant)
+            record = produce() if produce is not None else play(payload, self.variant)
         except CannotExpress as exc:
             return Outcome(skip=str(exc) or "the reference cannot express this scenario")
         except Exception as exc:

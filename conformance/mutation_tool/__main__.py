@@ -16,7 +16,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 from conformance.mutation_tool import score, session, triage
-from conformance.mutation_tool.plan import PER_MODULE, SEED, TARGETS, target
+from conformance.mutation_tool.plan import EXTENDED_PER_MODULE, PER_MODULE, SEED, TARGETS, target
 from conformance.paths import REPO_ROOT
 
 
@@ -24,7 +24,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m conformance.mutation_tool", description=__doc__)
     parser.add_argument("command", choices=["run", "score"])
     parser.add_argument(
-        "--per-module", type=int, default=PER_MODULE, help=f"mutants per module ({PER_MODULE})"
+        "--per-module", type=int, default=PER_MODULE, help=f"mutants per core module ({PER_MODULE})"
+    )
+    parser.add_argument(
+        "--per-module-extended",
+        type=int,
+        default=EXTENDED_PER_MODULE,
+        help=f"mutants per module of the extended group ({EXTENDED_PER_MODULE})",
     )
     parser.add_argument("--seed", type=int, default=SEED, help=f"sampling seed ({SEED})")
     parser.add_argument("--module", action="append", help="only this target (e.g. falai/routing), repeatable")
@@ -43,7 +49,10 @@ def main(argv: list[str] | None = None) -> int:
         targets = [t for t in targets if t.system in args.system]
     started = time.monotonic()
     if args.command == "run":
-        session.run(targets, REPO_ROOT, args.out, args.per_module, args.seed, args.jobs)
+        session.run(
+            targets, REPO_ROOT, args.out, args.per_module, args.seed, args.jobs,
+            per_module_extended=args.per_module_extended,
+        )  # fmt: skip
     dbs = [args.out / t.system / f"{t.name.split('/', 1)[1]}.sqlite" for t in targets]
     missing = [str(db) for db in dbs if not db.exists()]
     if missing:
@@ -54,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         "tool": f"cosmic-ray {version('cosmic-ray')}",
         "seed": args.seed,
         "per_module": args.per_module,
+        "per_module_extended": args.per_module_extended,
         "seconds": round(time.monotonic() - started, 1),
     }
     # The source the run mutated: its system's tree copy (the clone may have moved on since).

@@ -176,10 +176,16 @@ def summarise(
     modules: dict[str, Tally] = {}
     systems: dict[str, Tally] = {}
     overall = Tally()
+    core_systems: dict[str, Tally] = {}
+    core_overall = Tally()
+    core = {t.name for t in TARGETS if t.core}
     verdicts = Verdicts(triage, sources)
     for m in mutants:
         entry = verdicts.get((m.module, m.operator, m.location, m.mutation))
-        for tally in (modules.setdefault(m.module, Tally()), systems.setdefault(m.system, Tally()), overall):
+        tallies = [modules.setdefault(m.module, Tally()), systems.setdefault(m.system, Tally()), overall]
+        if m.module in core:
+            tallies += [core_systems.setdefault(m.system, Tally()), core_overall]
+        for tally in tallies:
             tally.add(m.outcome, entry.verdict if entry else None)
     survivors = []
     for m in mutants:
@@ -203,6 +209,12 @@ def summarise(
         },
         "systems": {name: t.as_dict() for name, t in sorted(systems.items())},
         "overall": overall.as_dict(),
+        # The same figures over the original eleven modules only (plan.CORE), comparable with earlier runs.
+        "core": {
+            "modules": sorted(name for name in modules if name in core),
+            "systems": {name: t.as_dict() for name, t in sorted(core_systems.items())},
+            "overall": core_overall.as_dict(),
+        },
         "survivors": survivors,
         "untriaged": sum(1 for s in survivors if s["verdict"] is None),
         "moved_entries": [
@@ -218,24 +230,30 @@ def _percent(value: float | None) -> str:
 
 
 def table(summary: dict[str, Any]) -> str:
-    """The printed table: one line per module, then per system, then overall."""
+    """The printed table: one line per module (``*`` marks the original eleven, plan.CORE), then per system
+    and overall twice: over the core modules, and over every module run."""
     head = (
-        f"{'':22} {'mutants':>7} {'killed':>6} {'expect':>6} {'crash':>5} {'surv':>4} "
+        f"{'':26} {'mutants':>7} {'killed':>6} {'expect':>6} {'crash':>5} {'surv':>4} "
         f"{'score':>6} {'by-exp':>6} {'rules':>6}"
     )
     lines = [head]
 
     def row(name: str, t: dict[str, Any]) -> str:
         return (
-            f"{name:22} {t['mutants']:7d} {t['killed']:6d} {t['killed_by_expectation']:6d} "
+            f"{name:26} {t['mutants']:7d} {t['killed']:6d} {t['killed_by_expectation']:6d} "
             f"{t['killed_by_crash_only']:5d} {t['survived']:4d} {_percent(t['score']):>6} "
             f"{_percent(t['expectation_score']):>6} {_percent(t['rule_score']):>6}"
         )
 
-    lines += [row(name, t) for name, t in summary["modules"].items()]
-    lines.append("")
-    lines += [row(f"system {name}", t) for name, t in summary["systems"].items()]
-    lines.append(row("overall", summary["overall"]))
+    core = set(summary.get("core", {}).get("modules", []))
+    lines += [row(("* " if name in core else "  ") + name, t) for name, t in summary["modules"].items()]
+    groups = [("", summary)]
+    if core and len(core) < len(summary["modules"]):
+        groups = [("core ", summary["core"]), ("all ", summary)]
+    for label, group in groups:
+        lines.append("")
+        lines += [row(f"{label}system {name}", t) for name, t in group["systems"].items()]
+        lines.append(row(f"{label}overall", group["overall"]))
     verdicts: dict[str, int] = {}
     for s in summary["survivors"]:
         verdicts[s["verdict"] or "untriaged"] = verdicts.get(s["verdict"] or "untriaged", 0) + 1

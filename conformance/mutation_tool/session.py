@@ -122,25 +122,44 @@ def run_module(
     return db
 
 
+def budget(item: Target, per_module: int, per_module_extended: int | None) -> int:
+    """How many mutants ``item`` gets: the core modules' count, or the extended group's."""
+    if item.core or per_module_extended is None:
+        return per_module
+    return per_module_extended
+
+
 def run_system(
     system: str, targets: list[Target], root: Path, out: Path, per_module: int, seed: int,
-    log: Callable[[str], None],
+    log: Callable[[str], None], per_module_extended: int | None = None,
 ) -> list[Path]:  # fmt: skip
     tree = out / f"tree-{system}"
     copy_tree(root, tree)
-    return [run_module(item, tree, out, per_module, seed, log) for item in targets]
+    return [
+        run_module(item, tree, out, budget(item, per_module, per_module_extended), seed, log)
+        for item in targets
+    ]
 
 
 def run(
     targets: list[Target], root: Path, out: Path, per_module: int, seed: int, jobs: int = 1,
-    log: Callable[[str], None] = print,
+    log: Callable[[str], None] = print, per_module_extended: int | None = None,
 ) -> None:  # fmt: skip
-    """Run every target, the systems side by side on up to ``jobs`` workers (one tree each)."""
+    """Run every target, the systems side by side on up to ``jobs`` workers (one tree each). A ``core``
+    module gets ``per_module`` mutants, any other ``per_module_extended`` (``per_module`` when None)."""
     systems = sorted({t.system for t in targets})
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = [
             pool.submit(
-                run_system, s, [t for t in targets if t.system == s], root, out, per_module, seed, log
+                run_system,
+                s,
+                [t for t in targets if t.system == s],
+                root,
+                out,
+                per_module,
+                seed,
+                log,
+                per_module_extended,
             )
             for s in systems
         ]

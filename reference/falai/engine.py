@@ -24,7 +24,6 @@ from reference.falai.definitions import Do, Flow, Say, Setup, Talk, Trigger, Wai
 from reference.falai.inputs import HostClaims
 from reference.falai.results import Ended, Outcome, Said, Scheduled, Skipped, Started, TurnResult
 from reference.falai.session import Run, Session
-from reference.falai.templates import render_all
 from reference.providers.protocol import ModelProvider
 
 if TYPE_CHECKING:
@@ -251,13 +250,13 @@ class Engine:
     def _act(self, run: Run, step: Do, turn: TurnResult) -> None:
         """Call the action; a result saying ``spoke: True`` stamps lastAssistantAt (falai.silence.stamp)."""
         action = self.setup.actions.get(step.action)
-        params = render_all(dict(step.params or {}), self.scope(run.input))
+        params = self.policies.render_params(dict(step.params or {}), self.scope(run.input))
         if self.observer is not None:
             event = {"name": step.action, "runId": run.run_id, "params": params, "known": action is not None}
             self.observer("action", event)
         result = action(params) if action is not None else None
         if result is not None and result.get("spoke") is True:
-            turn.spoke = True
+            turn.spoke = self.policies.action_spoke_is_speech
             self.session.last_assistant_at = self.clock.now_ms()
 
     def _park_on_wait(self, run: Run, step: Wait, turn: TurnResult) -> None:

@@ -67,6 +67,10 @@ class Policies:
     """falai.if.default-while, falai.if.while-override"""
     render: Callable[[str, Scope], str] = templates.render
     """The text of say and prompt steps (falai.start.input, falai.event.payload-input)."""
+    render_params: Callable[[Any, Scope], Any] = templates.render_all
+    action_spoke_is_speech: bool = True
+    """falai.silence.stamp, falai.silence.arm: an action whose result says ``spoke: true`` spoke this turn."""
+    """A do step's ``with``, every string at any depth (falai.event.payload-input)."""
     fields_to_ask: Callable[[Sequence[str], Mapping[str, Any]], list[str]] = engine.fields_to_ask
     """falai.repeat.known-fields-skipped"""
 

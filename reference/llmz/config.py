@@ -85,7 +85,10 @@ class RunConfig:
         return self.mode == "chat"
 
 
-def _exits(exits: Sequence[Exit] | None, chat: bool, listen_exit: Exit) -> dict[str, Exit]:
+def available_exits(exits: Sequence[Exit] | None, chat: bool, listen_exit: Exit) -> dict[str, Exit]:
+    """The exits a run may complete through: DefaultExit for a worker given none (llmz.exits.default-exit),
+    nothing for an explicit empty list (llmz.exits.empty-exits-none), and ``listen_exit`` added in chat
+    only (llmz.exits.chat-listen-exit)."""
     chosen = list(exits) if exits is not None else []
     if exits is None and not chat:
         chosen = [DEFAULT_EXIT]
@@ -132,6 +135,7 @@ def resolve(
     hooks: Hooks,
     options: Options,
     listen_exit: Exit = LISTEN_EXIT,
+    exits_of: Callable[[Sequence[Exit] | None, bool, Exit], dict[str, Exit]] = available_exits,
 ) -> RunConfig:
     """The configuration of one execute call. ``chat`` None makes it a worker; ``exits`` None gives the
     default exits (DefaultExit for a worker, none for chat), beside which chat adds ``listen_exit``."""
@@ -145,7 +149,7 @@ def resolve(
         instructions=instructions,
         tools={t.name: t for t in tools},
         objects=list(objects),
-        exits=_exits(exits, chat is not None, listen_exit),
+        exits=exits_of(exits, chat is not None, listen_exit),
         components={c.name: c for c in chat.components} if chat else {},
         text_handler=chat.handler if chat else None,
         on_delta=chat.on_delta if chat else None,

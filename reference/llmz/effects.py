@@ -58,6 +58,9 @@ class EffectRules:
     correctable input."""
     props_stay_structured: bool = True
     """llmz.components.transformed-props-shape: transformed props must still be an object or an array."""
+    structured_surfaces: frozenset[str] = frozenset({COMPONENT_PROPS})
+    """Where that shape check applies: component props only (llmz.tools.parsed-value-delivered: a tool's
+    input, an exit's payload or a property may be transformed into any value)."""
 
 
 DEFAULT_RULES: Final = EffectRules()
@@ -87,7 +90,8 @@ def parse(effects: Sequence[Effect], value: Any, surface: str, subject: str, rul
                 if rules.thrown_callback_is_issue:
                     return Parsed(value, issues=[("(root)", str(exc))])
                 return Parsed(value, failure=_config(f"{subject}: a schema callback threw: {exc}"))
-    if surface == COMPONENT_PROPS and rules.props_stay_structured and not isinstance(parsed, dict | list):
+    structured = surface in rules.structured_surfaces and rules.props_stay_structured
+    if structured and not isinstance(parsed, dict | list):
         return Parsed(value, issues=[("(root)", "the transformed props are neither an object nor an array")])
     return Parsed(parsed if rules.deliver_parsed else value)
 

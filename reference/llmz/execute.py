@@ -457,6 +457,7 @@ def execute(
         hooks=hooks,
         options=options,
         listen_exit=session.policies.listen_exit,
+        exits_of=session.policies.available_exits,
     )
     if refusal is not None:
         config = replace(config, legacy_problem=refusal)

@@ -132,7 +132,7 @@ def render(component: Component, props: Any, policies: Policies) -> Rendered:
     (llmz.components.render-parses-once)."""
     issues = policies.schema_issues(component.props, props)
     value = props
-    if not issues:
+    if not issues and policies.render_runs_effects:
         try:
             for effect in component.effects:
                 value = effect.apply(value)

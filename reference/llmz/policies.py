@@ -108,6 +108,9 @@ class Policies:
     iterations_allowed: Callable[[int], int] = config.iterations_allowed
     """llmz.configuration.loop-bounds-iterations: how many model iterations ``options.loop`` allows."""
     listen_exit: Exit = config.LISTEN_EXIT
+    available_exits: Callable[[Sequence[Exit] | None, bool, Exit], dict[str, Exit]] = config.available_exits
+    """llmz.exits.default-exit, llmz.exits.empty-exits-none, llmz.exits.chat-listen-exit: the exits a run
+    may complete through, from the configured ones and whether it is a chat."""
     getters_each_iteration: bool = True
     """llmz.tools.dynamic-getters: a tools getter is evaluated again for every iteration."""
     fallback_sequence: Callable[[list[Any]], list[list[Any]]] = config.fallback_sequence
@@ -256,6 +259,10 @@ class Policies:
     prune_selection: Callable[[Sequence[str], Iterable[str]], set[str]] = pruning.keep_listed
     """llmz.compaction.prune: which iterations of the compactable history a pruning keeps."""
     prune_keeps_inputs: bool = False
+    prune_spares_current_turn: bool = True
+    """llmz.compaction.prune: an unfinished turn keeps its start after a pruning (it is never compactable)."""
+    callback_after_restore: bool = True
+    """llmz.compaction.controls-persist: a summarize callback passed to ``fromJSON`` is used."""
     """llmz.compaction.prune (open): whether the pruned turns' inputs stay; the reference deletes them."""
     preview_applies_retained: bool = True
     """llmz.compaction.request-messages-preview: ``retainedIterationIds`` shapes the preview."""
@@ -305,6 +312,8 @@ class Policies:
     public_names: frozenset[str] = host_api.PUBLIC_NAMES
     """llmz.api.exports, llmz.migration.no-examples, llmz.migration.truncate-replaces-helpers."""
     render_capture: Callable[[Any], Any] = host_api.capture
+    render_runs_effects: bool = True
+    """llmz.components.render-parses-once: ``component.render`` runs the props schema's effects."""
     render_view: Callable[[Any], Any] = host_api.capture
     """llmz.components.render-immutable: what render keeps, and what its props hand out."""
     bind_handler: Callable[[Component, Callable[..., Any]], Component] = host_api.with_handler

@@ -93,7 +93,8 @@ def prune(session: Session, retained: Iterable[str]) -> None:
     current = len(session.split()[1])
     history, deleted = pruned_history(session, list(retained))
     session.history = history
-    if session.turn_start is not None:  # an unfinished turn keeps its place after the kept history
+    if session.turn_start is not None and session.policies.prune_spares_current_turn:
+        # An unfinished turn keeps its place after the kept history.
         session.turn_start = len(history) - current
     session.policies.drop_iterations(session.memory, deleted)
 

@@ -82,7 +82,9 @@ class Session:
         return convert(
             item,
             event_text=event_text,
-            summary_text=policies.render_summary,
+            # Read when a summary is rendered, not for every message: a variant's choice of summary framing
+            # then provably cannot touch a run without one (conformance.shared_reference).
+            summary_text=lambda content: policies.render_summary(content),
             event_role=policies.event_role,
             native_extras=policies.convenience_on_native,
             convenience=policies.convenience_parts,
@@ -225,7 +227,8 @@ class Session:
         compaction = state.get("compaction")
         session.compaction = snapshot(compaction) if isinstance(compaction, dict) else None
         # A callback is host code: the caller passes it again (llmz.compaction.controls-persist).
-        session.summarize_callback = summarize if session.compaction is not None else None
+        keeps = session.compaction is not None and policies.callback_after_restore
+        session.summarize_callback = summarize if keeps else None
         session.memory = Memory.from_json(state.get("memory"))
         session.history = snapshot(state.get("history", []))
         session.pending = snapshot(state.get("pending", []))

@@ -13,13 +13,15 @@ import operator
 from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
+from reference.falai import conditions, session, templates
+from reference.falai.conditions import MISSING, Condition, Scope, Where
 from reference.falai.definitions import DAY_MS, BusinessHours
 from reference.falai.engine import HostView
 from reference.falai.messages import Understanding
 from reference.falai.policies import Policies
 from reference.falai.repeat import ALWAYS_CLAIMS_KEPT, Policy
 from reference.falai.routing import Decision, Plan, Situation
-from reference.falai.session import Session
+from reference.falai.session import Run, Session
 from reference.falai.timers import SilenceKey, parse_silence_key
 from variants import Mutant
 
@@ -198,6 +200,28 @@ def _counted_run_ids() -> Change:
     return _set(run_id=lambda flow_id, key: f"{flow_id}#{key}~{next(drawn)}")
 
 
+def _active_only(runs: Sequence[Run], flow_id: str, anchor: str) -> Run | None:
+    """The live run of a flow and anchor, counted only while it is active or parked."""
+    live = session.live_run(runs, flow_id, anchor)
+    return live if live is not None and live.status in ("active", "parked") else None
+
+
+def _lists_left_alone(value: object, scope: Scope) -> object:
+    """Renders strings and objects of ``with`` but passes lists through untouched."""
+    if isinstance(value, dict):
+        return {k: _lists_left_alone(v, scope) for k, v in value.items()}
+    if isinstance(value, str):
+        return templates.render(value, scope)
+    return value
+
+
+def _missing_holds(condition: Condition | None, scope: Scope) -> bool:
+    """A ``Where`` over a path the scope lacks holds instead of failing."""
+    if isinstance(condition, Where) and scope.lookup(condition.path) is MISSING:
+        return True
+    return conditions.holds(condition, scope)
+
+
 MUTANTS: list[Mutant] = [
     Mutant(
         "falai-new-flow-min-39",
@@ -286,6 +310,12 @@ MUTANTS: list[Mutant] = [
         rules=("falai.live.one-per-anchor", "falai.event.already-running", "falai.event.after.replaced"),
         policies=_set(live_run=_never_live),
         description="a flow may have any number of live runs per anchor",
+    ),
+    Mutant(
+        "falai-waiting-run-not-live",
+        rules=("falai.live.one-per-anchor",),
+        policies=_set(live_run=_active_only),
+        description="only an active or parked run counts as live: a waiting run lets its flow start again",
     ),
     Mutant(
         "falai-takeover-ignores-min-score",
@@ -390,6 +420,24 @@ MUTANTS: list[Mutant] = [
         rules=("falai.if.gate", "falai.if.failed-silent", "falai.routing.eligible", "falai.if.default-while"),
         policies=_set(holds=lambda condition, scope: True),
         description="every if and while holds",
+    ),
+    Mutant(
+        "falai-if-missing-value-holds",
+        rules=("falai.if.gate",),
+        policies=_set(holds=_missing_holds),
+        description="an if that tests a value the agent does not have holds, as if the test had passed",
+    ),
+    Mutant(
+        "falai-with-lists-unrendered",
+        rules=("falai.event.payload-input",),
+        policies=_set(render_params=_lists_left_alone),
+        description="placeholders inside a list of a do step's with are left as written",
+    ),
+    Mutant(
+        "falai-action-speech-ignored",
+        rules=("falai.silence.arm",),
+        policies=_set(action_spoke_is_speech=False),
+        description="an action whose result says it spoke stamps the time but does not count as speaking",
     ),
     Mutant(
         "falai-while-ignored",

@@ -120,6 +120,13 @@ class _NoLift(PanelPolicy):
         return 0
 
 
+class _LiftedAtRest(PanelPolicy):
+    """The panel keeps a small lift even when no keyboard is shown."""
+
+    def lift(self, keyboard_height: int) -> int:
+        return max(keyboard_height, 24)
+
+
 class _ControlledOpenIgnored(PanelPolicy):
     def starts_open(self, panel: ChatPanel) -> bool:
         return panel.initially_open
@@ -204,6 +211,15 @@ class _ProvidedSessionEnded(PanelPolicy):
         return True
 
 
+def _function_needs_model_and_host(adaptor: Adaptor) -> Adaptor:
+    """A setLlm function's settings count only when it names both a model and a host."""
+    taken = llm.role_option(adaptor)
+    if adaptor.option_function is None:
+        return taken
+    option = adaptor.option_function({"env": dict(adaptor.environment)})
+    return taken if option.model and option.host else replace(taken, settings=adaptor.settings)
+
+
 MUTANTS: list[Mutant] = [
     mutant(
         "akan-store-methods-published",
@@ -222,6 +238,12 @@ MUTANTS: list[Mutant] = [
         "akan.llm.set-llm-forms",
         "setLlm given a function configures nothing",
         role_option=_object_form_only,
+    ),
+    mutant(
+        "akan-set-llm-function-needs-model-and-host",
+        "akan.llm.set-llm-forms",
+        "a setLlm function that returns a model without a host configures no model",
+        role_option=_function_needs_model_and_host,
     ),
     mutant(
         "akan-header-counts-last-exchange",
@@ -306,6 +328,12 @@ MUTANTS: list[Mutant] = [
         "akan.composer.lifts-above-keyboard",
         "the panel stays put under the on-screen keyboard",
         panel=_NoLift(),
+    ),
+    mutant(
+        "akan-panel-lifted-at-rest",
+        "akan.composer.lifts-above-keyboard",
+        "the panel stays raised a little with no on-screen keyboard shown",
+        panel=_LiftedAtRest(),
     ),
     mutant(
         "akan-controlled-open-ignored",

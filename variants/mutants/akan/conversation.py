@@ -301,6 +301,12 @@ MUTANTS: list[Mutant] = [
         can_read=lambda kind, accepts: True,
     ),
     mutant(
+        "akan-deepseek-reads-documents",
+        "akan.attachments.deepseek-accepts-none",
+        "the default provider is treated as if it declared documents: a reader's document reaches it whole",
+        can_read=lambda kind, accepts: kind == "document" or attachments.can_read(kind, accepts),
+    ),
+    mutant(
         "akan-summary-as-user-for-provider",
         "akan.compaction.summary-as-system-for-provider",
         "the adaptor hands the summary to the provider as a user message",

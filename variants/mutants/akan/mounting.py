@@ -77,6 +77,13 @@ def _settings_only_for_default(adaptor: Adaptor) -> dict[str, str]:
     return llm.provider_settings(adaptor)
 
 
+def _default_unless_configured(adaptor: Adaptor) -> dict[str, str]:
+    """An applied adaptor takes the turns only once setLlm gave settings; without them DeepSeek answers."""
+    if adaptor.settings is None:
+        return dict(llm.DEFAULT_PROVIDER)
+    return llm.provider_settings(adaptor)
+
+
 MUTANTS: list[Mutant] = [
     mutant(
         "akan-relay-open-by-default",
@@ -125,6 +132,12 @@ MUTANTS: list[Mutant] = [
         "akan.llm.on-delta-optional",
         "the stream reports deltas the adaptor never sent",
         relay=_DeltasRequired(),
+    ),
+    mutant(
+        "akan-swap-needs-settings",
+        "akan.llm.apply-adaptor-swaps-provider",
+        "an adaptor applied to the role is passed over for DeepSeek while setLlm gave no model or host",
+        provider_settings=_default_unless_configured,
     ),
     mutant(
         "akan-settings-lost-on-swap",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from reference.akan.declarations import Declarations
@@ -20,6 +21,35 @@ class _OffValuesRun(Declarations):
 class _EnumAlwaysString(Declarations):
     def scalar_type(self, values: Sequence[Scalar]) -> str:
         return "string"
+
+
+class _FractionsAsStrings(Declarations):
+    """Only whole numbers make a numeric enum: values with a fraction are published as strings."""
+
+    def scalar_type(self, values: Sequence[Scalar]) -> str:
+        kind = super().scalar_type(values)
+        return "string" if kind == "number" else kind
+
+
+class _ChecksFirstArgumentOnly(Declarations):
+    """Stops at the first argument without an enum: a later argument's off value reaches the body."""
+
+    def call_refusal(self, tool: PageTool, arguments: dict[str, Any]) -> str | None:
+        for index, arg in enumerate(tool.args):
+            if (self.arg_schema(arg) or {}).get("enum") is None:
+                return super().call_refusal(replace(tool, args=tuple(tool.args[:index])), arguments)
+        return super().call_refusal(tool, arguments)
+
+
+class _LoneRegistrationClashes(Declarations):
+    """Warns about every unshared name, registered once or more."""
+
+    def clashes(self, tools: Sequence[PageTool]) -> dict[str, int]:
+        counts: dict[str, list[PageTool]] = {}
+        for tool in tools:
+            if tool.name:
+                counts.setdefault(tool.name, []).append(tool)
+        return {name: len(regs) for name, regs in counts.items() if not all(t.shared for t in regs)}
 
 
 class _EveryDeclarationPublished(Declarations):
@@ -193,6 +223,24 @@ MUTANTS: list[Mutant] = [
         "akan.tool.enum-of-argument",
         "an enum of numbers is published as strings",
         declarations=_EnumAlwaysString(),
+    ),
+    mutant(
+        "akan-enum-fractions-as-strings",
+        "akan.tool.enum-of-argument",
+        "an enum whose values include a fraction is published as strings, not as numbers",
+        declarations=_FractionsAsStrings(),
+    ),
+    mutant(
+        "akan-enum-checked-up-to-plain-argument",
+        "akan.tool.enum-of-refuses-off-values",
+        "the off-value check stops at the first argument without an enum, so later ones go unchecked",
+        declarations=_ChecksFirstArgumentOnly(),
+    ),
+    mutant(
+        "akan-lone-registration-clashes",
+        "akan.tool.duplicate-name-warns",
+        "a name registered once, unshared, is reported as a clash",
+        declarations=_LoneRegistrationClashes(),
     ),
     mutant(
         "akan-every-declaration-published",

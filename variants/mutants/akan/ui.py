@@ -117,12 +117,45 @@ class _CatalogueFrozenPerRun(UiCatalogue):
         return self.taken[0]
 
 
+class _FirstDialogDismissed(UiCatalogue):
+    """closeDialogIn<namespace> dismisses the first namespaced dialog on the page, whichever it names."""
+
+    def dismiss(
+        self, name: str, components: Sequence[UiComponent], open_flags: Sequence[bool]
+    ) -> tuple[int, dict[str, Any]] | None:
+        first = next((c.namespace for c in components if c.type == "Dialog" and c.namespace), None)
+        return super().dismiss(f"closeDialogIn{first}" if first else name, components, open_flags)
+
+
+class _DropdownOpensItsNamespace(UiCatalogue):
+    """openDropdownIn<namespace> opens every component of that namespace, a dialog beside the dropdown too."""
+
+    def effects(self, name: str, components: Sequence[UiComponent]) -> dict[int, bool]:
+        changes = super().effects(name, components)
+        for index, component in enumerate(components):
+            if component.namespace and name.endswith(f"DropdownIn{component.namespace}"):
+                changes[index] = name.startswith("open")
+        return changes
+
+
 MUTANTS: list[Mutant] = [
     mutant(
         "akan-unnamed-repeatables-publish",
         "akan.ui.repeatable-components-need-namespace",
         "a Tab, Dialog or Dropdown without a namespace publishes its tools",
         ui=_UnnamedRepeatablesPublish(),
+    ),
+    mutant(
+        "akan-first-dialog-dismissed",
+        "akan.ui.namespace-suffixes-tool-name",
+        "closeDialogIn<namespace> dismisses the first namespaced dialog rather than the one it names",
+        ui=_FirstDialogDismissed(),
+    ),
+    mutant(
+        "akan-dropdown-opens-its-namespace",
+        "akan.ui.dropdown-tools-and-state",
+        "opening a named dropdown also opens another component under the same namespace",
+        ui=_DropdownOpensItsNamespace(),
     ),
     mutant(
         "akan-namespace-without-in",

@@ -16,6 +16,18 @@ class _GuidesInnerFirst(Placement):
         return list(reversed(super().guides(all_guides, route, agent_zone)))
 
 
+class _ZoneGuidesByLayoutDepth(Placement):
+    """A zone's guide is placed by its layout's depth alone, as if it were a layout's, not inside the page."""
+
+    def guides(self, all_guides: Sequence[Guide], route: str, agent_zone: str | None) -> list[str]:
+        def depth(guide: Guide) -> int:
+            return len([part for part in guide.layout.split("/") if part])
+
+        shown = super().guides(all_guides, route, agent_zone)
+        ordered = sorted((g for g in all_guides if g.text in shown), key=depth)
+        return [g.text for g in ordered]
+
+
 class _GuidesOutliveRoute(Placement):
     def guides(self, all_guides: Sequence[Guide], route: str, agent_zone: str | None) -> list[str]:
         return super().guides([replace(g, layout="/") for g in all_guides], route, agent_zone)
@@ -45,6 +57,12 @@ class _RootLosesZones(Placement):
 
 
 MUTANTS: list[Mutant] = [
+    mutant(
+        "akan-zone-guide-by-layout-depth",
+        "akan.guide.nested-concatenate-outer-first",
+        "a guide mounted in a zone is ordered by its layout's depth, ahead of deeper layout guides",
+        placement=_ZoneGuidesByLayoutDepth(),
+    ),
     mutant(
         "akan-guides-inner-first",
         "akan.guide.nested-concatenate-outer-first",

@@ -143,6 +143,18 @@ MUTANTS: list[Mutant] = [
         lambda p: _rules(p, props_stay_structured=False),
     ),
     _mutant(
+        "llmz-render-skips-effects",
+        ("llmz.components.render-parses-once",),
+        "component.render checks the props against the JSON Schema only and never runs the effects.",
+        lambda p: replace(p, render_runs_effects=False),
+    ),
+    _mutant(
+        "llmz-every-transform-structured",
+        ("llmz.tools.parsed-value-delivered",),
+        "A tool input transformed into a string is refused, as transformed component props are.",
+        lambda p: _rules(p, structured_surfaces=effects.SURFACES),
+    ),
+    _mutant(
         "llmz-model-sees-parsed-shape",
         ("llmz.tools.model-schema-input-shape",),
         "The tool description shown to the model lists what the input's transforms add.",

@@ -101,6 +101,18 @@ MUTANTS: list[Mutant] = [
         policies=lambda p: replace(p, preview_is_read_only=False),
     ),
     Mutant(
+        "llmz-prune-moves-open-turn",
+        rules=("llmz.compaction.prune",),
+        description="pruning leaves an open turn's start where it was, so part of the turn can be pruned",
+        policies=lambda p: replace(p, prune_spares_current_turn=False),
+    ),
+    Mutant(
+        "llmz-callback-lost-on-restore",
+        rules=("llmz.compaction.controls-persist",),
+        description="a summarize callback passed to fromJSON is dropped; the model writes the summaries",
+        policies=lambda p: replace(p, callback_after_restore=False),
+    ),
+    Mutant(
         "llmz-prune-keeps-newest",
         ("llmz.compaction.prune",),
         "prune keeps the newest iterations (as many as were listed) instead of the listed ones.",

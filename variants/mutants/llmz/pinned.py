@@ -75,6 +75,15 @@ def _arrays_only(items: object) -> list[dict[str, Any]]:
     return conversation.append_batch(items)
 
 
+def _assistant_text_only(items: object) -> list[dict[str, Any]]:
+    """Native multipart content is taken from user messages only; an assistant's is refused as not text."""
+    batch = conversation.append_batch(items)
+    for item in batch:
+        if item.get("role") == "assistant" and isinstance(item.get("content"), list):
+            raise LlmzError("INVALID_MESSAGE", "a assistant message needs string content, got list")
+    return batch
+
+
 def _result_taken_as_state(state: Any) -> Any:
     """A saved result summary is converted into (empty) session state instead of being refused."""
     if isinstance(state, dict) and "status" in state and "format" not in state:
@@ -180,6 +189,12 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.sessions.append-accepted-shapes",),
         description="append accepts only arrays, refusing a single message",
         policies=lambda p: replace(p, append_batch=_arrays_only),
+    ),
+    Mutant(
+        "llmz-assistant-multipart-refused",
+        rules=("llmz.sessions.native-message-preserved",),
+        description="an assistant message with native multipart content is refused instead of kept intact",
+        policies=lambda p: replace(p, append_batch=_assistant_text_only),
     ),
     Mutant(
         "llmz-migration-result-restored-as-session",

@@ -5,13 +5,32 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from reference.llmz import kernel
+from reference.llmz import config, failures, guard, kernel
 from reference.llmz.api import Exit
 from reference.llmz.errors import LlmzError
 from reference.llmz.guard import Speaker
 from reference.llmz.policies import Policies
 from reference.llmz.settle import Decision, Happenings
 from variants import Mutant
+
+
+def _any_out_of_memory(error: dict[str, Any] | None) -> LlmzError | None:
+    """An error the program threw itself counts as an exhausted heap when its message says out of memory."""
+    if error is not None and not error.get("host") and "out of memory" in str(error.get("message")):
+        return failures.heap_exhausted({**error, "name": "InternalError"})
+    return failures.heap_exhausted(error)
+
+
+def _summary_speaks(current: Speaker, role: str, content: object) -> Speaker:
+    """A summary with text, appended as input, counts as the assistant having spoken."""
+    if role == "summary" and isinstance(content, str) and content.strip():
+        return "assistant"
+    return guard.speaker_after_input(current, role, content)
+
+
+def _listen_everywhere(exits: Any, chat: bool, listen: Exit) -> dict[str, Exit]:
+    """The listen exit joins every run's exits, a worker's too."""
+    return {**config.available_exits(exits, chat, listen), listen.name: listen}
 
 
 def _exit_first(happened: Happenings) -> Decision:
@@ -192,6 +211,24 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.exits.chat-listen-exit",),
         description="chat mode registers its hand-back exit under another name, so exit('listen') is unknown",
         policies=lambda p: replace(p, listen_exit=Exit("wait_for_user", "Wait for the user.", None)),
+    ),
+    Mutant(
+        "llmz-listen-exit-for-workers",
+        rules=("llmz.exits.empty-exits-none",),
+        description="the listen exit is added to every run, workers included, not only to chats",
+        policies=lambda p: replace(p, available_exits=_listen_everywhere),
+    ),
+    Mutant(
+        "llmz-out-of-memory-message-is-memory",
+        rules=("llmz.errors.execution-failed",),
+        description="any error whose message mentions running out of memory is taken for an exhausted heap",
+        policies=lambda p: replace(p, heap_exhausted=_any_out_of_memory),
+    ),
+    Mutant(
+        "llmz-summary-counts-as-reply",
+        rules=("llmz.chat-guard.delivery-counts",),
+        description="a summary appended as input makes the assistant the last speaker",
+        policies=lambda p: replace(p, speaker_after_input=_summary_speaks),
     ),
     Mutant(
         "llmz-timeout-not-enforced",
