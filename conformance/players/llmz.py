@@ -628,6 +628,10 @@ def _tamper(state: dict[str, Any], how: str) -> None:
     elif how == "malformed_result":
         kept = next(r for r in records if r["hasResult"] and r.get("retained", True))
         kept["result"] = {"$": "not-an-encoding"}
+    elif how == "malformed_property":
+        kept = next(r for r in records if r["hasResult"] and r.get("retained", True))
+        properties = kept["result"]["v"]  # an object result: {"$": "object", "v": {name: encoding}}
+        properties[list(properties)[-1]] = {"$": "not-an-encoding"}
     elif how == "over_capacity":
         state["memory"]["maxBytes"] = 1
 

@@ -632,7 +632,12 @@ class ExecuteStep(Strict):
 
 
 Tamper = Literal[
-    "drop_tool_result", "duplicate_call_id", "reverse_iterations", "malformed_result", "over_capacity"
+    "drop_tool_result",
+    "duplicate_call_id",
+    "reverse_iterations",
+    "malformed_result",
+    "malformed_property",
+    "over_capacity",
 ]
 """How ``save_and_restore.tamper`` breaks a snapshot."""
 

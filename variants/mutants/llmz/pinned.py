@@ -6,6 +6,7 @@ the scenarios pinning its rules fail against it, naming those rules.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -96,6 +97,33 @@ def _without_check(check: restore.Check) -> Callable[[Policies], Policies]:
     return lambda p: replace(p, restore_checks=tuple(c for c in p.restore_checks if c is not check))
 
 
+def _top_level_encodings(state: dict[str, Any]) -> None:
+    """The encodings check looking at each exact value's own tag only, never into an object's properties:
+    the real check runs on a copy whose object values are emptied."""
+    shallow = copy.deepcopy(state)
+
+    def hollow(value: Any) -> None:
+        if isinstance(value, dict) and value.get("$") == "object" and isinstance(value.get("v"), dict):
+            value["v"] = {}
+
+    memory = shallow.get("memory")
+    if isinstance(memory, dict):
+        variables, records, objects = memory.get("variables"), memory.get("iterations"), memory.get("objects")
+        for value in variables.values() if isinstance(variables, dict) else ():
+            hollow(value)
+        for record in records if isinstance(records, list) else ():
+            hollow(record.get("result") if isinstance(record, dict) else None)
+        for props in objects.values() if isinstance(objects, dict) else ():
+            for value in props.values() if isinstance(props, dict) else ():
+                hollow(value)
+    restore.encodings(shallow)
+
+
+def _replacing_check(check: restore.Check, by: restore.Check) -> Callable[[Policies], Policies]:
+    """Restoring runs ``by`` in place of one of the snapshot checks."""
+    return lambda p: replace(p, restore_checks=tuple(by if c is check else c for c in p.restore_checks))
+
+
 MUTANTS: list[Mutant] = [
     Mutant(
         "llmz-memory-objects-not-counted",
@@ -144,6 +172,12 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.persistence.restore-checks-encodings",),
         description="restoring does not check the snapshot's encodings",
         policies=_without_check(restore.encodings),
+    ),
+    Mutant(
+        "llmz-restore-checks-encodings-shallowly",
+        rules=("llmz.persistence.restore-checks-encodings",),
+        description="restoring checks an exact result's own encoding but not its object properties'",
+        policies=_replacing_check(restore.encodings, _top_level_encodings),
     ),
     Mutant(
         "llmz-restore-skips-capacity",

@@ -453,7 +453,8 @@ function exitHook(spec, observer) {
 
 /**
  * Break an llmz 1.0.1 snapshot (`version: 3`: history `groups` of messages, each iteration group with its
- * `iteration` record and encoded `result`; `memory.maxBytes`) as `save_and_restore.tamper` asks.
+ * `iteration` record and encoded `result`, an object result being `['object', [[name, encoding], ...]]`;
+ * `memory.maxBytes`) as `save_and_restore.tamper` asks.
  */
 function tamper(encoded, how) {
   const groups = encoded.groups
@@ -471,6 +472,10 @@ function tamper(encoded, how) {
     ;[groups[first], groups[second]] = [groups[second], groups[first]]
   } else if (how === 'malformed_result') {
     groups.find((group) => group.iteration?.hasResult).iteration.result = ['not-an-encoding']
+  } else if (how === 'malformed_property') {
+    // An object result is ['object', [[name, encoding], ...]]: the last property's encoding is broken.
+    const properties = groups.find((group) => group.iteration?.hasResult).iteration.result[1]
+    properties.at(-1)[1] = ['not-an-encoding']
   } else if (how === 'over_capacity') {
     encoded.memory.maxBytes = 1
   } else {
