@@ -42,7 +42,9 @@ def test_a_registered_preset_is_created_by_name(monkeypatch: pytest.MonkeyPatch)
         def close(self) -> None:
             return None
 
-    monkeypatch.setattr(registry, "_PRESETS", {})
+    # The shipped presets register on first use, by importing their packages: let that happen against the
+    # real table first, so this test's private table does not swallow them for the tests after it.
+    monkeypatch.setattr(registry, "_PRESETS", dict(registry.presets()))
     registry.register_preset("my-preset", Preset)
     assert registry.create("my-preset").hello().name == "preset"
     assert "my-preset" in registry.presets()
