@@ -626,14 +626,26 @@ def _tamper(state: dict[str, Any], how: str) -> None:
         state["history"] = history[:start] + swapped + history[start + len(block) :]
         records[0], records[1] = records[1], records[0]
     elif how == "malformed_result":
-        kept = next(r for r in records if r["hasResult"] and r.get("retained", True))
-        kept["result"] = {"$": "not-an-encoding"}
+        _kept_result(records, how)["result"] = {"$": "not-an-encoding"}
     elif how == "malformed_property":
-        kept = next(r for r in records if r["hasResult"] and r.get("retained", True))
-        properties = kept["result"]["v"]  # an object result: {"$": "object", "v": {name: encoding}}
-        properties[list(properties)[-1]] = {"$": "not-an-encoding"}
+        kept = _kept_result(records, how)
+        result = kept["result"]  # an object result: {"$": "object", "v": {name: encoding}}
+        if not (isinstance(result, dict) and result.get("$") == "object" and result.get("v")):
+            raise ValueError(
+                "steps: save_and_restore.tamper malformed_property needs the oldest retained result to be an "
+                "object with at least one property"
+            )
+        result["v"][list(result["v"])[-1]] = {"$": "not-an-encoding"}
     elif how == "over_capacity":
         state["memory"]["maxBytes"] = 1
+
+
+def _kept_result(records: list[dict[str, Any]], how: str) -> dict[str, Any]:
+    """The oldest retained iteration record holding a result, which the result tampers break."""
+    kept = next((r for r in records if r["hasResult"] and r.get("retained", True)), None)
+    if kept is None:
+        raise ValueError(f"steps: save_and_restore.tamper {how} needs an earlier iteration that kept a result")
+    return kept
 
 
 class _AbortingOnAnswer:

@@ -8,6 +8,15 @@ export class CannotExpress extends Error {
   }
 }
 
+/** A step the scenario asks for cannot be taken on this run (a tamper with nothing to break): the case
+ * errors with this message instead of the failure being recorded as llmz's. */
+export class StepImpossible extends Error {
+  constructor(message) {
+    super(message)
+    this.name = 'StepImpossible'
+  }
+}
+
 /** The scripted model ran out of entries: the runtime made more calls than the scenario scripted. */
 export class ScriptExhausted extends Error {
   constructor(call) {

@@ -8,7 +8,7 @@
 // bridge has no mapping for raises CannotExpress (answered as a skip that names it), never a silent pass.
 import { Session, ThinkSignal, execute } from 'llmz'
 
-import { CannotExpress, NotSettled } from './errors.mjs'
+import { CannotExpress, NotSettled, StepImpossible } from './errors.mjs'
 import { checkScenario } from './vocabulary.mjs'
 import { HOST_CALL_STEPS, cloneTools, playHostCall } from './host-calls.mjs'
 import { buildChat, buildExits, buildObjects, buildTools } from './host.mjs'
@@ -471,16 +471,26 @@ function tamper(encoded, how) {
     const [first, second] = groups.flatMap((group, i) => (group.iteration ? [i] : []))
     ;[groups[first], groups[second]] = [groups[second], groups[first]]
   } else if (how === 'malformed_result') {
-    groups.find((group) => group.iteration?.hasResult).iteration.result = ['not-an-encoding']
+    keptResult(groups, how).iteration.result = ['not-an-encoding']
   } else if (how === 'malformed_property') {
     // An object result is ['object', [[name, encoding], ...]]: the last property's encoding is broken.
-    const properties = groups.find((group) => group.iteration?.hasResult).iteration.result[1]
-    properties.at(-1)[1] = ['not-an-encoding']
+    const result = keptResult(groups, how).iteration.result
+    if (result?.[0] !== 'object' || !result[1]?.length) {
+      throw new StepImpossible(`steps: save_and_restore.tamper ${how} needs the oldest kept result to be an object with a property`)
+    }
+    result[1].at(-1)[1] = ['not-an-encoding']
   } else if (how === 'over_capacity') {
     encoded.memory.maxBytes = 1
   } else {
     throw new CannotExpress(`save_and_restore.tamper ${JSON.stringify(how)}`)
   }
+}
+
+/** The oldest iteration group whose record holds a result, which the result tampers break. */
+function keptResult(groups, how) {
+  const group = groups.find((candidate) => candidate.iteration?.hasResult)
+  if (!group) throw new StepImpossible(`steps: save_and_restore.tamper ${how} needs an earlier iteration that kept a result`)
+  return group
 }
 
 async function saveAndRestore(state, step, index) {
@@ -494,7 +504,7 @@ async function saveAndRestore(state, step, index) {
     if (step.tamper) tamper(encoded, step.tamper)
     state.session = inLlmzSync(() => Session.fromJSON(encoded, compactionOption(state.setup)))
   } catch (error) {
-    if (error instanceof CannotExpress) throw error
+    if (error instanceof CannotExpress || error instanceof StepImpossible) throw error
     state.recorder.emit('error', { step: 'save_and_restore', ...errorFields(error) })
   }
 }
