@@ -26,7 +26,8 @@ def _case(returns: str, tamper: str) -> dict[str, Any]:
 
 
 def test_breaking_a_property_of_a_result_that_is_no_object_names_the_step() -> None:
-    with pytest.raises(ValueError, match=r"steps: save_and_restore\.tamper malformed_property needs .* object"):
+    needs_object = r"steps: save_and_restore\.tamper malformed_property needs .* object"
+    with pytest.raises(ValueError, match=needs_object):
         play(_case("5", "malformed_property"), None)
 
 

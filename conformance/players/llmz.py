@@ -644,7 +644,9 @@ def _kept_result(records: list[dict[str, Any]], how: str) -> dict[str, Any]:
     """The oldest retained iteration record holding a result, which the result tampers break."""
     kept = next((r for r in records if r["hasResult"] and r.get("retained", True)), None)
     if kept is None:
-        raise ValueError(f"steps: save_and_restore.tamper {how} needs an earlier iteration that kept a result")
+        raise ValueError(
+            f"steps: save_and_restore.tamper {how} needs an earlier iteration that kept a result"
+        )
     return kept
 
 
