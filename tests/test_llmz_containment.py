@@ -296,4 +296,17 @@ def test_a_forged_capture_only_reaches_declared_and_known_names() -> None:
 def test_host_and_worker_agree_on_the_raw_parts_of_a_request() -> None:
     from reference.llmz import containment, jsworker
 
-    assert containment.SOURCES == jsworker.SOURCES
+    assert containment.PARTS == jsworker.PARTS
+
+
+@pytest.mark.parametrize("sender", ["host", "worker"])
+def test_host_and_worker_read_each_others_messages(sender: str) -> None:
+    from reference.llmz import containment, jsworker
+
+    pack, unpack = (
+        (containment.pack, jsworker.unpack) if sender == "host" else (jsworker.pack, containment.unpack)
+    )
+    parts = ["kernel\nsource", None, "", "lone \ud800 surrogate and \u00e9", "x" * 70_000]
+    header, got = unpack(pack(["call", {"op": "t\nx"}], parts))
+    assert header == ["call", {"op": "t\nx"}]
+    assert got == parts

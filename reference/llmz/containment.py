@@ -16,7 +16,9 @@ JavaScript ``out of memory`` error the caller classifies), an address-space limi
 (``MAX_PAYLOAD_CHARS``; larger payloads reach the host as ``None`` and are refused as invalid input).
 
 Workers are kept in a small pool and reused, so an ordinary program costs a few pipe round trips, not a
-process start. A killed worker is replaced on the next program.
+process start: one message for the request, one per host call and its answer, one for the report. A
+worker keeps the kernel source it was sent last, so the kernel crosses the pipe once per worker, not once
+per program. A killed worker is replaced on the next program.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -61,12 +63,34 @@ STARTUP_SECONDS: Final = 30.0
 """How long a new worker may take to start before it counts as dead (a backstop; it takes well under 1 s)."""
 
 _WORKER = Path(__file__).with_name("jsworker.py")
-SOURCES: Final = ("kernel", "setup", "program")
-"""Sent raw after the request's JSON header, in this order (jsworker.SOURCES; the worker imports nothing
-from the project, so the tuple is spelled in both)."""
+PARTS: Final = ("kernel", "setup", "memory", "program")
+"""The raw parts of a request, in this order (``jsworker.PARTS``; the worker imports nothing from the
+project, so the tuple and the framing below are spelled in both, and a test checks they agree)."""
 
 Dispatch = Callable[[str, list[str | None]], str]
 """Answers one host call: the operation and its JSON-text arguments (None for one that was too large)."""
+
+
+def pack(header: list[Any], parts: Sequence[str | None]) -> bytes:
+    """One message (``jsworker.pack``): the JSON header with the parts' byte lengths, a newline, the parts."""
+    raw = [None if part is None else part.encode("utf-8", "surrogatepass") for part in parts]
+    sizes = [None if data is None else len(data) for data in raw]
+    return b"".join([json.dumps([*header, sizes]).encode("utf-8"), b"\n", *(data for data in raw if data)])
+
+
+def unpack(message: bytes) -> tuple[list[Any], list[str | None]]:
+    """The header (without the sizes) and the parts of a message made by ``pack`` (``jsworker.unpack``)."""
+    end = message.index(b"\n")
+    *header, sizes = json.loads(message[:end])
+    view, at = memoryview(message), end + 1
+    parts: list[str | None] = []
+    for size in sizes:
+        if size is None:
+            parts.append(None)
+            continue
+        parts.append(str(view[at : at + size], "utf-8", "surrogatepass"))
+        at += size
+    return header, parts
 
 
 def javascript_budget(timeout_ms: int | None) -> float | None:
@@ -140,6 +164,8 @@ class _Process:
         self.from_child = Connection(from_child_r, writable=False)
         self.ready = False
         """Whether the worker said it has started (``["ready"]``): its start-up is not the program's time."""
+        self.kernel: str | None = None
+        """The kernel source this worker holds (the last one sent to it)."""
 
     def alive(self) -> bool:
         return self.owner == os.getpid() and self.popen.poll() is None
@@ -160,7 +186,7 @@ class _Process:
             return
         if not self.from_child.poll(STARTUP_SECONDS):
             raise OSError(f"it did not start within {STARTUP_SECONDS:g}s")
-        if json.loads(self.from_child.recv_bytes()) != ["ready"]:
+        if unpack(self.from_child.recv_bytes())[0] != ["ready"]:
             raise ValueError("its first message was not ready")
         self.ready = True
 
@@ -174,10 +200,10 @@ class _Process:
         started = time.monotonic()
         javascript = 0.0
         try:
-            header = {key: value for key, value in request.items() if key not in SOURCES}
-            self.to_child.send_bytes(json.dumps(header).encode("utf-8"))
-            for name in SOURCES:  # raw, not inside the JSON: see jsworker's protocol
-                self.to_child.send_bytes(request[name].encode("utf-8", "surrogatepass"))
+            names = [name for name in PARTS if name != "kernel" or request[name] != self.kernel]
+            header = {key: value for key, value in request.items() if key not in PARTS}
+            self.to_child.send_bytes(pack([{**header, "parts": names}], [request[name] for name in names]))
+            self.kernel = request["kernel"]
             while True:
                 budget_left = math.inf if limits.budget is None else limits.budget - javascript
                 wall_left = limits.backstop - (time.monotonic() - started)
@@ -189,15 +215,12 @@ class _Process:
                     if budget_left <= wall_left:
                         return RunResult(stopped="timeout", reason="the JavaScript budget was used up")
                     return RunResult(stopped="died", reason="the worker was stopped by the backstop")
-                message = json.loads(self.from_child.recv_bytes())
+                message, parts = unpack(self.from_child.recv_bytes())
                 if message[0] == "done":
                     done = message[1]
-                    answers = [
-                        self.from_child.recv_bytes().decode("utf-8", "surrogatepass")
-                        for _ in range(int(done["answers"]))
-                    ]
+                    answers = [part for part in parts if part is not None]
                     return RunResult(answers=answers, syntax=done["syntax"], failure=done["failure"])
-                self.to_child.send_bytes(dispatch(message[1], message[2]).encode("ascii"))
+                self.to_child.send_bytes(dispatch(message[1], parts).encode("ascii"))
         except (EOFError, OSError, ValueError) as exc:
             self.close()
             words = _signal_words(self.popen.returncode)
@@ -237,13 +260,16 @@ def shutdown() -> None:
                 process.close()
 
 
-def run(kernel: str, setup: str, program: str, dispatch: Dispatch, limits: Limits) -> RunResult:
+def run(
+    kernel: str, setup: str, program: str, dispatch: Dispatch, limits: Limits, *, memory: str = ""
+) -> RunResult:
     """Run one program in a worker within ``limits``; see the module docstring for the outcomes. ``kernel``
-    is evaluated first in a fresh context (workers do that ahead of time), then ``setup``, then
-    ``program``."""
+    is evaluated first in a fresh context (workers do that ahead of time), then ``memory`` becomes the
+    string global ``__host_memory``, then ``setup`` runs, then ``program``."""
     request = {
         "kernel": kernel,
         "setup": setup,
+        "memory": memory,
         "program": program,
         "heap": limits.heap,
         "stack": limits.stack,

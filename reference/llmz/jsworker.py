@@ -7,20 +7,26 @@ therefore runs each program here and kills this process when the program's time 
 also holds the heap limit (``set_memory_limit``), an address-space limit and a per-program CPU limit
 as backstops, and it dies with its parent.
 
-Protocol (``multiprocessing.connection`` framing over two inherited pipes, JSON messages):
+Protocol. Each message is one ``multiprocessing.connection`` message over two inherited pipes, framed by
+``pack``: a JSON header, a newline, then raw UTF-8 parts (``surrogatepass``, so any Python string arrives
+as it was sent) whose byte lengths the header lists last. Large texts (sources, a session's memory of up
+to 16 MiB, tool inputs, answers) travel raw, not inside the JSON: wrapping them would escape and unescape
+every byte once more in each direction. One message per request and per report, because every message
+wakes the other process once.
 
-* parent -> worker: ``{"heap", "stack", "cpu_seconds", "max_payload"}``, then the three sources
-  (``SOURCES``: kernel, setup, program) as one raw UTF-8 message each;
-* worker -> parent, once when it has started: ``["ready"]``;
-* worker -> parent, any number of times: ``["call", op, [args]]``, answered with one JSON text that the
-  kernel decodes (a value, an error to throw, or "never settles");
-* worker -> parent, once: ``["done", {"answers": n, "syntax", "failure"}]``, then the ``n`` answers (JSON
-  texts) as one raw UTF-8 message each.
+* parent -> worker: ``[{"heap", "stack", "cpu_seconds", "max_payload", "parts"}, sizes]`` with the parts
+  named in ``parts``, in that order: ``kernel`` (only when it differs from the one this worker already
+  holds: the worker keeps the last kernel it was sent), ``setup``, ``memory`` and ``program``;
+* worker -> parent, once when it has started: ``["ready", []]``;
+* worker -> parent, any number of times: ``["call", op, sizes]`` with the call's arguments as parts (a
+  size of ``null`` for an argument too large to send), answered with one plain JSON text that the kernel
+  decodes (a value, an error to throw, or "never settles");
+* worker -> parent, once per program: ``["done", {"syntax", "failure"}, sizes]`` with the answers (JSON
+  texts from the settle and capture hooks) as parts.
 
-Sources and answers travel raw, not inside the JSON message, because they can be large (a session's
-memory is up to 16 MiB of JSON inside the setup script): wrapping them would escape and unescape every
-byte once more in each direction. Raw messages use ``surrogatepass``, so any Python string arrives as
-it was sent.
+The ``memory`` part becomes the string global ``__host_memory`` before ``setup`` runs, which takes it off
+the global object and hands it to the kernel: setting a string costs a tenth of parsing the same text as
+a string literal inside the setup source.
 
 Every callback registered with QuickJS catches everything and answers with a string: a Python exception
 escaping into the binding corrupts it (and has crashed the whole process). Arguments are only ever the
@@ -37,13 +43,37 @@ import os
 import resource
 import signal
 import sys
+from collections.abc import Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
 import quickjs
 
-SOURCES = ("kernel", "setup", "program")
-"""The request's parts sent as raw messages after its JSON header, in this order."""
+PARTS = ("kernel", "setup", "memory", "program")
+"""The parts a request may carry, in this order (``kernel`` only when it changed)."""
+
+
+def pack(header: list[Any], parts: Sequence[str | None]) -> bytes:
+    """One message: ``header`` with the parts' byte lengths appended, a newline, the parts (None: absent)."""
+    raw = [None if part is None else part.encode("utf-8", "surrogatepass") for part in parts]
+    sizes = [None if data is None else len(data) for data in raw]
+    return b"".join([json.dumps([*header, sizes]).encode("utf-8"), b"\n", *(data for data in raw if data)])
+
+
+def unpack(message: bytes) -> tuple[list[Any], list[str | None]]:
+    """The header (without the sizes) and the parts of a message made by ``pack``."""
+    end = message.index(b"\n")
+    *header, sizes = json.loads(message[:end])
+    view, at = memoryview(message), end + 1
+    parts: list[str | None] = []
+    for size in sizes:
+        if size is None:
+            parts.append(None)
+            continue
+        parts.append(str(view[at : at + size], "utf-8", "surrogatepass"))
+        at += size
+    return header, parts
+
 
 REFUSED = json.dumps(
     {"error": {"code": "INTERNAL_ERROR", "name": "InternalError", "message": "the host could not answer"}}
@@ -78,15 +108,20 @@ class Worker:
         self.outbox = outbox
         self.answers: list[str] = []
         self.max_payload = 0
+        self.kernel = ""
+        """The kernel source the parent sent last; it sends a new one only when it changes."""
         self.prepared: tuple[str, Any] | None = None
 
-    def _send(self, message: Any) -> None:
-        self.outbox.send_bytes(json.dumps(message).encode("utf-8"))
+    def _send(self, header: list[Any], parts: Sequence[str | None] = ()) -> None:
+        self.outbox.send_bytes(pack(header, parts))
 
     def _receive(self) -> dict[str, Any]:
-        request: dict[str, Any] = json.loads(self.inbox.recv_bytes())
-        for name in SOURCES:
-            request[name] = self.inbox.recv_bytes().decode("utf-8", "surrogatepass")
+        (header,), parts = unpack(self.inbox.recv_bytes())
+        request: dict[str, Any] = dict(header)
+        named = dict(zip(request.pop("parts"), parts, strict=True))
+        self.kernel = named.get("kernel") or self.kernel
+        request.update((name, named.get(name) or "") for name in PARTS[1:])
+        request["kernel"] = self.kernel
         return request
 
     def serve(self) -> None:
@@ -96,13 +131,11 @@ class Worker:
             except (EOFError, OSError):
                 return
             done = self.run(request)
-            answers: list[str] = done.pop("answers")
-            self._send(["done", {**done, "answers": len(answers)}])
-            for answer in answers:
-                self.outbox.send_bytes(answer.encode("utf-8", "surrogatepass"))
+            answers: list[str | None] = done.pop("answers")
+            self._send(["done", done], answers)
             self.prepared = None  # the used context goes before the next one is made
             with contextlib.suppress(Exception):
-                self.prepared = (request["kernel"], self._fresh(request["kernel"]))
+                self.prepared = (self.kernel, self._fresh(self.kernel))
 
     def host_call(self, *args: Any) -> str:
         """The one callable generated code reaches (through the kernel) for host operations."""
@@ -110,7 +143,7 @@ class Worker:
             if not args or not all(isinstance(a, str) for a in args):
                 return REFUSED
             parts = [a if len(a) <= self.max_payload else None for a in args[1:]]
-            self._send(["call", args[0], parts])
+            self._send(["call", args[0]], parts)
             answer = self.inbox.recv_bytes().decode("utf-8")
             return answer if answer.isascii() else REFUSED
         except (EOFError, OSError):
@@ -150,6 +183,7 @@ class Worker:
                 context = self._fresh(request["kernel"])
             context.set_memory_limit(int(request["heap"]))
             context.set_max_stack_size(int(request["stack"]))
+            context.set("__host_memory", request["memory"])
             context.eval(request["setup"])
             context.eval(request["program"])
             while context.execute_pending_job():

@@ -398,18 +398,18 @@ def kernel_source(
     *,
     tools: list[str],
     chat: bool,
-    memory_state: str,
     objects_state: str,
     declared: list[str],
     known: list[str],
     max_chars: int,
 ) -> str:
     """The setup script for one program: the predefined kernel (``DEFINITION``), taken off the global
-    object and applied to this program's configuration."""
+    object and applied to this program's configuration. The session memory's JSON text is not in it: the
+    worker sets it as the string global ``__host_memory`` (see ``jsworker``), which the script takes off
+    the global object too, because parsing up to 16 MiB as a string literal costs ten times as much."""
     config = {
         "tools": tools,
         "chat": chat,
-        "memory": memory_state,
         "objects": objects_state,
         "declared": declared,
         "known": known,
@@ -417,9 +417,10 @@ def kernel_source(
         "maxChars": max_chars,
     }
     return (
-        "(function (kernel) { delete globalThis.__llmz_kernel; kernel("
+        "(function (kernel, memory) { delete globalThis.__llmz_kernel; delete globalThis.__host_memory; "
+        "const config = "
         + json.dumps(config)
-        + "); })(globalThis.__llmz_kernel);"
+        + "; config.memory = memory; kernel(config); })(globalThis.__llmz_kernel, globalThis.__host_memory);"
     )
 
 

@@ -189,7 +189,6 @@ def run_program(
     setup = kernel.kernel_source(
         tools=tools,
         chat=chat,
-        memory_state=state,
         objects_state=objects_state,
         declared=memory.declared_names(code),
         known=known or [],
@@ -201,6 +200,7 @@ def run_program(
         kernel.program_source(code),
         lambda op, args: _dispatch(bridge, op, args),
         limits or containment.limits_for(None),
+        memory=state,
     )
     if result.syntax is not None:
         raise SyntaxError(result.syntax)
