@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from reference.llmz import containment
+from reference.llmz import containment, kernel
 from reference.llmz.preview import UNDEFINED
 from reference.llmz.sandbox import PayloadError, decode, encode_value, load_bounded, run_program
 
@@ -236,7 +236,7 @@ def test_a_bridge_answer_that_is_not_ascii_json_is_refused() -> None:
 
 
 def test_the_host_callables_are_not_globals() -> None:
-    names = ["__host_call", "__host_settle", "__host_capture", "__llmz_run", "__llmz_kernel"]
+    names = ["__host_call", "__host_settle", "__host_capture", "__host_memory", "__llmz_run", "__llmz_kernel"]
     outcome = run(f"return {json.dumps(names)}.map((n) => typeof globalThis[n])")
     assert outcome.value == ["undefined"] * len(names)
 
@@ -297,6 +297,25 @@ def test_host_and_worker_agree_on_the_raw_parts_of_a_request() -> None:
     from reference.llmz import containment, jsworker
 
     assert containment.PARTS == jsworker.PARTS
+
+
+def test_the_kernel_crosses_once_per_worker_and_a_changed_kernel_is_used() -> None:
+    base = run("return typeof globalThis.marker")
+    assert base.value == "undefined"
+    marked = kernel.DEFINITION + "\nglobalThis.marker = 'changed';"
+    changed = run_program(
+        "return typeof globalThis.marker", Recording(), ["t"], chat=False, kernel_definition=marked
+    )
+    assert changed.value == "string"
+    assert run("return typeof globalThis.marker").value == "undefined"
+
+
+def test_the_session_memory_reaches_the_program_as_it_was_sent() -> None:
+    text = 'quote " backslash \\ newline \n lone \ud800 and </script>'
+    variables = {"note": text}
+    state = json.dumps({"variables": variables, "iterations": [], "hasReturn": False, "returned": None})
+    outcome = run_program("return note", Recording(), ["t"], chat=False, memory_state=state, known=["note"])
+    assert outcome.value == text
 
 
 @pytest.mark.parametrize("sender", ["host", "worker"])
