@@ -89,8 +89,14 @@ def _compact(value: Any) -> int:
         [{"$": "object", "v": {"n": i}} for i in range(200)],
         {"ü": {"$": "object", "v": {"ß": "long" * 1500}}},
         12345678901234567890,
+        'ascii "quoted" \\ back/slash \x7f' * 500,
+        "ascii with a control character \x01" * 500,
+        "ascii with a tab\t" * 500,
     ],
-    ids=["long", "escapes", "tagged", "nested", "deep", "wide", "unicode-keys", "bigint"],
+    ids=[
+        "long", "escapes", "tagged", "nested", "deep", "wide", "unicode-keys", "bigint",
+        "ascii-quotes", "ascii-control", "ascii-tab",
+    ],
 )
 def test_memory_size_is_the_length_of_the_compact_json(value: Any) -> None:
     assert size_of(value) == _compact(value)
