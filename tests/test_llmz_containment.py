@@ -329,3 +329,38 @@ def test_host_and_worker_read_each_others_messages(sender: str) -> None:
     header, got = unpack(pack(["call", {"op": "t\nx"}], parts))
     assert header == ["call", {"op": "t\nx"}]
     assert got == parts
+
+
+@pytest.mark.parametrize("size", [0, 10, 65_536, 65_537, 3_000_000])
+def test_the_workers_pipe_speaks_the_framing_of_the_parents_connection(size: int) -> None:
+    import threading
+    from multiprocessing.connection import Connection
+
+    from reference.llmz import jsworker
+
+    data = bytes(range(256)) * (size // 256) + b"x" * (size % 256)
+    for_worker_r, for_worker_w = os.pipe()
+    for_parent_r, for_parent_w = os.pipe()
+    parent_out, parent_in = Connection(for_worker_w, readable=False), Connection(for_parent_r, writable=False)
+    worker_in, worker_out = jsworker.Pipe(for_worker_r), jsworker.Pipe(for_parent_w)
+    try:
+        sender = threading.Thread(target=parent_out.send_bytes, args=(data,))
+        sender.start()
+        assert worker_in.recv_bytes() == data
+        sender.join()
+        sender = threading.Thread(target=worker_out.send_bytes, args=(data,))
+        sender.start()
+        assert parent_in.recv_bytes() == data
+        sender.join()
+    finally:
+        for conn in (parent_out, parent_in):
+            conn.close()
+        for fd in (for_worker_r, for_parent_w):
+            os.close(fd)
+    with pytest.raises(EOFError):
+        read_fd, write_fd = os.pipe()
+        os.close(write_fd)
+        try:
+            jsworker.Pipe(read_fd).recv_bytes()
+        finally:
+            os.close(read_fd)

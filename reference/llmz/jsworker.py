@@ -7,12 +7,12 @@ therefore runs each program here and kills this process when the program's time 
 also holds the heap limit (``set_memory_limit``), an address-space limit and a per-program CPU limit
 as backstops, and it dies with its parent.
 
-Protocol. Each message is one ``multiprocessing.connection`` message over two inherited pipes, framed by
-``pack``: a JSON header, a newline, then raw UTF-8 parts (``surrogatepass``, so any Python string arrives
-as it was sent) whose byte lengths the header lists last. Large texts (sources, a session's memory of up
-to 16 MiB, tool inputs, answers) travel raw, not inside the JSON: wrapping them would escape and unescape
-every byte once more in each direction. One message per request and per report, because every message
-wakes the other process once.
+Protocol. Each message is one ``multiprocessing.connection`` message (``Pipe`` here) over two inherited
+pipes, framed by ``pack``: a JSON header, a newline, then raw UTF-8 parts (``surrogatepass``, so any
+Python string arrives as it was sent) whose byte lengths the header lists last. Large texts (sources, a
+session's memory of up to 16 MiB, tool inputs, answers) travel raw, not inside the JSON: wrapping them
+would escape and unescape every byte once more in each direction. One message per request and per
+report, because every message wakes the other process once.
 
 * parent -> worker: ``[{"heap", "stack", "cpu_seconds", "max_payload", "parts"}, sizes]`` with the parts
   named in ``parts``, in that order: ``kernel`` (only when it differs from the one this worker already
@@ -42,12 +42,12 @@ import json
 import os
 import resource
 import signal
+import struct
 import sys
 from collections.abc import Sequence
-from multiprocessing.connection import Connection
 from typing import Any
 
-import quickjs
+import _quickjs as quickjs  # the binding itself: its wrapper package also starts concurrent.futures
 
 PARTS = ("kernel", "setup", "memory", "program")
 """The parts a request may carry, in this order (``kernel`` only when it changed)."""
@@ -73,6 +73,46 @@ def unpack(message: bytes) -> tuple[list[Any], list[str | None]]:
         parts.append(str(view[at : at + size], "utf-8", "surrogatepass"))
         at += size
     return header, parts
+
+
+class Pipe:
+    """One direction of the conversation, in the framing of ``multiprocessing.connection`` that the parent
+    uses (a 4-byte big-endian signed length, or -1 and an 8-byte length past 2 GiB, then the bytes).
+    Importing that module would cost a worker more than a third of its start (it brings sockets, pickling
+    and temporary files), for two calls."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def send_bytes(self, data: bytes) -> None:
+        size = len(data)
+        header = struct.pack("!i", size) if size <= 0x7FFFFFFF else struct.pack("!iQ", -1, size)
+        if size <= 65536:  # one write, so the parent wakes once
+            self._write(header + data)
+        else:  # no copy of a large message
+            self._write(header)
+            self._write(data)
+
+    def _write(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self.fd, view) :]
+
+    def recv_bytes(self) -> bytes:
+        (size,) = struct.unpack("!i", self._read(4))
+        if size == -1:
+            (size,) = struct.unpack("!Q", self._read(8))
+        return self._read(size)
+
+    def _read(self, size: int) -> bytes:
+        data = bytearray(size)
+        view, at = memoryview(data), 0
+        while at < size:
+            got = os.readv(self.fd, [view[at:]])
+            if not got:
+                raise EOFError("the parent closed the pipe")
+            at += got
+        return bytes(data)
 
 
 REFUSED = json.dumps(
@@ -103,7 +143,7 @@ class Worker:
     """Serves programs one at a time. Between programs it prepares the next fresh context with the kernel
     already defined, so that parsing overlaps the host's own work."""
 
-    def __init__(self, inbox: Connection, outbox: Connection) -> None:
+    def __init__(self, inbox: Pipe, outbox: Pipe) -> None:
         self.inbox = inbox
         self.outbox = outbox
         self.answers: list[str] = []
@@ -205,7 +245,7 @@ def main(argv: list[str]) -> int:
     if address_space > 0:
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
-    worker = Worker(Connection(read_fd, writable=False), Connection(write_fd, readable=False))
+    worker = Worker(Pipe(read_fd), Pipe(write_fd))
     worker._send(["ready"])  # started and imported: the parent's clocks start only now
     worker.serve()
     return 0
