@@ -47,7 +47,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-import _quickjs as quickjs  # the binding itself: its wrapper package also starts concurrent.futures
+try:  # the binding itself: its wrapper package also imports concurrent.futures, a third of a worker's start
+    import _quickjs as quickjs
+except ImportError:  # pragma: no cover - a binding that no longer ships its module under that name
+    import quickjs
 
 PARTS = ("kernel", "setup", "memory", "program")
 """The parts a request may carry, in this order (``kernel`` only when it changed)."""
