@@ -63,7 +63,7 @@ def pack(header: list[Any], parts: Sequence[str | None]) -> bytes:
     return b"".join([json.dumps([*header, sizes]).encode("utf-8"), b"\n", *(data for data in raw if data)])
 
 
-def unpack(message: bytes) -> tuple[list[Any], list[str | None]]:
+def unpack(message: bytes | bytearray) -> tuple[list[Any], list[str | None]]:
     """The header (without the sizes) and the parts of a message made by ``pack``."""
     end = message.index(b"\n")
     *header, sizes = json.loads(message[:end])
@@ -101,13 +101,14 @@ class Pipe:
         while view:
             view = view[os.write(self.fd, view) :]
 
-    def recv_bytes(self) -> bytes:
+    def recv_bytes(self) -> bytearray:
         (size,) = struct.unpack("!i", self._read(4))
         if size == -1:
             (size,) = struct.unpack("!Q", self._read(8))
         return self._read(size)
 
-    def _read(self, size: int) -> bytes:
+    def _read(self, size: int) -> bytearray:
+        """Exactly ``size`` bytes, read into one buffer (no copy of a large message)."""
         data = bytearray(size)
         view, at = memoryview(data), 0
         while at < size:
@@ -115,7 +116,7 @@ class Pipe:
             if not got:
                 raise EOFError("the parent closed the pipe")
             at += got
-        return bytes(data)
+        return data
 
 
 REFUSED = json.dumps(
