@@ -12,12 +12,11 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from conformance.players.common import ProviderFactory, scripted_provider
-from conformance.scenario.cases import parse_case
 from conformance.systems import SYSTEMS
 from conformance.systems import get as get_system
 
 if TYPE_CHECKING:
+    from conformance.players.common import ProviderFactory
     from variants import PolicyChange, Variant
 
 NAME = "reference"
@@ -78,6 +77,11 @@ def play(
     provider: ProviderFactory | None = None,
 ) -> dict[str, Any]:
     """Play one case (as sent on the wire: no title, rules or expectations) and return its record."""
+    # Imported here, not at the top: importing the package (as ``python -m conformance.players.server``
+    # does before the server's first line) must not import pydantic and the scenario models yet.
+    from conformance.players.common import scripted_provider
+    from conformance.scenario.cases import parse_case
+
     if isinstance(variant, str):
         variant = resolve_variant(variant)
     case = parse_case({k: v for k, v in payload.items() if k != "id"})

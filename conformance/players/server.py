@@ -13,7 +13,7 @@ import sys
 from typing import Any
 
 from conformance.players import CannotExpress, hello_info, play, resolve_variant
-from conformance.protocol import PROTOCOL_VERSIONS
+from conformance.protocol_versions import PROTOCOL_VERSIONS
 
 
 def _variant(name: str | None) -> Any:
