@@ -77,8 +77,9 @@ def play(
     provider: ProviderFactory | None = None,
 ) -> dict[str, Any]:
     """Play one case (as sent on the wire: no title, rules or expectations) and return its record."""
-    # Imported here, not at the top: importing the package (as ``python -m conformance.players.server``
-    # does before the server's first line) must not import pydantic and the scenario models yet.
+    # Imported on the first play, not with the package: the stdio server imports the package to greet
+    # the harness, and a server that is only greeted (a failed hello, a run whose cases are all skipped)
+    # then never builds pydantic or the scenario models.
     from conformance.players.common import scripted_provider
     from conformance.scenario.cases import parse_case
 
