@@ -3,10 +3,14 @@
 One family: a session with a context window cap (``options.max_tokens``, 3,000 to 20,000 tokens, small
 so that cases stay cheap to play) and perhaps its own compaction controls (``trigger_ratio``,
 ``keep_recent_iterations``, ``max_summary_tokens``; a ``target_ratio`` below a low trigger, so the
-controls are valid), then two to five worker turns. Each turn's answer is a program carrying a comment of
+controls are valid), then two to six worker turns. Each turn's answer is a program carrying a comment of
 ``lorem ipsum`` units (two tokens each in cl100k_base) that exits at once, so the history grows by a known
 amount per turn. The script holds one answer per turn and a few summary answers (addressed by purpose,
-however many summary calls a runtime makes).
+however many summary calls a runtime makes). Three shapes: a *jump* (slivers and one large program), a
+*ramp* (programs of any size) and a *keep* shape, in larger windows (24,000 to 40,000 tokens): one or two
+older programs, then the kept iterations with the newest of them a little above the target on its own, so
+compaction must choose between the target and the kept iterations (where the documents put the kept
+iterations first).
 
 The documents fix: compaction starts once the measured input reaches the trigger ratio of the input budget
 (``llmz.compaction.trigger-ratio``, default 0.85); the summary comes from a model call made before the
@@ -59,6 +63,12 @@ SHARES = (0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.05, 0.1)
 #: Shares of ``trigger x window``: under it by more than any reading's margin (down to where a trigger
 #: of one half would fire), or over it.
 NEAR = (1.0, 0.6, 1.1, 0.65, 0.55, 1.2, 1.4)
+SHAPES = ("jump", "jump", "ramp", "keep")
+KEEP_CAPS = (24_000, 28_000, 32_000, 40_000)
+#: The keep shape: how far above the target the newest kept program alone is (shares of the budget), and
+#: how far the history before the deciding turn goes beyond the trigger (under a tokenizer counting fewer).
+OVER = (0.03, 0.05, 0.08, 0.12)
+MARGIN = (0.02, 0.05, 0.1)
 
 
 @st.composite
@@ -82,7 +92,15 @@ def compaction_case(draw: st.DrawFn) -> Case:
     # turn lands clearly on one side of it. A ramp: each a share of the window.
     share = st.sampled_from(SHARES).map(lambda f: int(f * cap / UNIT_TOKENS))
     sliver = st.integers(0, 50)
-    if draw(st.integers(0, 2)) > 0:
+    shape = draw(st.sampled_from(SHAPES))
+    if shape == "keep":
+        cap = draw(st.one_of(st.sampled_from(KEEP_CAPS), st.integers(KEEP_CAPS[0], KEEP_CAPS[-1])))
+        if keep == 0:  # nothing kept, nothing to see: keep one to three instead
+            kept = controls["keep_recent_iterations"] = draw(st.integers(1, 3))
+        target = controls.get("target_ratio", TARGET_RATIO)
+        units = _keep_shape(draw, cap, trigger or TRIGGER_RATIO, target, kept)
+        turns = len(units)
+    elif shape == "jump":
         turns = draw(st.integers(min(kept + 3, 5), 5))
         jump = draw(st.one_of(st.just(max(turns - 1 - kept, 1)), st.integers(1, turns - 1)))
         near = draw(st.sampled_from(NEAR))
@@ -112,6 +130,20 @@ def compaction_case(draw: st.DrawFn) -> Case:
         "script": script,
         "steps": steps,
     }
+
+
+def _keep_shape(draw: st.DrawFn, cap: int, trigger: float, target: float, kept: int) -> list[int]:
+    """Units per program for the keep shape: ``old`` older programs sharing enough history that the turn
+    after the kept iterations reaches the trigger, ``kept`` kept programs (slivers, then the newest a share
+    ``target + over`` of the budget on its own) and a sliver for the turn that follows compaction."""
+    budget = _budgets(cap)[0]
+    over = draw(st.sampled_from(OVER))
+    newest = (target + over) * budget
+    history = (trigger / FEWER + draw(st.sampled_from(MARGIN))) * budget
+    old = draw(st.integers(1, 2))
+    older = max(history - newest, SUBSTANTIAL * 1.1 * budget) / old
+    tokens = [older] * old + [float(draw(st.integers(0, 50)))] * (kept - 1) + [newest]
+    return [int(t / UNIT_TOKENS) for t in tokens] + [draw(st.integers(0, 50))]
 
 
 def _budgets(limit: int) -> tuple[int, int]:
@@ -160,12 +192,19 @@ def compaction_facts(case: Case, record: Record) -> list[Fact]:
             continue
         protected = range(max(turn - keep, 1), turn)
         kept_most = sum(programs[n - 1] for n in protected) + FRAMING * (3 * len(protected) + 2)
-        droppable = sum(programs[: max(turn - keep, 1) - 1])
+        older = programs[: max(turn - keep, 1) - 1]
+        droppable = sum(older)
         reachable = MORE * kept_most + PROMPT_ALLOWANCE <= target * budget_low or (
             droppable >= SUBSTANTIAL * budget_high
             and MORE * kept_most + PROMPT_ALLOWANCE + 2 * ceiling <= budget_low
         )
-        if FEWER * least >= ratio * budget_high and turn - 1 > keep and reachable:
+        # An iteration is summarized whole: one too large for a summary request under some reading
+        # (its own prompt, the previous segment's summary and the output allowance beside it) may make
+        # compaction fail instead, which the documents allow.
+        summarizable = all(
+            MORE * (program + 3 * FRAMING) + PROMPT_ALLOWANCE + 2 * ceiling <= budget_low for program in older
+        )
+        if FEWER * least >= ratio * budget_high and turn - 1 > keep and reachable and summarizable:
             if purposes[index : index + 1] != ["summary"]:
                 raise GeneratorBug(f"the reference did not compact well above the trigger ({where})")
             facts.append(
