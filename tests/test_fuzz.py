@@ -106,10 +106,12 @@ def test_a_broken_threshold_is_found_and_written_as_a_scenario_that_catches_it(
         ("compaction", "llmz-compaction-trigger-early", 1, {"llmz.compaction.trigger-ratio"}),
         ("compaction", "llmz-compaction-trigger-late", 3, {"llmz.compaction.trigger-ratio"}),
         ("compaction", "llmz-compaction-summary-uncapped", 2, {"llmz.compaction.max-summary-tokens"}),
+        ("compaction", "llmz-compaction-recent-not-preferred", 3, {"llmz.compaction.keep-recent-iterations"}),
         ("memory", "llmz-memory-unbounded", 0, {"llmz.errors.memory-capacity"}),
         ("memory", "llmz-memory-objects-not-counted", 0, {"llmz.memory.limit-scope"}),
         ("loop", "llmz-loop-one-extra", 0, {"llmz.configuration.loop-bounds-iterations"}),
         ("loop", "llmz-loop-one-short", 0, {"llmz.configuration.loop-bounds-iterations"}),
+        ("loop", "llmz-inspection-loses-to-exit", 0, {"llmz.think-signal.beats-exit"}),
     ],
 )
 def test_each_llmz_family_finds_the_mutant_of_its_boundary_and_writes_a_scenario_that_catches_it(
