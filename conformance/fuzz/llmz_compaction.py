@@ -7,10 +7,11 @@ controls are valid), then two to six worker turns. Each turn's answer is a progr
 ``lorem ipsum`` units (two tokens each in cl100k_base) that exits at once, so the history grows by a known
 amount per turn. The script holds one answer per turn and a few summary answers (addressed by purpose,
 however many summary calls a runtime makes). Three shapes: a *jump* (slivers and one large program), a
-*ramp* (programs of any size) and a *keep* shape, in larger windows (24,000 to 40,000 tokens): one or two
-older programs, then the kept iterations with the newest of them a little above the target on its own, so
-compaction must choose between the target and the kept iterations (where the documents put the kept
-iterations first).
+*ramp* (programs of any size) and a *keep* shape: one or two older programs, then the kept iterations
+with the newest of them a little above the target on its own, so compaction must choose between the
+target and the kept iterations (where the documents put the kept iterations first); its window is just
+large enough for the kept iterations to fit under every reading (a lower target and a small summary
+ceiling keep it small).
 
 The documents fix: compaction starts once the measured input reaches the trigger ratio of the input budget
 (``llmz.compaction.trigger-ratio``, default 0.85); the summary comes from a model call made before the
@@ -64,7 +65,9 @@ SHARES = (0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.05, 0.1)
 #: of one half would fire), or over it.
 NEAR = (1.0, 0.6, 1.1, 0.65, 0.55, 1.2, 1.4)
 SHAPES = ("jump", "jump", "ramp", "keep")
-KEEP_CAPS = (24_000, 28_000, 32_000, 40_000)
+KEEP_CAP = 20_000
+KEEP_TARGETS = (0.4, 0.5, None)
+KEEP_SUMMARY_TOKENS = (64, 128, 256)
 #: The keep shape: how far above the target the newest kept program alone is (shares of the budget), and
 #: how far the history before the deciding turn goes beyond the trigger (under a tokenizer counting fewer).
 OVER = (0.03, 0.05, 0.08, 0.12)
@@ -94,11 +97,14 @@ def compaction_case(draw: st.DrawFn) -> Case:
     sliver = st.integers(0, 50)
     shape = draw(st.sampled_from(SHAPES))
     if shape == "keep":
-        cap = draw(st.one_of(st.sampled_from(KEEP_CAPS), st.integers(KEEP_CAPS[0], KEEP_CAPS[-1])))
         if keep == 0:  # nothing kept, nothing to see: keep one to three instead
             kept = controls["keep_recent_iterations"] = draw(st.integers(1, 3))
-        target = controls.get("target_ratio", TARGET_RATIO)
-        units = _keep_shape(draw, cap, trigger or TRIGGER_RATIO, target, kept)
+        lower = draw(st.sampled_from(KEEP_TARGETS))
+        if lower is not None and lower < (trigger or TRIGGER_RATIO):
+            controls["target_ratio"] = lower
+        # A small summary ceiling leaves the kept iterations room in a small window (cheap to play).
+        controls["max_summary_tokens"] = draw(st.sampled_from(KEEP_SUMMARY_TOKENS))
+        cap, units = _keep_shape(draw, controls, trigger or TRIGGER_RATIO, kept)
         turns = len(units)
     elif shape == "jump":
         turns = draw(st.integers(min(kept + 3, 5), 5))
@@ -132,18 +138,33 @@ def compaction_case(draw: st.DrawFn) -> Case:
     }
 
 
-def _keep_shape(draw: st.DrawFn, cap: int, trigger: float, target: float, kept: int) -> list[int]:
-    """Units per program for the keep shape: ``old`` older programs sharing enough history that the turn
-    after the kept iterations reaches the trigger, ``kept`` kept programs (slivers, then the newest a share
-    ``target + over`` of the budget on its own) and a sliver for the turn that follows compaction."""
-    budget = _budgets(cap)[0]
-    over = draw(st.sampled_from(OVER))
-    newest = (target + over) * budget
-    history = (trigger / FEWER + draw(st.sampled_from(MARGIN))) * budget
+def _keep_shape(
+    draw: st.DrawFn, controls: dict[str, Any], trigger: float, kept: int
+) -> tuple[int, list[int]]:
+    """The window and the units per program for the keep shape: ``old`` older programs sharing enough
+    history that the turn after the kept iterations reaches the trigger, ``kept`` kept programs (slivers,
+    then the newest above the target on its own) and a sliver for the turn that
+    follows compaction. The window is a little more than the least in which, under every reading, the
+    kept iterations fit, each older program fits a summary request, and the turns before the deciding
+    one stay below the trigger (the facts are then stated; they still decide)."""
+    target = controls.get("target_ratio", TARGET_RATIO)
+    history = trigger / FEWER + draw(st.sampled_from(MARGIN[:2]))
+    # The newest program carries at least half the history, so neither side needs a large window.
+    share = max(target + draw(st.sampled_from(OVER)), history / 2)
+    older_share = max(history - share, SUBSTANTIAL * 1.1)
     old = draw(st.integers(1, 2))
-    older = max(history - newest, SUBSTANTIAL * 1.1 * budget) / old
-    tokens = [older] * old + [float(draw(st.integers(0, 50)))] * (kept - 1) + [newest]
-    return [int(t / UNIT_TOKENS) for t in tokens] + [draw(st.integers(0, 50))]
+    framing = MORE * FRAMING * 3 * (old + kept + 1)
+    summary = 2 * controls["max_summary_tokens"]
+    least = max(
+        (PROMPT_ALLOWANCE + framing + summary) / max(1 - MORE * share, 0.05),
+        (PROMPT_ALLOWANCE + framing + summary) / max(1 - MORE * older_share / old, 0.05),
+        (PROMPT_ALLOWANCE + framing + MORE * 50 * kept) / max(trigger - MORE * older_share, 0.05),
+    )
+    cap = min(int(least / 0.9 * draw(st.sampled_from((1.05, 1.15, 1.25)))), KEEP_CAP)
+    budget = _budgets(cap)[0]
+    tokens = [older_share * budget / old] * old
+    tokens += [float(draw(st.integers(0, 50)))] * (kept - 1) + [share * budget]
+    return cap, [int(t / UNIT_TOKENS) for t in tokens] + [draw(st.integers(0, 50))]
 
 
 def _budgets(limit: int) -> tuple[int, int]:
