@@ -113,7 +113,12 @@ def loop_facts(case: Case, record: Record) -> list[Fact]:
     results = [e for e in record["events"] if e["type"] == "result"]
     where = f"options.loop {loop}, the first exit without a signal in answer {ends_at}"
     if attempted:
-        where += f"; answers {', '.join(map(str, attempted))} signal and attempt the early exit"
+        which = (
+            f"answers {', '.join(map(str, attempted))} signal"
+            if attempted[1:]
+            else f"answer {attempted[0]} signals"
+        )
+        where += f"; {which} and attempt{'' if attempted[1:] else 's'} the early exit"
     facts: list[Fact] = []
     if attempted:
         why = where + ": a signal beats the exit attempted beside it"
