@@ -113,6 +113,7 @@ def test_a_broken_threshold_is_found_and_written_as_a_scenario_that_catches_it(
         ("loop", "llmz-loop-one-extra", 0, {"llmz.configuration.loop-bounds-iterations"}),
         ("loop", "llmz-loop-one-short", 0, {"llmz.configuration.loop-bounds-iterations"}),
         ("loop", "llmz-inspection-loses-to-exit", 0, {"llmz.think-signal.beats-exit"}),
+        ("loop", "llmz-signal-only-when-thrown", 0, {"llmz.think-signal.beats-exit"}),
     ],
 )
 def test_each_llmz_family_finds_the_mutant_of_its_boundary_and_writes_a_scenario_that_catches_it(
