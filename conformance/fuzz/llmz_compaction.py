@@ -24,9 +24,10 @@ or a fifth more, a fixed prompt of up to ``PROMPT_ALLOWANCE`` tokens, ``FRAMING`
 tenth rounded either way. A summary is expected only when some iteration is older than the kept ones and
 either the kept ones alone clearly come under the target ratio (default 0.65) or the older history is a
 fifth of the budget and the kept ones fit with room: whether dropping a sliver of old history is worth a
-summary call is a choice the documents leave open. Decisions
-are walked turn by turn and stop at the first one that is not clear, or at the first compaction (what
-follows depends on the summary a runtime kept).
+summary call is a choice the documents leave open. It is also expected only when every older iteration
+fits a summary request under every reading: an iteration is summarized whole, and one that cannot be may
+make compaction fail (COMPACTION_FAILED) instead. Decisions are walked turn by turn and stop at the first
+one that is not clear, or at the first compaction (what follows depends on the summary a runtime kept).
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ KEEP_SUMMARY_TOKENS = (64, 128, 256)
 #: The keep shape: how far above the target the newest kept program alone is (shares of the budget), and
 #: how far the history before the deciding turn goes beyond the trigger (under a tokenizer counting fewer).
 OVER = (0.03, 0.05, 0.08, 0.12)
-MARGIN = (0.02, 0.05, 0.1)
+MARGIN = (0.02, 0.05)
 
 
 @st.composite
@@ -143,12 +144,12 @@ def _keep_shape(
 ) -> tuple[int, list[int]]:
     """The window and the units per program for the keep shape: ``old`` older programs sharing enough
     history that the turn after the kept iterations reaches the trigger, ``kept`` kept programs (slivers,
-    then the newest above the target on its own) and a sliver for the turn that
-    follows compaction. The window is a little more than the least in which, under every reading, the
-    kept iterations fit, each older program fits a summary request, and the turns before the deciding
-    one stay below the trigger (the facts are then stated; they still decide)."""
+    then the newest above the target on its own) and a sliver for the turn that follows compaction. The
+    window is a little more than the least in which, under every reading, the kept iterations fit, each
+    older program fits a summary request, and the turns before the deciding one stay below the trigger
+    (so the facts are stated; they still decide)."""
     target = controls.get("target_ratio", TARGET_RATIO)
-    history = trigger / FEWER + draw(st.sampled_from(MARGIN[:2]))
+    history = trigger / FEWER + draw(st.sampled_from(MARGIN))
     # The newest program carries at least half the history, so neither side needs a large window.
     share = max(target + draw(st.sampled_from(OVER)), history / 2)
     older_share = max(history - share, SUBSTANTIAL * 1.1)
