@@ -79,6 +79,7 @@ START_FIRST = (
     "tests/test_packaging.py",
     "tests/test_conformance_reference.py",
     "tests/test_permitted_variants.py",
+    "tests/test_reliability_scenarios.py",
     "tests/test_reliability_stdio.py::test_records_are_not_kept_so_memory_stays_under_its_cap",
     "tests/test_mutation_tool.py::test_two_sampled_mutants_run_end_to_end_in_a_copy_of_the_tree",
     "tests/test_harness_plugin.py::test_xdist_runs_the_suite_in_workers",
@@ -91,29 +92,50 @@ START_FIRST = (
 )
 
 #: Modules whose tests share an expensive module-scoped fixture (two whole runs of the suite, a built and
-#: installed wheel, the plain-reference runs the permitted variants share): one xdist group each, so one
-#: worker builds it once.
+#: installed wheel, the plain-reference runs the permitted variants share, one stdio run of every hostile
+#: scenario, one headless Chromium for the report's filters): one work unit each under ``--dist loadgroup``,
+#: so one worker builds it once (split over two workers, each built its own copy).
 ONE_WORKER = (
     "tests/test_conformance_reference.py",
     "tests/test_packaging.py",
     "tests/test_permitted_variants.py",
+    "tests/test_reliability_scenarios.py",
+    "tests/test_report_html.py",
 )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Group the modules in ONE_WORKER, then move the tests in START_FIRST to the front, in that order
-    (stable: everything else keeps pytest's order). Without xdist the order costs nothing either way."""
-    if config.pluginmanager.hasplugin("xdist"):
-        for item in items:
-            module = item.nodeid.split("::", 1)[0]
-            if module in ONE_WORKER:
-                item.add_marker(pytest.mark.xdist_group(module))
+    """Move the tests in START_FIRST to the front, in that order (stable: everything else keeps pytest's
+    order). Without xdist the order costs nothing either way."""
 
     def rank(item: pytest.Item) -> int:
         starts = (i for i, prefix in enumerate(START_FIRST) if item.nodeid.startswith(prefix))
         return next(starts, len(START_FIRST))
 
     items.sort(key=rank)
+
+
+try:
+    from xdist.scheduler import LoadGroupScheduling
+except ImportError:  # pragma: no cover - xdist is a dev dependency; without it nothing is distributed
+    pass
+else:
+
+    class OneWorkerScheduling(LoadGroupScheduling):
+        """``--dist loadgroup`` with the ONE_WORKER modules as groups, read from the node ids.
+
+        Why not ``xdist_group`` marks: xdist 3.8 passes a mark's group to the scheduler by appending it to
+        the test's node id, and from pytest 9.2 on that change no longer sticks (the id is structured), so
+        the marks silently stopped grouping anything (pytest-dev/pytest-xdist#1386) and every worker
+        built each shared fixture again. The module is in the node id on every version."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return module if module in ONE_WORKER else str(super()._split_scope(nodeid))
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+        return OneWorkerScheduling(config, log) if config.getvalue("dist") == "loadgroup" else None
 
 
 @pytest.fixture
