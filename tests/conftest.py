@@ -116,12 +116,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 try:
-    from xdist.scheduler import LoadGroupScheduling
+    from xdist.scheduler import LoadGroupScheduling  # type: ignore[import-untyped]
 except ImportError:  # pragma: no cover - xdist is a dev dependency; without it nothing is distributed
     pass
 else:
 
-    class OneWorkerScheduling(LoadGroupScheduling):
+    class OneWorkerScheduling(LoadGroupScheduling):  # type: ignore[misc]
         """``--dist loadgroup`` with the ONE_WORKER modules as groups, read from the node ids.
 
         Why not ``xdist_group`` marks: xdist 3.8 passes a mark's group to the scheduler by appending it to
