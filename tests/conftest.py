@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import sys
 import typing
 from collections.abc import Callable
@@ -12,6 +14,10 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, settings
 
+from conformance.adapters.reference import ReferenceAdapter
+from conformance.protocol import ImplementationInfo
+from conformance.runner import CaseResult, run_case
+from conformance.scenario.load import LoadedScenario, LoadError
 from conformance.scenario.model import parse_scenario
 
 pytest_plugins = ["pytester"]
@@ -95,13 +101,16 @@ START_FIRST = (
 #: installed wheel, the plain-reference runs the permitted variants share, one stdio run of every hostile
 #: scenario, one headless Chromium for the report's filters): one work unit each under ``--dist loadgroup``,
 #: so one worker builds it once (split over two workers, each built its own copy).
-ONE_WORKER = (
-    "tests/test_conformance_reference.py",
-    "tests/test_packaging.py",
-    "tests/test_permitted_variants.py",
-    "tests/test_reliability_scenarios.py",
-    "tests/test_report_html.py",
-)
+ONE_WORKER = {
+    "tests/test_conformance_reference.py": "reference-runs",
+    "tests/test_golden.py": "reference-runs",
+    "tests/test_packaging.py": "packaging",
+    "tests/test_permitted_variants.py": "permitted-variants",
+    "tests/test_reliability_scenarios.py": "hostile-over-stdio",
+    "tests/test_report_html.py": "report-html",
+}
+"""Module -> work unit. The golden transcripts share their unit with the whole-suite test: both take the
+in-process reference's result of each scenario from ``in_process_result``, which plays it once per worker."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -131,11 +140,32 @@ else:
 
         def _split_scope(self, nodeid: str) -> str:
             module = nodeid.split("::", 1)[0]
-            return module if module in ONE_WORKER else str(super()._split_scope(nodeid))
+            return ONE_WORKER.get(module) or str(super()._split_scope(nodeid))
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
         return OneWorkerScheduling(config, log) if config.getvalue("dist") == "loadgroup" else None
+
+
+_IN_PROCESS: dict[str, CaseResult] = {}
+_REFERENCE: list[tuple[ReferenceAdapter, ImplementationInfo]] = []
+
+
+def in_process_result(item: LoadedScenario | LoadError) -> CaseResult:
+    """The in-process reference's result (verdict and record) for one scenario, played once per process
+    and shared by the tests that need it: the whole suite in-process (test_conformance_reference) and the
+    golden transcripts (test_golden) each played every scenario again, for the same record (the in-process
+    reference is deterministic and enforces no timeout: the goldens rest on it). Keyed by the scenario's
+    id and content, so two different scenarios never share a result. Callers must not change it."""
+    if not _REFERENCE:
+        adapter = ReferenceAdapter()
+        _REFERENCE.append((adapter, adapter.hello()))
+    adapter, info = _REFERENCE[0]
+    content = item.payload if isinstance(item, LoadedScenario) else item.message
+    key = item.id + "\0" + hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()
+    if key not in _IN_PROCESS:
+        _IN_PROCESS[key] = run_case(adapter, info, item)
+    return _IN_PROCESS[key]
 
 
 @pytest.fixture
