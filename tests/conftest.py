@@ -104,13 +104,15 @@ START_FIRST = (
 ONE_WORKER = {
     "tests/test_conformance_reference.py": "reference-runs",
     "tests/test_golden.py": "reference-runs",
+    "tests/test_llmz_mutants.py": "reference-runs",
     "tests/test_packaging.py": "packaging",
     "tests/test_permitted_variants.py": "permitted-variants",
     "tests/test_reliability_scenarios.py": "hostile-over-stdio",
     "tests/test_report_html.py": "report-html",
 }
-"""Module -> work unit. The golden transcripts share their unit with the whole-suite test: both take the
-in-process reference's result of each scenario from ``in_process_result``, which plays it once per worker."""
+"""Module -> work unit. The golden transcripts and the llmz mutants' unmutated check share their unit with
+the whole-suite test: they all take the in-process reference's result of each scenario from
+``in_process_result``, which plays it once per worker."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

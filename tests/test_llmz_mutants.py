@@ -10,6 +10,7 @@ from functools import cache
 from typing import Any
 
 import pytest
+from conftest import in_process_result
 
 from conformance.judging.judge import Mismatch, judge
 from conformance.players import play
@@ -51,9 +52,17 @@ def verdicts(
 
 
 def test_unmutated_reference_passes_the_cases_pinning_mutant_rules() -> None:
+    """Judged on the in-process reference's record of each case, played once per worker and shared with
+    the whole-suite and golden tests (conftest.in_process_result; same work unit)."""
     mutated_rules = {rule for mutant in MUTANTS for rule in mutant.rules}
     pinning = tuple(s for s in llmz_scenarios() if set(s.scenario.rules) & mutated_rules)
-    failing = {sid: [str(m) for m in ms] for sid, ms in verdicts(None, pinning).items() if ms}
+    failing = {}
+    for item in pinning:
+        result = in_process_result(item)
+        if result.record is None:
+            failing[item.id] = [f"no record ({result.verdict}): {result.message}"]
+        elif mismatches := judge(item.scenario.expect, result.record):
+            failing[item.id] = [str(m) for m in mismatches]
     assert failing == {}
 
 
