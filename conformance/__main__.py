@@ -3,5 +3,8 @@
 import sys
 
 from conformance.cli import main
+from conformance.exiting import exiting
 
-sys.exit(main())
+status = main()
+exiting()
+sys.exit(status)

@@ -23,6 +23,7 @@ from conformance import baseline
 from conformance.adapters.base import DEFAULT_TIMEOUT, AdapterError
 from conformance.adapters.registry import create, display_name
 from conformance.catalogue.load import load_catalogue
+from conformance.exiting import exiting
 from conformance.paths import BUILD_ROOT, SCENARIO_ROOT, SPEC_ROOT
 from conformance.progress import track
 from conformance.report import compare, console, html
@@ -233,4 +234,6 @@ def main(argv: list[str] | None = None, prog: str = "python -m conformance") -> 
 
 def console_main() -> None:
     """The ``agent-conformance`` console script: the same commands as ``python -m conformance``."""
-    sys.exit(main(prog="agent-conformance"))
+    status = main(prog="agent-conformance")
+    exiting()
+    sys.exit(status)

@@ -22,10 +22,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from conformance.protocol_versions import PROTOCOL_VERSIONS as PROTOCOL_VERSIONS  # re-exported
 from conformance.record import Record
 from conformance.systems import SystemName
-
-PROTOCOL_VERSIONS = (2,)
 
 
 class Message(BaseModel):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import sys
 import typing
 from collections.abc import Callable
@@ -12,6 +14,10 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, settings
 
+from conformance.adapters.reference import ReferenceAdapter
+from conformance.protocol import ImplementationInfo
+from conformance.runner import CaseResult, run_case
+from conformance.scenario.load import LoadedScenario, LoadError
 from conformance.scenario.model import parse_scenario
 
 pytest_plugins = ["pytester"]
@@ -79,6 +85,7 @@ START_FIRST = (
     "tests/test_packaging.py",
     "tests/test_conformance_reference.py",
     "tests/test_permitted_variants.py",
+    "tests/test_reliability_scenarios.py",
     "tests/test_reliability_stdio.py::test_records_are_not_kept_so_memory_stays_under_its_cap",
     "tests/test_mutation_tool.py::test_two_sampled_mutants_run_end_to_end_in_a_copy_of_the_tree",
     "tests/test_harness_plugin.py::test_xdist_runs_the_suite_in_workers",
@@ -91,29 +98,76 @@ START_FIRST = (
 )
 
 #: Modules whose tests share an expensive module-scoped fixture (two whole runs of the suite, a built and
-#: installed wheel, the plain-reference runs the permitted variants share): one xdist group each, so one
-#: worker builds it once.
-ONE_WORKER = (
-    "tests/test_conformance_reference.py",
-    "tests/test_packaging.py",
-    "tests/test_permitted_variants.py",
-)
+#: installed wheel, the plain-reference runs the permitted variants share, one stdio run of every hostile
+#: scenario, one headless Chromium for the report's filters): one work unit each under ``--dist loadgroup``,
+#: so one worker builds it once (split over two workers, each built its own copy).
+ONE_WORKER = {
+    "tests/test_conformance_reference.py": "reference-runs",
+    "tests/test_golden.py": "reference-runs",
+    "tests/test_llmz_mutants.py": "reference-runs",
+    "tests/test_packaging.py": "packaging",
+    "tests/test_permitted_variants.py": "permitted-variants",
+    "tests/test_reliability_scenarios.py": "hostile-over-stdio",
+    "tests/test_report_html.py": "report-html",
+}
+"""Module -> work unit. The golden transcripts and the llmz mutants' unmutated check share their unit with
+the whole-suite test: they all take the in-process reference's result of each scenario from
+``in_process_result``, which plays it once per worker."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Group the modules in ONE_WORKER, then move the tests in START_FIRST to the front, in that order
-    (stable: everything else keeps pytest's order). Without xdist the order costs nothing either way."""
-    if config.pluginmanager.hasplugin("xdist"):
-        for item in items:
-            module = item.nodeid.split("::", 1)[0]
-            if module in ONE_WORKER:
-                item.add_marker(pytest.mark.xdist_group(module))
+    """Move the tests in START_FIRST to the front, in that order (stable: everything else keeps pytest's
+    order). Without xdist the order costs nothing either way."""
 
     def rank(item: pytest.Item) -> int:
         starts = (i for i, prefix in enumerate(START_FIRST) if item.nodeid.startswith(prefix))
         return next(starts, len(START_FIRST))
 
     items.sort(key=rank)
+
+
+try:
+    from xdist.scheduler import LoadGroupScheduling  # type: ignore[import-untyped]
+except ImportError:  # pragma: no cover - xdist is a dev dependency; without it nothing is distributed
+    pass
+else:
+
+    class OneWorkerScheduling(LoadGroupScheduling):  # type: ignore[misc]
+        """``--dist loadgroup`` with the ONE_WORKER modules as groups, read from the node ids.
+
+        Why not ``xdist_group`` marks: xdist 3.8 passes a mark's group to the scheduler by appending it to
+        the test's node id, and from pytest 9.2 on that change no longer sticks (the id is structured), so
+        the marks silently stopped grouping anything (pytest-dev/pytest-xdist#1386) and every worker
+        built each shared fixture again. The module is in the node id on every version."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return ONE_WORKER.get(module) or str(super()._split_scope(nodeid))
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+        return OneWorkerScheduling(config, log) if config.getvalue("dist") == "loadgroup" else None
+
+
+_IN_PROCESS: dict[str, CaseResult] = {}
+_REFERENCE: list[tuple[ReferenceAdapter, ImplementationInfo]] = []
+
+
+def in_process_result(item: LoadedScenario | LoadError) -> CaseResult:
+    """The in-process reference's result (verdict and record) for one scenario, played once per process
+    and shared by the tests that need it: the whole suite in-process (test_conformance_reference) and the
+    golden transcripts (test_golden) each played every scenario again, for the same record (the in-process
+    reference is deterministic and enforces no timeout: the goldens rest on it). Keyed by the scenario's
+    id and content, so two different scenarios never share a result. Callers must not change it."""
+    if not _REFERENCE:
+        adapter = ReferenceAdapter()
+        _REFERENCE.append((adapter, adapter.hello()))
+    adapter, info = _REFERENCE[0]
+    content = item.payload if isinstance(item, LoadedScenario) else item.message
+    key = item.id + "\0" + hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()
+    if key not in _IN_PROCESS:
+        _IN_PROCESS[key] = run_case(adapter, info, item)
+    return _IN_PROCESS[key]
 
 
 @pytest.fixture

@@ -11,8 +11,8 @@ import json
 import sys
 
 import pytest
+from conftest import in_process_result
 
-from conformance.adapters.reference import ReferenceAdapter
 from conformance.adapters.stdio import StdioAdapter
 from conformance.runner import CaseResult, run_all, select
 from conformance.scenario.load import LoadedScenario, LoadError
@@ -27,7 +27,9 @@ def items() -> list[LoadedScenario | LoadError]:
 
 @pytest.fixture(scope="module")
 def in_process(items: list[LoadedScenario | LoadError]) -> list[CaseResult]:
-    return run_all(ReferenceAdapter(), items, TIMEOUT)[1]
+    """Each scenario's in-process result, played once and shared with the golden transcripts' test (the
+    in-process adapter enforces no timeout, so none is passed)."""
+    return [in_process_result(item) for item in items]
 
 
 @pytest.fixture(scope="module")

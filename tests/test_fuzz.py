@@ -18,9 +18,10 @@ from conformance.baseline import Entry
 from conformance.cli import main
 from conformance.fuzz import generator_for
 from conformance.fuzz.akan import _fates, attachments_facts
-from conformance.fuzz.engine import SearchResult, search
+from conformance.fuzz.engine import SearchResult, play, search
 from conformance.fuzz.known import Known, load_known
 from conformance.fuzz.llmz import LlmzGenerator
+from conformance.fuzz.llmz_loop import EXITS, TOOL, loop_facts
 from conformance.fuzz.write import Provenance, write
 from conformance.runner import run_all, select
 from conformance.scenario.load import LoadedScenario
@@ -106,10 +107,13 @@ def test_a_broken_threshold_is_found_and_written_as_a_scenario_that_catches_it(
         ("compaction", "llmz-compaction-trigger-early", 1, {"llmz.compaction.trigger-ratio"}),
         ("compaction", "llmz-compaction-trigger-late", 3, {"llmz.compaction.trigger-ratio"}),
         ("compaction", "llmz-compaction-summary-uncapped", 2, {"llmz.compaction.max-summary-tokens"}),
+        ("compaction", "llmz-compaction-recent-not-preferred", 3, {"llmz.compaction.keep-recent-iterations"}),
         ("memory", "llmz-memory-unbounded", 0, {"llmz.errors.memory-capacity"}),
         ("memory", "llmz-memory-objects-not-counted", 0, {"llmz.memory.limit-scope"}),
         ("loop", "llmz-loop-one-extra", 0, {"llmz.configuration.loop-bounds-iterations"}),
         ("loop", "llmz-loop-one-short", 0, {"llmz.configuration.loop-bounds-iterations"}),
+        ("loop", "llmz-inspection-loses-to-exit", 0, {"llmz.think-signal.beats-exit"}),
+        ("loop", "llmz-signal-only-when-thrown", 0, {"llmz.think-signal.beats-exit"}),
     ],
 )
 def test_each_llmz_family_finds_the_mutant_of_its_boundary_and_writes_a_scenario_that_catches_it(
@@ -296,3 +300,45 @@ def test_a_scenario_entry_makes_the_rules_it_fails_known(tmp_path: Path) -> None
     assert known.reason(MARGIN_RULES[0]) == f"as in {scenario}: the margin is read as 16"
     assert known.reason(MARGIN_RULES[1]) == "its own entry"
     assert MARGIN_RULES[2] not in known.rules
+
+
+def test_a_signal_beside_an_exit_in_the_last_allowed_iteration_leaves_the_run_at_the_limit() -> None:
+    """The mixed loop facts: the exit attempted beside a signal never applies, and the signal's iteration
+    counts against options.loop, so a clean exit one answer later is too late."""
+    signal = {"reason": "look first", "context": {"level": 3}, "via": "throw"}
+    case = {
+        "system": "llmz",
+        "setup": {"tools": [{"name": TOOL, "behaviour": {"think_signal": signal}}], "exits": EXITS},
+        "script": [
+            {"tool_calls": [{"code": "return 1"}]},
+            {
+                "tool_calls": [
+                    {"code": f'const s = await {TOOL}({{}})\nreturn exit("early", {{ result: 2 }})'}
+                ]
+            },
+            {"tool_calls": [{"code": 'return exit("done", { result: 3 })'}]},
+        ],
+        "steps": [
+            {"op": "append", "messages": [{"role": "user", "content": "Count."}]},
+            {"op": "execute", "mode": "worker", "options": {"loop": 2}},
+        ],
+    }
+    record = play(create("reference"), case, 30).record
+    assert record is not None
+    facts = {(fact.rule, fact.path): fact.value for fact in loop_facts(case, record)}
+    assert facts == {
+        ("llmz.think-signal.beats-exit", "events[type=exit][name=early]"): 0,
+        ("llmz.configuration.loop-bounds-iterations", "events[type=model_request]"): 2,
+        ("llmz.errors.iteration-limit", "events[type=result][0]"): {
+            "status": "error",
+            "error_code": "ITERATION_LIMIT",
+        },
+    }
+    case["steps"][1]["options"] = {"loop": 3}
+    record = play(create("reference"), case, 30).record
+    assert record is not None
+    facts = {(fact.rule, fact.path): fact.value for fact in loop_facts(case, record)}
+    assert facts[
+        ("llmz.configuration.loop-bounds-iterations", "events[type=exit][name=done][*].payload.result")
+    ] == [3]
+    assert facts[("llmz.configuration.loop-bounds-iterations", "events[type=model_request]")] == 3

@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import in_process_result
 from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 from syrupy.location import PyTestLocation
 
-from conformance.adapters.reference import ReferenceAdapter
 from conformance.paths import GOLDEN_ROOT, SCENARIO_ROOT
-from conformance.runner import run_case, select
+from conformance.runner import select
 from conformance.scenario.load import LoadedScenario, LoadError
 
 
@@ -61,16 +61,11 @@ def scenarios() -> list[LoadedScenario | LoadError]:
     return select(SCENARIO_ROOT)
 
 
-@pytest.fixture(scope="module")
-def reference() -> ReferenceAdapter:
-    return ReferenceAdapter()
-
-
 @pytest.mark.parametrize("item", scenarios(), ids=lambda item: item.id)
 def test_reference_record_matches_golden_transcript(
-    item: LoadedScenario | LoadError, reference: ReferenceAdapter, snapshot: SnapshotAssertion
+    item: LoadedScenario | LoadError, snapshot: SnapshotAssertion
 ) -> None:
-    result = run_case(reference, reference.hello(), item)
+    result = in_process_result(item)  # played once, shared with test_conformance_reference
     assert result.record is not None, f"the reference gave no record ({result.verdict}): {result.message}"
     assert result.record == snapshot.use_extension(golden_extension(item.id))
 

@@ -42,6 +42,43 @@ def client() -> Iterator[httpx.Client]:
         yield shared
 
 
+class ServerPool:
+    """Fake servers kept running across cases: a provider takes an idle one, reset to its script (a fresh
+    state: call 1, nothing recorded), and gives it back when the case ends. Starting and stopping a server
+    per provider cost a thread and a shutdown poll per case (most of this module's time), and a reset
+    server is indistinguishable from a new one to the client: ``ScriptState.reset`` forgets every request
+    and every used entry."""
+
+    def __init__(self) -> None:
+        self._idle: list[FakeServer] = []
+        self._all: list[FakeServer] = []
+
+    def take(self, script: list[ScriptEntry]) -> FakeServer:
+        if not self._idle:
+            server = FakeServer([]).start()
+            self._all.append(server)
+            self._idle.append(server)
+        server = self._idle.pop()
+        server.state.reset(script)
+        return server
+
+    def give_back(self, server: FakeServer) -> None:
+        self._idle.append(server)
+
+    def stop(self) -> None:
+        for server in self._all:
+            server.stop()
+
+
+@pytest.fixture(scope="module")
+def servers() -> Iterator[ServerPool]:
+    pool = ServerPool()
+    try:
+        yield pool
+    finally:
+        pool.stop()
+
+
 def with_call_ids(payload: dict[str, Any]) -> dict[str, Any]:
     """The payload with an id on every scripted tool call that lacks one (see the module docstring)."""
     payload = copy.deepcopy(payload)
@@ -86,21 +123,21 @@ def normalised(record: dict[str, Any]) -> str:
     return text
 
 
-def play_over_http(payload: dict[str, Any], client: httpx.Client) -> dict[str, Any]:
+def play_over_http(payload: dict[str, Any], client: httpx.Client, pool: ServerPool) -> dict[str, Any]:
     servers: list[FakeServer] = []
 
     def provider(script: Sequence[ScriptEntry], recorder: Recorder) -> OpenAICompatibleProvider:
-        server = FakeServer(list(script)).start()
+        server = pool.take(list(script))
         servers.append(server)
         streams = any(getattr(entry, "chunks", None) for entry in script)
         return OpenAICompatibleProvider(server.url, "", "scripted", client, recorder=recorder, stream=streams)
 
     try:
         record = play(payload, provider=provider)
+        refused = [r["refused"] for server in servers for r in server.state.requests() if r["call"] is None]
     finally:
         for server in servers:
-            server.stop()
-    refused = [r["refused"] for server in servers for r in server.state.requests() if r["call"] is None]
+            pool.give_back(server)
     assert refused == [], "a real endpoint would refuse what the reference sent"
     return record
 
@@ -111,7 +148,7 @@ def test_there_are_scenarios_to_compare() -> None:
 
 @pytest.mark.parametrize("loaded", SCENARIOS, ids=[s.id for s in SCENARIOS])
 def test_the_record_over_http_equals_the_scripted_record(
-    loaded: LoadedScenario, client: httpx.Client
+    loaded: LoadedScenario, client: httpx.Client, servers: ServerPool
 ) -> None:
     payload = with_call_ids(loaded.payload)
     if _first_token_limit_below_socket_time(payload):
@@ -124,5 +161,5 @@ def test_the_record_over_http_equals_the_scripted_record(
         pytest.skip(f"the reference cannot express this scenario: {exc}")
     except Exception as exc:  # the reference's own tests own this failure; nothing here to compare
         pytest.skip(f"the scripted play itself fails ({type(exc).__name__}: {exc})")
-    got = play_over_http(payload, client)
+    got = play_over_http(payload, client, servers)
     assert normalised(got) == normalised(expected)

@@ -202,10 +202,21 @@ class ChildProcess:
         """Write one JSON line. Raises ``UnsendableMessage`` (nothing written) for a message JSON cannot
         carry, OSError when the child is gone, TimeoutError when it stops reading before ``deadline``."""
         data = memoryview(encode_message(message))
-        poller = select.poll()
         fd = self._stdin_fd
         if fd is None:
             raise BrokenPipeError("the process's stdin is closed")
+        if deadline is not None and time.monotonic() >= deadline:
+            raise TimeoutError
+        # Usually the whole message fits in the pipe at once: one write, no poll.
+        try:
+            data = data[os.write(fd, data) :]
+        except BlockingIOError:
+            pass  # the pipe is full: wait for room below
+        except BrokenPipeError:
+            raise BrokenPipeError("the process closed its stdin") from None
+        if not data:
+            return
+        poller = select.poll()
         poller.register(fd, select.POLLOUT)
         while data:
             remaining = None if deadline is None else deadline - time.monotonic()

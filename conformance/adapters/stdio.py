@@ -318,13 +318,20 @@ def _plain_record(record: Any) -> bool:
     )
 
 
+_SET_ASIDE = Record.model_construct(events=[], final={})
+"""Stands for a record that ``_run_response`` checked by hand and left as parsed (never read)."""
+
+
 def _run_response(raw: Any) -> RunResponse:
     """``RunResponse.model_validate(raw)``, without building a model of every event of a record that
     plainly passes (the record is used as parsed, and the runner checks it against the record schema):
     the answer is validated with the record set aside, and the record put back unchanged."""
     if type(raw) is dict and _plain_record(raw.get("record")):
+        if raw.keys() == {"seq", "record"} and type(raw["seq"]) is int:
+            # The usual answer, which the model can only accept: nothing left to validate.
+            return RunResponse.model_construct(seq=raw["seq"], record=_SET_ASIDE)
         answer = RunResponse.model_validate({**raw, "record": None})
-        answer.record = Record.model_construct(events=[], final={})
+        answer.record = _SET_ASIDE
         return answer
     return RunResponse.model_validate(raw)
 

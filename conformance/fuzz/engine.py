@@ -24,13 +24,14 @@ from __future__ import annotations
 import json
 import random
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis import strategies as st
-from hypothesis.errors import NoSuchExample
+from hypothesis.errors import HypothesisWarning, NoSuchExample
 from pydantic import ValidationError
 
 from conformance.adapters.base import Adapter
@@ -255,12 +256,17 @@ def search(
             return found
 
         try:
-            minimal = find(
-                generator.cases(),
-                condition,
-                settings=_settings(examples),
-                random=random.Random(f"{seed}:{round_number}"),
-            )
+            with warnings.catch_warnings():
+                # hypothesis spells out a found case for its own report, which `find` never prints; a
+                # generated scenario runs to tens of kB, and the warning about that text was noise in
+                # every run that found something (the case is written out as YAML by `write` instead).
+                warnings.filterwarnings("ignore", "Generating overly large repr", HypothesisWarning)
+                minimal = find(
+                    generator.cases(),
+                    condition,
+                    settings=_settings(examples),
+                    random=random.Random(f"{seed}:{round_number}"),
+                )
         except NoSuchExample:
             break
         comparison = compare(generator, reference, implementation, minimal, timeout, capabilities)

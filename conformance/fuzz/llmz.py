@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from conformance.fuzz.engine import GeneratorBug
 from conformance.fuzz.facts import Fact
 from conformance.fuzz.llmz_compaction import compaction_case, compaction_facts
-from conformance.fuzz.llmz_loop import loop_case, loop_facts
+from conformance.fuzz.llmz_loop import is_loop_case, loop_case, loop_facts
 from conformance.fuzz.llmz_memory import memory_case, memory_facts
 
 Case = dict[str, Any]
@@ -198,20 +198,21 @@ FAMILIES = ("budget", "memory", "loop", "compaction")
 
 
 def family(case: Case) -> str:
-    """Which family a case is from, read from its setup: ``memory`` sets maxBytes, ``compaction`` sets
-    compaction controls (perhaps none), ``loop`` cases have an empty setup, the rest are ``budget`` cases."""
+    """Which family a case is from, read from it: ``memory`` sets maxBytes, ``compaction`` sets
+    compaction controls (perhaps none), ``loop`` cases set ``options.loop``, the rest are ``budget``
+    cases."""
     setup = case["setup"]
     if "memory" in setup:
         return "memory"
     if "compaction" in setup:
         return "compaction"
-    return "loop" if not setup else "budget"
+    return "loop" if is_loop_case(case) else "budget"
 
 
 class LlmzGenerator:
     """The four llmz families: token budget (this module), compaction (``llmz_compaction``), memory
-    (``llmz_memory``) and the iteration limit (``llmz_loop``). ``families`` narrows the mix (a test
-    proving one family finds the mutant of its boundary)."""
+    (``llmz_memory``) and the iteration limit, alone or mixed with ThinkSignals (``llmz_loop``).
+    ``families`` narrows the mix (a test proving one family finds the mutant of its boundary)."""
 
     system = "llmz"
 

@@ -3,10 +3,15 @@
 One family: a session with a context window cap (``options.max_tokens``, 3,000 to 20,000 tokens, small
 so that cases stay cheap to play) and perhaps its own compaction controls (``trigger_ratio``,
 ``keep_recent_iterations``, ``max_summary_tokens``; a ``target_ratio`` below a low trigger, so the
-controls are valid), then two to five worker turns. Each turn's answer is a program carrying a comment of
+controls are valid), then two to six worker turns. Each turn's answer is a program carrying a comment of
 ``lorem ipsum`` units (two tokens each in cl100k_base) that exits at once, so the history grows by a known
 amount per turn. The script holds one answer per turn and a few summary answers (addressed by purpose,
-however many summary calls a runtime makes).
+however many summary calls a runtime makes). Three shapes: a *jump* (slivers and one large program), a
+*ramp* (programs of any size) and a *keep* shape: one or two older programs, then the kept iterations
+with the newest of them a little above the target on its own, so compaction must choose between the
+target and the kept iterations (where the documents put the kept iterations first); its window is just
+large enough for the kept iterations to fit under every reading (a lower target and a small summary
+ceiling keep it small).
 
 The documents fix: compaction starts once the measured input reaches the trigger ratio of the input budget
 (``llmz.compaction.trigger-ratio``, default 0.85); the summary comes from a model call made before the
@@ -19,9 +24,10 @@ or a fifth more, a fixed prompt of up to ``PROMPT_ALLOWANCE`` tokens, ``FRAMING`
 tenth rounded either way. A summary is expected only when some iteration is older than the kept ones and
 either the kept ones alone clearly come under the target ratio (default 0.65) or the older history is a
 fifth of the budget and the kept ones fit with room: whether dropping a sliver of old history is worth a
-summary call is a choice the documents leave open. Decisions
-are walked turn by turn and stop at the first one that is not clear, or at the first compaction (what
-follows depends on the summary a runtime kept).
+summary call is a choice the documents leave open. It is also expected only when every older iteration
+fits a summary request under every reading: an iteration is summarized whole, and one that cannot be may
+make compaction fail (COMPACTION_FAILED) instead. Decisions are walked turn by turn and stop at the first
+one that is not clear, or at the first compaction (what follows depends on the summary a runtime kept).
 """
 
 from __future__ import annotations
@@ -59,6 +65,14 @@ SHARES = (0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.05, 0.1)
 #: Shares of ``trigger x window``: under it by more than any reading's margin (down to where a trigger
 #: of one half would fire), or over it.
 NEAR = (1.0, 0.6, 1.1, 0.65, 0.55, 1.2, 1.4)
+SHAPES = ("jump", "jump", "ramp", "keep")
+KEEP_CAP = 20_000
+KEEP_TARGETS = (0.4, 0.5, None)
+KEEP_SUMMARY_TOKENS = (64, 128, 256)
+#: The keep shape: how far above the target the newest kept program alone is (shares of the budget), and
+#: how far the history before the deciding turn goes beyond the trigger (under a tokenizer counting fewer).
+OVER = (0.03, 0.05, 0.08, 0.12)
+MARGIN = (0.02, 0.05)
 
 
 @st.composite
@@ -82,7 +96,18 @@ def compaction_case(draw: st.DrawFn) -> Case:
     # turn lands clearly on one side of it. A ramp: each a share of the window.
     share = st.sampled_from(SHARES).map(lambda f: int(f * cap / UNIT_TOKENS))
     sliver = st.integers(0, 50)
-    if draw(st.integers(0, 2)) > 0:
+    shape = draw(st.sampled_from(SHAPES))
+    if shape == "keep":
+        if keep == 0:  # nothing kept, nothing to see: keep one to three instead
+            kept = controls["keep_recent_iterations"] = draw(st.integers(1, 3))
+        lower = draw(st.sampled_from(KEEP_TARGETS))
+        if lower is not None and lower < (trigger or TRIGGER_RATIO):
+            controls["target_ratio"] = lower
+        # A small summary ceiling leaves the kept iterations room in a small window (cheap to play).
+        controls["max_summary_tokens"] = draw(st.sampled_from(KEEP_SUMMARY_TOKENS))
+        cap, units = _keep_shape(draw, controls, trigger or TRIGGER_RATIO, kept)
+        turns = len(units)
+    elif shape == "jump":
         turns = draw(st.integers(min(kept + 3, 5), 5))
         jump = draw(st.one_of(st.just(max(turns - 1 - kept, 1)), st.integers(1, turns - 1)))
         near = draw(st.sampled_from(NEAR))
@@ -112,6 +137,35 @@ def compaction_case(draw: st.DrawFn) -> Case:
         "script": script,
         "steps": steps,
     }
+
+
+def _keep_shape(
+    draw: st.DrawFn, controls: dict[str, Any], trigger: float, kept: int
+) -> tuple[int, list[int]]:
+    """The window and the units per program for the keep shape: ``old`` older programs sharing enough
+    history that the turn after the kept iterations reaches the trigger, ``kept`` kept programs (slivers,
+    then the newest above the target on its own) and a sliver for the turn that follows compaction. The
+    window is a little more than the least in which, under every reading, the kept iterations fit, each
+    older program fits a summary request, and the turns before the deciding one stay below the trigger
+    (so the facts are stated; they still decide)."""
+    target = controls.get("target_ratio", TARGET_RATIO)
+    history = trigger / FEWER + draw(st.sampled_from(MARGIN))
+    # The newest program carries at least half the history, so neither side needs a large window.
+    share = max(target + draw(st.sampled_from(OVER)), history / 2)
+    older_share = max(history - share, SUBSTANTIAL * 1.1)
+    old = draw(st.integers(1, 2))
+    framing = MORE * FRAMING * 3 * (old + kept + 1)
+    summary = 2 * controls["max_summary_tokens"]
+    least = max(
+        (PROMPT_ALLOWANCE + framing + summary) / max(1 - MORE * share, 0.05),
+        (PROMPT_ALLOWANCE + framing + summary) / max(1 - MORE * older_share / old, 0.05),
+        (PROMPT_ALLOWANCE + framing + MORE * 50 * kept) / max(trigger - MORE * older_share, 0.05),
+    )
+    cap = min(int(least / 0.9 * draw(st.sampled_from((1.05, 1.15, 1.25)))), KEEP_CAP)
+    budget = _budgets(cap)[0]
+    tokens = [older_share * budget / old] * old
+    tokens += [float(draw(st.integers(0, 50)))] * (kept - 1) + [share * budget]
+    return cap, [int(t / UNIT_TOKENS) for t in tokens] + [draw(st.integers(0, 50))]
 
 
 def _budgets(limit: int) -> tuple[int, int]:
@@ -160,12 +214,19 @@ def compaction_facts(case: Case, record: Record) -> list[Fact]:
             continue
         protected = range(max(turn - keep, 1), turn)
         kept_most = sum(programs[n - 1] for n in protected) + FRAMING * (3 * len(protected) + 2)
-        droppable = sum(programs[: max(turn - keep, 1) - 1])
+        older = programs[: max(turn - keep, 1) - 1]
+        droppable = sum(older)
         reachable = MORE * kept_most + PROMPT_ALLOWANCE <= target * budget_low or (
             droppable >= SUBSTANTIAL * budget_high
             and MORE * kept_most + PROMPT_ALLOWANCE + 2 * ceiling <= budget_low
         )
-        if FEWER * least >= ratio * budget_high and turn - 1 > keep and reachable:
+        # An iteration is summarized whole: one too large for a summary request under some reading
+        # (its own prompt, the previous segment's summary and the output allowance beside it) may make
+        # compaction fail instead, which the documents allow.
+        summarizable = all(
+            MORE * (program + 3 * FRAMING) + PROMPT_ALLOWANCE + 2 * ceiling <= budget_low for program in older
+        )
+        if FEWER * least >= ratio * budget_high and turn - 1 > keep and reachable and summarizable:
             if purposes[index : index + 1] != ["summary"]:
                 raise GeneratorBug(f"the reference did not compact well above the trigger ({where})")
             facts.append(

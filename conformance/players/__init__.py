@@ -12,12 +12,11 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from conformance.players.common import ProviderFactory, scripted_provider
-from conformance.scenario.cases import parse_case
 from conformance.systems import SYSTEMS
 from conformance.systems import get as get_system
 
 if TYPE_CHECKING:
+    from conformance.players.common import ProviderFactory
     from variants import PolicyChange, Variant
 
 NAME = "reference"
@@ -78,6 +77,12 @@ def play(
     provider: ProviderFactory | None = None,
 ) -> dict[str, Any]:
     """Play one case (as sent on the wire: no title, rules or expectations) and return its record."""
+    # Imported on the first play, not with the package: the stdio server imports the package to greet
+    # the harness, and a server that is only greeted (a failed hello, a run whose cases are all skipped)
+    # then never builds pydantic or the scenario models.
+    from conformance.players.common import scripted_provider
+    from conformance.scenario.cases import parse_case
+
     if isinstance(variant, str):
         variant = resolve_variant(variant)
     case = parse_case({k: v for k, v in payload.items() if k != "id"})

@@ -12,8 +12,9 @@ import json
 import sys
 from typing import Any
 
+from conformance.exiting import exiting
 from conformance.players import CannotExpress, hello_info, play, resolve_variant
-from conformance.protocol import PROTOCOL_VERSIONS
+from conformance.protocol_versions import PROTOCOL_VERSIONS
 
 
 def _variant(name: str | None) -> Any:
@@ -65,4 +66,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    status = main()
+    exiting()
+    raise SystemExit(status)

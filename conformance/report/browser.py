@@ -45,9 +45,10 @@ def _run(chromium: str, *args: str, timeout: float = 120) -> str:
     return done.stdout
 
 
-def dump_dom(chromium: str, url: str) -> str:
-    """The serialised DOM once the page has loaded and its inline script has run."""
-    return _run(chromium, "--virtual-time-budget=5000", "--dump-dom", url)
+def dump_dom(chromium: str, url: str, *flags: str) -> str:
+    """The serialised DOM once the page has loaded and its inline script has run; ``flags`` are more
+    Chromium switches (``--allow-file-access-from-files`` lets a local page read the frames it embeds)."""
+    return _run(chromium, *flags, "--virtual-time-budget=5000", "--dump-dom", url)
 
 
 def screenshot(chromium: str, url: str, path: Path, size: tuple[int, int] = (1400, 1000)) -> Path:
