@@ -293,12 +293,6 @@ def test_a_forged_capture_only_reaches_declared_and_known_names() -> None:
     assert set(outcome.captured) == {"a"}
 
 
-def test_host_and_worker_agree_on_the_raw_parts_of_a_request() -> None:
-    from reference.llmz import containment, jsworker
-
-    assert containment.PARTS == jsworker.PARTS
-
-
 def test_the_kernel_crosses_once_per_worker_and_a_changed_kernel_is_used() -> None:
     base = run("return typeof globalThis.marker")
     assert base.value == "undefined"
@@ -318,13 +312,11 @@ def test_the_session_memory_reaches_the_program_as_it_was_sent() -> None:
     assert outcome.value == text
 
 
-@pytest.mark.parametrize("sender", ["host", "worker"])
-def test_host_and_worker_read_each_others_messages(sender: str) -> None:
-    from reference.llmz import containment, jsworker
+def test_a_message_reads_back_as_it_was_packed() -> None:
+    """The framing host and worker share (containment takes it from jsworker): absent, empty, lone
+    surrogates, newlines in the header and a part larger than a pipe's buffer all cross unchanged."""
+    from reference.llmz.jsworker import pack, unpack
 
-    pack, unpack = (
-        (containment.pack, jsworker.unpack) if sender == "host" else (jsworker.pack, containment.unpack)
-    )
     parts = ["kernel\nsource", None, "", "lone \ud800 surrogate and \u00e9", "x" * 70_000]
     header, got = unpack(pack(["call", {"op": "t\nx"}], parts))
     assert header == ["call", {"op": "t\nx"}]

@@ -27,7 +27,6 @@ import atexit
 import contextlib
 import functools
 import importlib.util
-import json
 import math
 import os
 import signal
@@ -35,11 +34,15 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Final, Literal
+
+# The worker's framing and the order of a request's raw parts: jsworker imports only the standard library
+# (it runs without the project on its path), so the host takes them from it rather than spelling them twice.
+from reference.llmz.jsworker import PARTS, pack, unpack
 
 DEFAULT_TIMEOUT_MS: Final = 10_000
 """The JavaScript budget when ``options.timeout`` is not given. Our choice: the documents state no
@@ -65,34 +68,9 @@ STARTUP_SECONDS: Final = 30.0
 """How long a new worker may take to start before it counts as dead (a backstop; it takes well under 1 s)."""
 
 _WORKER = Path(__file__).with_name("jsworker.py")
-PARTS: Final = ("kernel", "setup", "memory", "program")
-"""The raw parts of a request, in this order (``jsworker.PARTS``; the worker imports nothing from the
-project, so the tuple and the framing below are spelled in both, and a test checks they agree)."""
 
 Dispatch = Callable[[str, list[str | None]], str]
 """Answers one host call: the operation and its JSON-text arguments (None for one that was too large)."""
-
-
-def pack(header: list[Any], parts: Sequence[str | None]) -> bytes:
-    """One message (``jsworker.pack``): the JSON header with the parts' byte lengths, a newline, the parts."""
-    raw = [None if part is None else part.encode("utf-8", "surrogatepass") for part in parts]
-    sizes = [None if data is None else len(data) for data in raw]
-    return b"".join([json.dumps([*header, sizes]).encode("utf-8"), b"\n", *(data for data in raw if data)])
-
-
-def unpack(message: bytes) -> tuple[list[Any], list[str | None]]:
-    """The header (without the sizes) and the parts of a message made by ``pack`` (``jsworker.unpack``)."""
-    end = message.index(b"\n")
-    *header, sizes = json.loads(message[:end])
-    view, at = memoryview(message), end + 1
-    parts: list[str | None] = []
-    for size in sizes:
-        if size is None:
-            parts.append(None)
-            continue
-        parts.append(str(view[at : at + size], "utf-8", "surrogatepass"))
-        at += size
-    return header, parts
 
 
 def javascript_budget(timeout_ms: int | None) -> float | None:

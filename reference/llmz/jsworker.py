@@ -47,10 +47,17 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-try:  # the binding itself: its wrapper package also imports concurrent.futures, a third of a worker's start
-    import _quickjs as quickjs
-except ImportError:  # pragma: no cover - a binding that no longer ships its module under that name
-    import quickjs
+quickjs: Any = None
+"""The QuickJS binding, loaded by ``main``: the host imports this module for its framing (``pack``,
+``unpack``, ``PARTS``) and must not load the engine with it."""
+
+
+def _load_binding() -> Any:
+    try:  # the binding itself: its wrapper package imports concurrent.futures, a third of a worker's start
+        import _quickjs as binding
+    except ImportError:  # pragma: no cover - a binding that no longer ships its module under that name
+        import quickjs as binding
+    return binding
 
 PARTS = ("kernel", "setup", "memory", "program")
 """The parts a request may carry, in this order (``kernel`` only when it changed)."""
@@ -249,6 +256,8 @@ def main(argv: list[str]) -> int:
     if address_space > 0:
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+    global quickjs
+    quickjs = _load_binding()
     worker = Worker(Pipe(read_fd), Pipe(write_fd))
     worker._send(["ready"])  # started and imported: the parent's clocks start only now
     worker.serve()
