@@ -59,6 +59,7 @@ def _load_binding() -> Any:
         import quickjs as binding
     return binding
 
+
 PARTS = ("kernel", "setup", "memory", "program")
 """The parts a request may carry, in this order (``kernel`` only when it changed)."""
 
