@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import sys
@@ -15,9 +16,10 @@ import yaml
 from hypothesis import HealthCheck, settings
 
 from conformance.adapters.reference import ReferenceAdapter
+from conformance.catalogue.load import Catalogue, load_catalogue
 from conformance.protocol import ImplementationInfo
 from conformance.runner import CaseResult, run_case
-from conformance.scenario.load import LoadedScenario, LoadError
+from conformance.scenario.load import LoadedScenario, LoadError, load_all
 from conformance.scenario.model import parse_scenario
 
 pytest_plugins = ["pytester"]
@@ -147,6 +149,27 @@ else:
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
         return OneWorkerScheduling(config, log) if config.getvalue("dist") == "loadgroup" else None
+
+
+@functools.cache
+def every_scenario() -> tuple[LoadedScenario | LoadError, ...]:
+    """Every scenario file under fixtures/scenarios, loaded once per process and shared by the tests that
+    read the committed suite (``load_all()`` with no arguments, in the same order).
+
+    Why. A dozen test modules loaded all 360 files again, most of them while being collected, and every
+    xdist worker collects every module: about 1.3 s of each worker's start and more at run time. The
+    scenarios are read-only here (frozen dataclasses; callers must not change their documents), and the
+    tests of loading itself (fast paths, damaged files, ``-k``) still call the loader. A tuple, so a caller
+    cannot reorder or extend what the others see."""
+    return tuple(load_all())
+
+
+@functools.cache
+def the_catalogue() -> Catalogue:
+    """The committed catalogue (schema-checked, as ``load_catalogue()`` loads it), once per process for the
+    tests that only read its rules; the catalogue's own tests load it themselves. Callers must not change
+    it."""
+    return load_catalogue()
 
 
 _IN_PROCESS: dict[str, CaseResult] = {}

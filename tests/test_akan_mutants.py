@@ -9,17 +9,18 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
+from conftest import every_scenario
 
 from conformance.judging.judge import Mismatch, judge
 from conformance.players import play
-from conformance.scenario.load import LoadedScenario, LoadError, load_all
+from conformance.scenario.load import LoadedScenario, LoadError
 from variants import Mutant
 from variants.mutants.akan import MUTANTS
 
 
 @cache
 def akan_scenarios() -> tuple[LoadedScenario, ...]:
-    loaded = [item for item in load_all() if item.id.startswith("akan/")]
+    loaded = [item for item in every_scenario() if item.id.startswith("akan/")]
     errors = [item.message for item in loaded if isinstance(item, LoadError)]
     assert not errors, "\n".join(errors)
     return tuple(item for item in loaded if isinstance(item, LoadedScenario))

@@ -11,10 +11,10 @@ import json
 import sys
 
 import pytest
-from conftest import in_process_result
+from conftest import every_scenario, in_process_result
 
 from conformance.adapters.stdio import StdioAdapter
-from conformance.runner import CaseResult, run_all, select
+from conformance.runner import CaseResult, run_all
 from conformance.scenario.load import LoadedScenario, LoadError
 
 TIMEOUT = 60.0
@@ -22,7 +22,7 @@ TIMEOUT = 60.0
 
 @pytest.fixture(scope="module")
 def items() -> list[LoadedScenario | LoadError]:
-    return select()
+    return list(every_scenario())
 
 
 @pytest.fixture(scope="module")

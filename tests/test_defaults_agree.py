@@ -21,8 +21,7 @@ from functools import reduce
 from typing import Any
 
 import pytest
-
-from conformance.catalogue.load import load_catalogue
+from conftest import the_catalogue
 
 Getter = Callable[[], Any]
 
@@ -220,7 +219,7 @@ def numbers(value: Any, path: str = "") -> Iterator[tuple[str, int | float]]:
 
 
 def _catalogue_numbers() -> dict[tuple[str, str], int | float]:
-    catalogue = load_catalogue()
+    catalogue = the_catalogue()
     assert not catalogue.errors, catalogue.errors
     return {
         (rule_id, path): value

@@ -6,12 +6,13 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import every_scenario
 from pydantic import ValidationError
 
 from conformance.catalogue.model import RuleFile
 from conformance.judging.judge import judge
 from conformance.players import play
-from conformance.scenario.load import LoadedScenario, load_all
+from conformance.scenario.load import LoadedScenario
 from conformance.scenario.model import parse_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,7 +31,7 @@ def _rule_ids() -> list[str]:
 
 
 def _falai_scenarios() -> list[LoadedScenario]:
-    items = [i for i in load_all() if i.id.startswith("falai/")]
+    items = [i for i in every_scenario() if i.id.startswith("falai/")]
     broken = [i for i in items if not isinstance(i, LoadedScenario)]
     assert not broken, "\n".join(getattr(i, "message", "") for i in broken)
     return [i for i in items if isinstance(i, LoadedScenario)]

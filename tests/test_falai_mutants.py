@@ -5,10 +5,11 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
+from conftest import every_scenario
 
 from conformance.judging.judge import Mismatch, judge
 from conformance.players import play
-from conformance.scenario.load import LoadedScenario, load_all
+from conformance.scenario.load import LoadedScenario
 from variants import Mutant
 from variants.mutants.falai import MUTANTS
 
@@ -57,7 +58,7 @@ def _mismatches_cached(scenario_id: str, mutant: str | None) -> tuple[Mismatch, 
 def _scenarios() -> dict[str, LoadedScenario]:
     return {
         item.id: item
-        for item in load_all()
+        for item in every_scenario()
         if isinstance(item, LoadedScenario) and item.id.startswith("falai/")
     }
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from conftest import every_scenario
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -162,9 +163,9 @@ def test_a_where_needs_exactly_one_test() -> None:
 
 def test_playing_a_scenario_twice_gives_the_same_record() -> None:
     """falai.triggers.retry-same-keys: keys come from the inputs, never from randomness or the wall clock."""
-    from conformance.scenario.load import LoadedScenario, load_all
+    from conformance.scenario.load import LoadedScenario
 
-    scenarios = [i for i in load_all() if isinstance(i, LoadedScenario) and i.id.startswith("falai/")]
+    scenarios = [i for i in every_scenario() if isinstance(i, LoadedScenario) and i.id.startswith("falai/")]
     assert scenarios
     for item in scenarios:
         assert play(item.payload) == play(item.payload), item.id

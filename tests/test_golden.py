@@ -16,13 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import in_process_result
+from conftest import every_scenario, in_process_result
 from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 from syrupy.location import PyTestLocation
 
-from conformance.paths import GOLDEN_ROOT, SCENARIO_ROOT
-from conformance.runner import select
+from conformance.paths import GOLDEN_ROOT
 from conformance.scenario.load import LoadedScenario, LoadError
 
 
@@ -58,7 +57,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:.*Can not relate snapshot:UserWa
 
 @lru_cache(maxsize=1)
 def scenarios() -> list[LoadedScenario | LoadError]:
-    return select(SCENARIO_ROOT)
+    return list(every_scenario())
 
 
 @pytest.mark.parametrize("item", scenarios(), ids=lambda item: item.id)

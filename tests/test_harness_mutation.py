@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from conftest import every_scenario
 
 import variants
 from conformance.mutation import judge_mutant, report_lines
-from conformance.runner import select
 from conformance.scenario.load import LoadedScenario
 from variants import Mutant
 
 
 def test_a_harmless_mutant_survives_and_an_unpinned_one_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
-    items = select()
+    items = every_scenario()
     loaded = next((i for i in items if isinstance(i, LoadedScenario)), None)
     if loaded is None:
         pytest.skip("no scenarios yet")

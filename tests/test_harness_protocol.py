@@ -14,11 +14,10 @@ from typing import Any
 
 import jsonschema
 import pytest
-from conftest import minimal_scenario
+from conftest import every_scenario, minimal_scenario
 
 from conformance.adapters.process import ChildProcess
 from conformance.paths import PROTOCOL_DIR
-from conformance.runner import select
 from conformance.scenario.load import LoadedScenario
 
 
@@ -46,7 +45,7 @@ def exchange(child: ChildProcess, message: dict[str, Any], sent_schema: str) -> 
 def test_hello_and_run_answers_fit_the_schemas(server: ChildProcess) -> None:
     hello = exchange(server, {"cmd": "hello", "protocol": [2]}, "hello.schema.json")
     jsonschema.validate(hello, schema("hello-response.schema.json"))
-    loaded = next((item for item in select() if isinstance(item, LoadedScenario)), None)
+    loaded = next((item for item in every_scenario() if isinstance(item, LoadedScenario)), None)
     payload = loaded.payload if loaded else {"id": "akan/x/y", **minimal_scenario()}
     answer = exchange(server, {"cmd": "run", "seq": 7, "case": payload}, "run.schema.json")
     jsonschema.validate(answer, schema("run-response.schema.json"))

@@ -10,10 +10,11 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
+from conftest import every_scenario
 
 from conformance.judging.judge import Mismatch, judge
 from conformance.players import play
-from conformance.scenario.load import LoadedScenario, LoadError, load_all
+from conformance.scenario.load import LoadedScenario, LoadError
 from variants import Mutant, all_mutants
 from variants.mutants.llmz import BUDGET_MUTANTS as MUTANTS
 
@@ -76,7 +77,7 @@ KILLERS: dict[str, tuple[str, ...]] = {
 
 @cache
 def scenarios() -> dict[str, LoadedScenario]:
-    loaded = [item for item in load_all() if item.id.startswith(AREAS)]
+    loaded = [item for item in every_scenario() if item.id.startswith(AREAS)]
     errors = [item.message for item in loaded if isinstance(item, LoadError)]
     assert not errors, "\n".join(errors)
     return {item.id: item for item in loaded if isinstance(item, LoadedScenario)}

@@ -10,17 +10,17 @@ from functools import cache
 from typing import Any
 
 import pytest
-from conftest import in_process_result
+from conftest import every_scenario, in_process_result
 
 from conformance.judging.judge import Mismatch, judge
 from conformance.players import play
-from conformance.scenario.load import LoadedScenario, load_all
+from conformance.scenario.load import LoadedScenario
 from variants.mutants.llmz import RUNTIME_MUTANTS as MUTANTS
 
 
 @cache
 def llmz_scenarios() -> tuple[LoadedScenario, ...]:
-    loaded = [item for item in load_all() if item.id.startswith("llmz/")]
+    loaded = [item for item in every_scenario() if item.id.startswith("llmz/")]
     broken = [item.id for item in loaded if not isinstance(item, LoadedScenario)]
     assert not broken, f"llmz scenarios that do not load: {broken}"
     return tuple(item for item in loaded if isinstance(item, LoadedScenario))

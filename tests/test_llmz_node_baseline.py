@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from functools import cache
 
+from conftest import every_scenario, the_catalogue
+
 from conformance import baseline
-from conformance.catalogue.load import load_catalogue
 from conformance.paths import REPO_ROOT, SCENARIO_ROOT
 
 BASELINE = REPO_ROOT / "conformance" / "baselines" / "llmz-1.0.1.yaml"
@@ -26,7 +27,7 @@ def test_baseline_entries_are_unique_llmz_ids() -> None:
 
 
 def test_rule_entries_are_1_0_2_rules_and_say_so() -> None:
-    rules = load_catalogue().rules
+    rules = the_catalogue().rules
     for entry in baseline.load(BASELINE):
         if "/" in entry.id:
             continue
@@ -45,7 +46,7 @@ def test_scenario_entries_name_existing_scenarios_and_an_observation() -> None:
 
 
 def test_scenario_entries_say_what_was_observed_how_it_fails_and_what_it_breaks() -> None:
-    rules = load_catalogue().rules
+    rules = the_catalogue().rules
     for entry in baseline.load(BASELINE):
         if "/" not in entry.id:
             continue
@@ -72,6 +73,8 @@ def load_scenario_rules(scenario_id: str) -> list[str]:
 @cache
 def _scenario_rules() -> dict[str, list[str]]:
     """Every scenario's rules, loaded once (loading all scenarios per baseline entry took a minute)."""
-    from conformance.scenario.load import LoadedScenario, load_all
+    from conformance.scenario.load import LoadedScenario
 
-    return {item.id: list(item.scenario.rules) for item in load_all() if isinstance(item, LoadedScenario)}
+    return {
+        item.id: list(item.scenario.rules) for item in every_scenario() if isinstance(item, LoadedScenario)
+    }

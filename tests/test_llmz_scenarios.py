@@ -11,11 +11,12 @@ from functools import cache
 
 import pytest
 import yaml
+from conftest import every_scenario
 
 from conformance.judging.judge import judge
 from conformance.paths import REPO_ROOT
 from conformance.players import play
-from conformance.scenario.load import LoadedScenario, load_all
+from conformance.scenario.load import LoadedScenario
 
 AREAS = (
     "llmz/think-signal/",
@@ -37,7 +38,7 @@ UNPINNED: dict[str, str] = {}
 
 @cache
 def runtime_scenarios() -> tuple[LoadedScenario, ...]:
-    found = [item for item in load_all() if item.id.startswith(AREAS)]
+    found = [item for item in every_scenario() if item.id.startswith(AREAS)]
     assert all(isinstance(item, LoadedScenario) for item in found), [
         getattr(item, "message", "") for item in found if not isinstance(item, LoadedScenario)
     ]
@@ -57,7 +58,9 @@ def test_every_headline_rule_is_pinned_or_explained() -> None:
     for name in HEADLINE_FILES:
         document = yaml.safe_load((REPO_ROOT / "spec" / "llmz" / name).read_text(encoding="utf-8"))
         headline |= {rule["id"] for rule in document["rules"] if not rule.get("excluded")}
-    pinned = {rule for item in load_all() if isinstance(item, LoadedScenario) for rule in item.scenario.rules}
+    pinned = {
+        rule for item in every_scenario() if isinstance(item, LoadedScenario) for rule in item.scenario.rules
+    }
     assert sorted(headline - pinned - set(UNPINNED)) == []
     assert sorted(set(UNPINNED) & pinned) == [], "an UNPINNED entry is now pinned: remove it"
 

@@ -11,9 +11,9 @@ import random
 from pathlib import Path
 
 import pytest
+from conftest import every_scenario, the_catalogue
 
 import variants
-from conformance.catalogue.load import load_catalogue
 from conformance.mutation_tool import exclude, score, session, triage
 from conformance.mutation_tool.__main__ import main
 from conformance.mutation_tool.plan import TARGETS, target, wanted_operator
@@ -218,8 +218,8 @@ def test_a_duplicate_triage_entry_is_an_error(tmp_path: Path) -> None:
 
 def test_the_committed_triage_names_real_rules_scenarios_and_mutants() -> None:
     entries = triage.load()
-    rules = load_catalogue().rules
-    scenarios = {item.id for item in select()}
+    rules = the_catalogue().rules
+    scenarios = {item.id for item in every_scenario()}
     mutants = variants.all_mutants()
     for e in entries:
         where = f"{e.module} {e.location} {e.operator}"

@@ -9,11 +9,10 @@ from __future__ import annotations
 import copy
 
 import pytest
+from conftest import every_scenario, the_catalogue
 
 from conformance.adapters.reference import ReferenceAdapter
-from conformance.catalogue.load import load_catalogue
 from conformance.mutation import judge_permitted, permitted_lines
-from conformance.runner import select
 from conformance.scenario.load import LoadedScenario
 from conformance.shared_reference import SharedReference
 from variants import Permitted, Record, all_mutants, all_permitted
@@ -26,7 +25,7 @@ VARIANTS = all_permitted()
 
 @pytest.fixture(scope="module")
 def items() -> list[object]:
-    return list(select())
+    return list(every_scenario())
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +45,7 @@ def test_the_variant_passes_every_scenario_of_its_system(
 
 
 def test_every_variant_names_a_rule_an_open_question_or_a_protocol_freedom() -> None:
-    rules = load_catalogue().rules
+    rules = the_catalogue().rules
     problems = []
     for variant in VARIANTS.values():
         assert variant.exercises, f"{variant.name} exercises nothing"

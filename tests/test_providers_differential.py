@@ -24,16 +24,17 @@ from typing import Any
 
 import httpx
 import pytest
+from conftest import every_scenario
 
 from conformance.fake_server import FakeServer
 from conformance.players import CannotExpress, play
 from conformance.scenario.common import ScriptEntry
-from conformance.scenario.load import LoadedScenario, load_all
+from conformance.scenario.load import LoadedScenario
 from reference.providers.openai_compat import OpenAICompatibleProvider
 from reference.record import Recorder
 
 pytestmark = pytest.mark.timeout(60)
-SCENARIOS = [loaded for loaded in load_all() if isinstance(loaded, LoadedScenario)]
+SCENARIOS = [loaded for loaded in every_scenario() if isinstance(loaded, LoadedScenario)]
 
 
 @pytest.fixture(scope="module")

@@ -17,14 +17,15 @@ from typing import Any
 
 import jsonschema
 import pytest
+from conftest import every_scenario
 from fakes.mistyped import mistype
 
 from conformance.adapters.python_factory import PythonAdapter, load_factory
 from conformance.adapters.reference import ReferenceAdapter
-from conformance.paths import GOLDEN_ROOT, SCENARIO_ROOT
+from conformance.paths import GOLDEN_ROOT
 from conformance.records import RECORD_MODELS, schema_name
 from conformance.records.check import RECORDS_DIR, problems
-from conformance.runner import run_case, select
+from conformance.runner import run_case
 from conformance.scenario.load import LoadedScenario
 
 SYSTEMS = sorted(RECORD_MODELS)
@@ -81,7 +82,7 @@ def test_extra_fields_are_allowed_at_every_depth(system: str) -> None:
 
 def _scenario(system: str, needs: str) -> LoadedScenario:
     """The first scenario of ``system`` whose golden record has an event of type ``needs``."""
-    for item in select(SCENARIO_ROOT):
+    for item in every_scenario():
         if isinstance(item, LoadedScenario) and item.id.startswith(f"{system}/"):
             record = json.loads((GOLDEN_ROOT / f"{item.id}.json").read_text())
             if any(event["type"] == needs for event in record["events"]):

@@ -7,15 +7,15 @@ from html import escape, unescape
 from pathlib import Path
 
 import pytest
+from conftest import the_catalogue
 
-from conformance.catalogue.load import load_catalogue
 from conformance.protocol import ImplementationInfo
 from conformance.report import browser, html
 from conformance.report.build import build_report
 from conformance.report.model import FailedCheck, Report
 from conformance.runner import CaseResult
 
-CATALOGUE = load_catalogue()
+CATALOGUE = the_catalogue()
 LLMZ_RULES = sorted(r for r in CATALOGUE.rules if r.startswith("llmz."))[:3]
 FALAI_RULE = min(r for r in CATALOGUE.rules if r.startswith("falai."))
 
