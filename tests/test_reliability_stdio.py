@@ -65,8 +65,9 @@ their cases use a short one. A behaviour whose outcome depends on what arrives w
 counted line by line, a stray line followed by the answer) keeps the default."""
 SHORT_STRAY_GRACE = 0.3
 HANG_TIMEOUT = 1.0
-"""The case timeout for ``hang`` (it never answers: the timeout is all its case costs). The innocent case
-after it, which must answer, keeps ``TIMEOUT``; the deadline starts after the child's start-up."""
+"""The case timeout for ``hang`` and ``grandchild-hang`` (they never answer: the timeout is all their case
+costs). The innocent case after it, which must answer, keeps ``TIMEOUT``; the deadline starts after the
+child's start-up."""
 
 
 # behaviour -> (what the outcome is, a phrase its reason holds)
@@ -122,9 +123,10 @@ def test_a_hostile_case_ends_in_its_outcome_in_time_and_the_next_case_passes(
 def test_a_grandchild_holding_stdout_costs_at_most_the_timeout_and_dies(
     adapter: StdioAdapter, behaviour: str
 ) -> None:
+    timeout = HANG_TIMEOUT if behaviour == "grandchild-hang" else TIMEOUT  # it never answers, as ``hang``
     started = time.monotonic()
-    outcome = adapter.run(_payload(behaviour), timeout=TIMEOUT)
-    assert time.monotonic() - started < TIMEOUT + GRACE
+    outcome = adapter.run(_payload(behaviour), timeout=timeout)
+    assert time.monotonic() - started < timeout + GRACE
     assert outcome.error is not None
     pids = [int(pid) for pid in re.findall(r"grandchild pid (\d+)", outcome.error)]
     assert pids, f"the fake names its grandchild on stderr: {outcome.error}"
