@@ -9,7 +9,6 @@ import pytest
 from conformance import originality
 from conformance.catalogue import ledger
 from conformance.catalogue.check import CheckResult, check
-from conformance.catalogue.load import load_catalogue
 from conformance.paths import LEDGER, REPO_ROOT
 
 
@@ -29,8 +28,8 @@ def test_every_scenario_loads_and_pins_catalogue_rules(result: CheckResult) -> N
     assert not problems, "scenario problems:\n" + "\n".join(problems)
 
 
-def test_the_id_ledger_is_current() -> None:
-    problems = ledger.differences(load_catalogue().ids(), LEDGER)
+def test_the_id_ledger_is_current(result: CheckResult) -> None:
+    problems = ledger.differences(result.catalogue.ids(), LEDGER)
     assert not problems, "\n".join(problems)
 
 
