@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
 import json
@@ -152,16 +153,26 @@ else:
 
 
 @functools.cache
+def _scenarios_as_loaded() -> tuple[LoadedScenario | LoadError, ...]:
+    return tuple(load_all())
+
+
 def every_scenario() -> tuple[LoadedScenario | LoadError, ...]:
-    """Every scenario file under fixtures/scenarios, loaded once per process and shared by the tests that
-    read the committed suite (``load_all()`` with no arguments, in the same order).
+    """Every scenario file under fixtures/scenarios, as ``load_all()`` gives them, parsed once per process.
 
     Why. A dozen test modules loaded all 360 files again, most of them while being collected, and every
-    xdist worker collects every module: about 1.3 s of each worker's start and more at run time. The
-    scenarios are read-only here (frozen dataclasses; callers must not change their documents), and the
-    tests of loading itself (fast paths, damaged files, ``-k``) still call the loader. A tuple, so a caller
-    cannot reorder or extend what the others see."""
-    return tuple(load_all())
+    xdist worker collects every module: about 1.3 s of each worker's start and more at run time. Each call
+    still hands out its own copy of every scenario document (a deep copy costs a twentieth of parsing),
+    so what one caller's plays do to a document cannot reach another caller: a mutant that breaks
+    onInspect's isolation changes the tool result it was given, which is the scenario document's
+    ``returns`` (llmz/inspection/on-inspect-mutation-isolated). The parsed models are shared and read
+    only. The tests of loading itself (fast paths, damaged files, ``-k``) still call the loader."""
+    return tuple(
+        LoadedScenario(item.id, item.path, copy.deepcopy(item.document), item.scenario)
+        if isinstance(item, LoadedScenario)
+        else item
+        for item in _scenarios_as_loaded()
+    )
 
 
 @functools.cache
