@@ -85,16 +85,20 @@ def skip_pydantic_plugin_discovery() -> None:
     sys.modules[loader] = stub
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, own_process: bool = False) -> int:
+    """Serve stdin until ``stop`` or end of input. ``own_process``: this server is the whole process (its
+    ``__main__``), so it may tune the process for a short life; a caller that goes on after it returns
+    (a test) leaves the collector and pydantic as they were."""
     name = _variant_name(sys.argv[1:] if argv is None else argv)
     variant = _variant(name)
-    skip_pydantic_plugin_discovery()
-    # Until the first case is answered the heap only grows (the player, the reference and pydantic are
-    # imported and the case's validator built), so collecting finds next to nothing while scanning more and
-    # more: a tenth of the start-up. After it, the start-up heap is frozen (never scanned again) and the
-    # collector runs as usual over what the cases create.
-    gc.disable()
-    played = False
+    if own_process:
+        skip_pydantic_plugin_discovery()
+        # Until the first case is answered the heap only grows (the player, the reference and pydantic
+        # are imported and the case's validator built), so collecting finds next to nothing while
+        # scanning more and more: a tenth of the start-up. After it, the start-up heap is frozen (never
+        # scanned again) and the collector runs as usual over what the cases create.
+        gc.disable()
+    played = not own_process
     for line in sys.stdin:
         if not line.strip():
             continue
@@ -111,6 +115,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    status = main()
+    status = main(own_process=True)
     exiting()
     raise SystemExit(status)
