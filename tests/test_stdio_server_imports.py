@@ -90,3 +90,14 @@ def test_a_user_who_configures_pydantic_plugins_gets_pydantic_own_discovery() ->
     assert loaded(seen, "importlib.metadata"), (
         "the server replaced pydantic's loader against the user's setting"
     )
+
+
+def test_an_akan_case_without_setup_gets_the_validated_default() -> None:
+    """AkanCase builds its default setup unvalidated (``Setup.model_construct``, so that no server builds
+    Setup's own validator for it): it must be the very value validation gives."""
+    from conformance.scenario.akan import AkanCase, Setup
+
+    case = AkanCase.model_validate({"system": "akan", "steps": [{"op": "send", "text": "hi"}]})
+    validated = Setup.model_validate({})
+    assert case.setup == validated and case.setup.model_dump() == validated.model_dump()
+    assert case.setup.model_fields_set == validated.model_fields_set == set()
