@@ -3,6 +3,12 @@
 ``load_all`` returns loaded scenarios and load errors side by side; the runner turns each load error into
 an ``error`` verdict for that file. Error messages name the file, the field (as a dotted location) and what
 was expected, straight from pydantic's validation errors.
+
+A process remembers what it loaded: ``load_file`` keeps each result with the exact bytes it came from,
+and gives the same (frozen) result back while the file still holds those bytes. A pytest worker collects
+and runs several modules that each load the whole suite; only the first pays for validating it. A changed
+file is loaded again, whatever its size or modification time says. Treat what you get as read-only: it is
+shared (every adapter copies the case before an implementation sees it).
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from conformance.scenario.model import (
     parse_scenario,
 )
 from conformance.validation import field_problems
-from conformance.yamlio import YamlFileError, read_yaml_file
+from conformance.yamlio import YamlFileError, parse_yaml_bytes, read_file_bytes
 
 AnyScenario = LlmzScenario | FalaiScenario | AkanScenario
 
@@ -62,10 +68,32 @@ def _describe(exc: ValidationError, path: Path) -> str:
     return "\n".join([f"{path}: invalid scenario", *("  " + line for line in field_problems(exc, path))])
 
 
+_LOADED: dict[tuple[str, str], tuple[bytes, LoadedScenario | LoadError]] = {}
+"""(root, path) -> the bytes last loaded from it and what they gave (see the module docstring)."""
+_REMEMBERED = 4096
+"""Files remembered at most (the suite has about 700); past it the memory starts afresh."""
+
+
 def load_file(path: Path, root: Path = SCENARIO_ROOT) -> LoadedScenario | LoadError:
     sid = scenario_id(path, root)
     try:
-        document = read_yaml_file(path)
+        data = read_file_bytes(path)
+    except YamlFileError as exc:
+        return LoadError(sid, path, str(exc))
+    where = (str(root), str(path))
+    remembered = _LOADED.get(where)
+    if remembered is not None and remembered[0] == data:
+        return remembered[1]
+    loaded = _load_bytes(data, path, sid)
+    if len(_LOADED) >= _REMEMBERED:
+        _LOADED.clear()
+    _LOADED[where] = (data, loaded)
+    return loaded
+
+
+def _load_bytes(data: bytes, path: Path, sid: str) -> LoadedScenario | LoadError:
+    try:
+        document = parse_yaml_bytes(data, path)
     except YamlFileError as exc:
         return LoadError(sid, path, str(exc))
     if not isinstance(document, dict):
@@ -99,16 +127,28 @@ def scenario_files(root: Path = SCENARIO_ROOT, systems: Iterable[str] | None = N
 
 def may_match(path: Path, root: Path, keyword: str) -> bool:
     """Whether the scenario at ``path`` can be selected by ``-k keyword`` (its id or one of its rule ids
-    contains it), judged without parsing: a rule id is written out in the file, so a file whose bytes
-    do not contain the keyword cannot match unless it uses escapes (a backslash), which are parsed to be
-    sure. A file that cannot be read is loaded, so its error is reported as before."""
+    contains it), judged without validating it: a rule id is written out in the file, so a file whose
+    bytes do not contain the keyword cannot match unless it uses escapes (a backslash). Such a file's
+    ``rules`` are read from its parsed YAML (the cache's copy, usually); a file whose ``rules`` are not a
+    list of text, or that cannot be read or parsed, is loaded, so its error is reported as before."""
     if keyword in scenario_id(path, root):
         return True
     try:
-        data = path.read_bytes()
-    except OSError:
+        data = read_file_bytes(path)
+    except YamlFileError:
         return True
-    return keyword.encode("utf-8") in data or b"\\" in data
+    if keyword.encode("utf-8") in data:
+        return True
+    if b"\\" not in data:
+        return False
+    try:
+        document = parse_yaml_bytes(data, path)
+    except YamlFileError:
+        return True
+    rules = document.get("rules") if isinstance(document, dict) else None
+    if not isinstance(rules, list) or not all(isinstance(rule, str) for rule in rules):
+        return True
+    return any(keyword in rule for rule in rules)
 
 
 def load_all(
