@@ -15,11 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
+from conformance.judging.normalise import scenario_values
 from conformance.paths import SCENARIO_ROOT
 from conformance.resources import files_under
 from conformance.scenario.model import (
@@ -41,6 +43,12 @@ class LoadedScenario:
     path: Path
     document: dict[str, Any]
     scenario: AnyScenario
+
+    @cached_property
+    def kept_values(self) -> frozenset[str]:
+        """The values the scenario itself wrote, which normalising a record keeps (``scenario_values``);
+        worked out once per loaded scenario, not once per record judged against it."""
+        return frozenset(scenario_values(self.document))
 
     @property
     def payload(self) -> dict[str, Any]:
