@@ -1,6 +1,6 @@
 """What a run imports: only what it uses (issue 12). Structural checks on ``sys.modules``, never timings.
 
-A run of one system must not create the other systems' record models, and a run without
+A run of one system must not create the other systems' record or scenario models, and a run without
 ``--expected-failures`` must not read baselines; the in-process run does both checks in a fresh
 interpreter, so nothing imported by the test process itself can hide an import.
 """
@@ -43,6 +43,8 @@ def test_a_run_of_one_system_builds_only_its_record_models_and_reads_no_baseline
     assert status == 0
     assert "conformance.records.akan" in modules  # the probe sees what a run imports
     assert "conformance.records.llmz" not in modules and "conformance.records.falai" not in modules
+    assert "conformance.scenario.akan" in modules
+    assert "conformance.scenario.llmz" not in modules and "conformance.scenario.falai" not in modules
     assert "conformance.baseline" not in modules
 
 

@@ -13,28 +13,29 @@ shared (every adapter copies the case before an implementation sees it).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from pydantic import ValidationError
 
 from conformance.judging.normalise import scenario_values
 from conformance.paths import SCENARIO_ROOT
 from conformance.resources import files_under
-from conformance.scenario.model import (
-    AkanScenario,
-    FalaiScenario,
-    LlmzScenario,
-    case_payload,
-    parse_scenario,
-)
+from conformance.scenario.answer_key import case_payload
+from conformance.systems import SYSTEMS
 from conformance.validation import field_problems
 from conformance.yamlio import YamlFileError, parse_yaml_bytes, read_file_bytes
 
-AnyScenario = LlmzScenario | FalaiScenario | AkanScenario
+if TYPE_CHECKING:
+    from conformance.scenario.akan_scenario import AkanScenario
+    from conformance.scenario.falai_scenario import FalaiScenario
+    from conformance.scenario.llmz_scenario import LlmzScenario
+
+AnyScenario: TypeAlias = "LlmzScenario | FalaiScenario | AkanScenario"
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,20 @@ def _load_bytes(data: bytes, path: Path, sid: str) -> LoadedScenario | LoadError
             f"{path}: field system: expected {expected_system!r} (the first folder), got {scenario.system!r}",
         )
     return LoadedScenario(sid, path, document, scenario)
+
+
+def parse_scenario(document: dict[str, Any]) -> AnyScenario:
+    """``conformance.scenario.model.parse_scenario``, importing only the named system's models: a file of a
+    known system is validated by that system's class (``conformance.scenario.<system>_scenario``), as the
+    union would once it picked the member; anything else goes to the union, whose error names ``system``."""
+    system = document.get("system")
+    if isinstance(system, str) and system in SYSTEMS:
+        module = importlib.import_module(f"conformance.scenario.{system}_scenario")
+        chosen: type[AnyScenario] = getattr(module, f"{system.capitalize()}Scenario")
+        return chosen.model_validate(document)
+    from conformance.scenario.model import parse_scenario as parse_any
+
+    return parse_any(document)
 
 
 def scenario_files(root: Path = SCENARIO_ROOT, systems: Iterable[str] | None = None) -> list[Path]:
