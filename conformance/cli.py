@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 # What only some runs use is imported where it is used: the expected-failures baseline (only with
 # --expected-failures), the report writers (only once the cases are played), the mutants and the fuzzer.
 # ``python -m conformance run --system akan`` thus loads the akan models and nothing of the others.
+
 
 def _parser(prog: str = "python -m conformance") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description="Agent runtime conformance suite.")
@@ -95,8 +97,6 @@ def known_ids(scenario_root: Path, catalogue_ids: Iterable[str]) -> set[str]:
 
 def write_reports(report: Report, directory: Path) -> None:
     """Each file is replaced in one rename, so a reader never sees half a report."""
-    import json
-
     from conformance.report.files import write_atomic
     from conformance.report.junit import to_junit
     from conformance.report.markdown import to_markdown
