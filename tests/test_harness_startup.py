@@ -7,10 +7,14 @@ interpreter, so nothing imported by the test process itself can hide an import.
 
 from __future__ import annotations
 
+import copy
 import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+from conftest import minimal_scenario
 
 from conformance.paths import SCENARIO_ROOT
 
@@ -68,3 +72,27 @@ def test_the_record_models_mapping_lists_every_system_and_loads_each_on_use() ->
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["['llmz',", "'falai',", "'akan']", "False", "LlmzRecord", "False"]
+
+
+# -- a process remembers what it loaded ------------------------------------------------------------------
+
+
+def test_a_remembered_scenario_is_shared_but_its_payload_is_fresh(scenario_tree: Any) -> None:
+    """A second load of unchanged bytes is the same result, yet a runtime that changes its case (the
+    payload) changes nothing for the next caller; changed bytes are loaded again."""
+    from conformance.scenario.load import LoadedScenario, load_file
+
+    root = scenario_tree({"area/one": minimal_scenario()})
+    (path,) = root.rglob("*.yaml")
+    first, again = load_file(path, root), load_file(path, root)
+    assert isinstance(first, LoadedScenario) and again is first
+    pristine = copy.deepcopy(first.payload)
+    handed = first.payload
+    handed["steps"].append({"op": "added by the implementation"})
+    handed["system"] = "changed"
+    assert again.payload == pristine
+    assert first.document["steps"] == pristine["steps"]
+    path.write_text(path.read_text(encoding="utf-8").replace("throwaway", "another"), encoding="utf-8")
+    changed = load_file(path, root)
+    assert isinstance(changed, LoadedScenario) and changed is not first
+    assert changed.scenario.title == "another scenario"

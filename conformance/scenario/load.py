@@ -8,11 +8,12 @@ A process remembers what it loaded: ``load_file`` keeps each result with the exa
 and gives the same (frozen) result back while the file still holds those bytes. A pytest worker collects
 and runs several modules that each load the whole suite; only the first pays for validating it. A changed
 file is loaded again, whatever its size or modification time says. Treat what you get as read-only: it is
-shared (every adapter copies the case before an implementation sees it).
+shared. ``payload``, the part handed to implementations, is a fresh copy on every read.
 """
 
 from __future__ import annotations
 
+import copy
 import importlib
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -53,8 +54,29 @@ class LoadedScenario:
 
     @property
     def payload(self) -> dict[str, Any]:
-        """What goes on the wire: the case (id, system, requires, setup, script, steps), no answer key."""
-        return case_payload(self.id, self.document)
+        """What goes on the wire: the case (id, system, requires, setup, script, steps), no answer key.
+
+        A fresh copy on every read, as the wire would give: loaded scenarios are shared (see the module
+        docstring), so a runtime that changes what it was handed (a mutant that lets ``onInspect`` write
+        through, say) must not change the case for anyone else."""
+        fresh: dict[str, Any] = _fresh(case_payload(self.id, self.document))
+        return fresh
+
+
+def _fresh(value: Any) -> Any:
+    """A deep copy of YAML data: containers rebuilt, immutable scalars shared, anything else deep-copied
+    (three times faster than ``copy.deepcopy`` on a scenario, which is plain data)."""
+    kind = type(value)
+    if kind is dict:
+        return {key: _fresh(item) for key, item in value.items()}
+    if kind is list:
+        return [_fresh(item) for item in value]
+    if kind in _IMMUTABLE:
+        return value
+    return copy.deepcopy(value)
+
+
+_IMMUTABLE = frozenset({str, int, float, bool, type(None)})
 
 
 @dataclass(frozen=True)
