@@ -260,7 +260,15 @@ KERNEL: Final = r"""
 
   // -- session memory and registered objects -----------------------------------------------------
   const state = parse(config.memory);
-  for (const name of keysOf(state.variables)) G[name] = memDecode(state.variables[name]);
+  // The texts the variables were loaded with: a variable that still holds the same text when the program
+  // ends is reported as unchanged instead of encoded again (a kept text may be 16 MiB long, and quoting it
+  // would be most of the program's cost); the host already holds its encoding, which is the text itself.
+  const loadedTexts = create(null);
+  for (const name of keysOf(state.variables)) {
+    const value = memDecode(state.variables[name]);
+    G[name] = value;
+    if (typeof value === 'string') loadedTexts[name] = value;
+  }
   const records = state.iterations.map(
     (r) => ({ id: r.id, hasResult: r.hasResult, result: memDecode(r.result) }));
   const returned = state.hasReturn ? memDecode(state.returned) : undefined;
@@ -358,7 +366,10 @@ KERNEL: Final = r"""
     const take = (name, read) => {
       let entry;
       try {
-        entry = '{"ok":' + memEncode(read()) + '}';
+        const value = read();
+        // Unchanged only when memEncode would accept it as well (it refuses a text past MAX_CHARS).
+        const same = own(loadedTexts, name) && loadedTexts[name] === value && value.length + 2 <= MAX_CHARS;
+        entry = same ? '{"same":true}' : '{"ok":' + memEncode(value) + '}';
       } catch (e) {
         entry = e === TOO_LARGE ? '{"tooLarge":true}' : '{"error":' + quote(messageOf(e)) + '}';
       }

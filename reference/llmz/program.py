@@ -78,6 +78,7 @@ def _run(code: str, host: IterationHost, ctx: IterationContext, iteration_id: st
             tools,
             chat=ctx.config.chat,
             memory_state=session.memory.guest_state(policies.current_return),
+            variables=dict(session.memory.variables),
             objects_state=objects.guest_state(ctx.config.objects, session.memory.objects),
             known=list(session.memory.variables),
             limits=containment.limits_for(ctx.config.timeout_ms, policies.javascript_budget),

@@ -1,0 +1,77 @@
+"""The capture's shortcut for a text a program left as it was loaded: the kernel reports it unchanged
+instead of quoting it again (a kept text may be 16 MiB), and the host takes the text from its own copy.
+The result must be exactly what encoding every variable again gives."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from reference.llmz import kernel
+from reference.llmz.preview import UNDEFINED
+from reference.llmz.sandbox import encode_value, run_program
+
+WITHOUT_SHORTCUT = kernel.DEFINITION.replace("const same = ", "const same = false && ")
+assert WITHOUT_SHORTCUT != kernel.DEFINITION, "the shortcut is no longer where this test expects it"
+
+
+class Quiet:
+    def tool(self, name: str, input_json: str | None, line: int | None) -> str:
+        return encode_value(None)
+
+    def exit(self, name: str, payload_json: str | None) -> str:
+        return encode_value(UNDEFINED)
+
+    def component(self, name: str, props_json: str | None) -> str:
+        return encode_value(UNDEFINED)
+
+    def inspect(self, value_json: str | None) -> str | None:
+        return None
+
+
+LOADED: dict[str, Any] = {
+    "note": 'a kept note \u00e9 "quoted" \\ and a lone \ud800 surrogate',
+    "count": 3,
+    "empty": "",
+    "shape": {"$": "object", "v": {"text": "inside an object"}},
+}
+
+
+def _capture(code: str, variables: dict[str, Any], definition: str = kernel.DEFINITION) -> dict[str, Any]:
+    state = json.dumps({"variables": LOADED, "iterations": [], "hasReturn": False, "returned": None})
+    outcome = run_program(
+        code,
+        Quiet(),
+        [],
+        chat=False,
+        memory_state=state,
+        variables=variables,
+        known=list(LOADED),
+        kernel_definition=definition,
+    )
+    assert outcome.settled and outcome.error is None, outcome
+    return outcome.captured
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "const untouched = 1",
+        "note = note.slice(0, 5) + note.slice(5)",  # another string with the same text
+        "note = 'something else'",
+        "note = 42; empty = undefined",
+        "shape.text = 'changed'; count = count + 1",
+        "const copy = note",
+    ],
+)
+def test_the_capture_is_what_encoding_every_variable_again_gives(code: str) -> None:
+    assert _capture(code, LOADED) == _capture(code, {}, WITHOUT_SHORTCUT)
+
+
+def test_an_unchanged_text_is_not_sent_back_but_a_changed_one_is() -> None:
+    captured = _capture("empty = 'now set'", {})  # nothing to take the unchanged text from
+    assert captured["note"] == {"error": "the value could not be read back"}
+    assert captured["empty"] == {"ok": "now set"}
+    assert captured["count"] == {"ok": 3}
