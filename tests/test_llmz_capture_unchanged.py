@@ -1,6 +1,7 @@
-"""The capture's shortcut for a text a program left as it was loaded: the kernel reports it unchanged
-instead of quoting it again (a kept text may be 16 MiB), and the host takes the text from its own copy.
-The result must be exactly what encoding every variable again gives."""
+"""Long texts in session memory without the JSON round trips: the capture reports a text a program left
+as it was loaded as unchanged instead of quoting it again (a kept text may be 16 MiB), and the host takes
+the text from its own copy, which must give exactly what encoding every variable again gives; and long
+ASCII texts reach the guest beside the memory's JSON rather than inside it."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from reference.llmz import kernel
+from reference.llmz import kernel, memory
 from reference.llmz.preview import UNDEFINED
 from reference.llmz.sandbox import encode_value, run_program
 
@@ -75,3 +76,28 @@ def test_an_unchanged_text_is_not_sent_back_but_a_changed_one_is() -> None:
     assert captured["note"] == {"error": "the value could not be read back"}
     assert captured["empty"] == {"ok": "now set"}
     assert captured["count"] == {"ok": 3}
+
+
+def test_long_ascii_texts_travel_beside_the_memory_json_and_arrive_whole() -> None:
+    long_ascii, long_other = "a" * memory.RAW_TEXT, "\u00e9" * memory.RAW_TEXT
+    kept = memory.Memory(variables={"a": long_ascii, "b": long_other, "c": 1, "short": "s"})
+    state, texts = kept.guest_state()
+    assert (
+        texts == [long_ascii]
+        and long_ascii not in state
+        and long_other in json.loads(state)["variables"]["b"]
+    )
+    code = "return [a.length, a.slice(0, 2), b.length, b.slice(0, 2), c, short, typeof __host_text_0]"
+    outcome = run_program(
+        code,
+        Quiet(),
+        [],
+        chat=False,
+        memory_state=state,
+        memory_texts=texts,
+        variables=kept.variables,
+        known=list(kept.variables),
+    )
+    assert outcome.error is None, outcome
+    assert outcome.value == [memory.RAW_TEXT, "aa", memory.RAW_TEXT, "\u00e9\u00e9", 1, "s", "undefined"]
+    assert outcome.captured["a"] == {"ok": long_ascii} and outcome.captured["b"] == {"ok": long_other}

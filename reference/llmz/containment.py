@@ -35,7 +35,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -223,8 +223,9 @@ class _Process:
         javascript = 0.0
         try:
             names = [name for name in PARTS if name != "kernel" or request[name] != self.kernel]
-            header = {key: value for key, value in request.items() if key not in PARTS}
-            self.to_child.send_bytes(pack([{**header, "parts": names}], [request[name] for name in names]))
+            header = {key: value for key, value in request.items() if key not in PARTS and key != "texts"}
+            parts = [*(request[name] for name in names), *request["texts"]]
+            self.to_child.send_bytes(pack([{**header, "parts": names}], parts))
             self.kernel = request["kernel"]
             while True:
                 budget_left = math.inf if limits.budget is None else limits.budget - javascript
@@ -285,16 +286,25 @@ def shutdown() -> None:
 
 
 def run(
-    kernel: str, setup: str, program: str, dispatch: Dispatch, limits: Limits, *, memory: str = ""
+    kernel: str,
+    setup: str,
+    program: str,
+    dispatch: Dispatch,
+    limits: Limits,
+    *,
+    memory: str = "",
+    texts: Sequence[str] = (),
 ) -> RunResult:
     """Run one program in a worker within ``limits``; see the module docstring for the outcomes. ``kernel``
     is evaluated first in a fresh context (workers do that ahead of time), then ``memory`` becomes the
-    string global ``__host_memory``, then ``setup`` runs, then ``program``."""
+    string global ``__host_memory`` and each of ``texts`` the global ``__host_text_<i>``, then ``setup``
+    runs, then ``program``."""
     request = {
         "kernel": kernel,
         "setup": setup,
         "memory": memory,
         "program": program,
+        "texts": list(texts),
         "heap": limits.heap,
         "stack": limits.stack,
         "cpu_seconds": limits.backstop,

@@ -165,6 +165,14 @@ KERNEL: Final = r"""
     return stringify(walk(value, 'value', 0));
   };
 
+  // The memory's long texts travel beside its JSON (reference.llmz.memory.guest_state): the worker set
+  // them as globals, taken off the global object here; the JSON holds {$: 'text', i} in their place.
+  const texts = [];
+  for (let i = 0; i < config.texts; i++) {
+    texts[i] = G['__host_text_' + i];
+    delete G['__host_text_' + i];
+  }
+
   const memDecode = (node) => {
     if (isArray(node)) {
       const out = [];
@@ -174,6 +182,7 @@ KERNEL: Final = r"""
     if (node === null || typeof node !== 'object') return node;
     if (node.$ === 'undefined') return undefined;
     if (node.$ === '-0') return -0;
+    if (node.$ === 'text') return texts[node.i];
     const out = {};
     const names = keysOf(node.v);
     for (let i = 0; i < names.length; i++) {
@@ -413,11 +422,13 @@ def kernel_source(
     declared: list[str],
     known: list[str],
     max_chars: int,
+    texts: int = 0,
 ) -> str:
     """The setup script for one program: the predefined kernel (``DEFINITION``), taken off the global
     object and applied to this program's configuration. The session memory's JSON text is not in it: the
     worker sets it as the string global ``__host_memory`` (see ``jsworker``), which the script takes off
-    the global object too, because parsing up to 16 MiB as a string literal costs ten times as much."""
+    the global object too, because parsing up to 16 MiB as a string literal costs ten times as much. Nor
+    are its ``texts`` long texts, which the worker sets as ``__host_text_<i>`` globals."""
     config = {
         "tools": tools,
         "chat": chat,
@@ -426,6 +437,7 @@ def kernel_source(
         "known": known,
         "maxDepth": MAX_DEPTH,
         "maxChars": max_chars,
+        "texts": texts,
     }
     return (
         "(function (kernel, memory) { delete globalThis.__llmz_kernel; delete globalThis.__host_memory; "

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -175,6 +175,7 @@ def run_program(
     *,
     chat: bool,
     memory_state: str = "",
+    memory_texts: Sequence[str] = (),
     variables: Mapping[str, Any] | None = None,
     known: list[str] | None = None,
     objects_state: str = "{}",
@@ -184,7 +185,8 @@ def run_program(
 ) -> ProgramOutcome:
     """Run ``code`` in a worker and drive its promise to completion. Raises SyntaxError for code that does
     not compile. ``limits`` default to those of a run without ``options.timeout``; ``kernel_definition``
-    is the guest-side kernel the program runs under. ``variables`` are the tagged variables in
+    is the guest-side kernel the program runs under. ``memory_texts`` are the long texts
+    ``memory_state`` refers to (``Memory.guest_state``). ``variables`` are the tagged variables in
     ``memory_state``: the kernel reports a variable that still holds the text it was loaded with as
     unchanged rather than sending the text back, and its captured value is taken from here."""
     state = memory_state or json.dumps(
@@ -197,6 +199,7 @@ def run_program(
         declared=memory.declared_names(code),
         known=known or [],
         max_chars=max(max_bytes, containment.HEAP_BYTES),
+        texts=len(memory_texts),
     )
     result = containment.run(
         kernel_definition,
@@ -205,6 +208,7 @@ def run_program(
         lambda op, args: _dispatch(bridge, op, args),
         limits or containment.limits_for(None),
         memory=state,
+        texts=memory_texts,
     )
     if result.syntax is not None:
         raise SyntaxError(result.syntax)
