@@ -70,11 +70,8 @@ def _part(attachment: Attachment, accepts: Accepts, readable: CanRead) -> dict[s
     if "kind" not in attachment:
         # Restored from storage, where only the name is kept (akan.attachments.persist-names-only): the
         # model is told a file was there whose content this conversation no longer has.
-        return {
-            "type": "text",
-            "text": f'[The user attached "{attachment["name"]}" earlier; its content was '
-            "not kept when the conversation was saved.]",
-        }
+        return {"type": "text", "text": f'[The user attached "{attachment["name"]}" earlier; its content was '
+                "not kept when the conversation was saved.]"}
     if not readable(attachment["kind"], accepts):
         return {"type": "text", "text": note_for(attachment)}
     if attachment["kind"] == "text":

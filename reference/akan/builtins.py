@@ -23,31 +23,16 @@ def _params(required: Sequence[str], optional: Sequence[str] = ()) -> dict[str, 
 
 #: akan.builtin.five-on-every-surface: names, the reference's own descriptions, and parameters.
 BUILTIN_TOOLS: tuple[dict[str, Any], ...] = (
-    {
-        "name": "navigate",
-        "description": "Go to another page of this app by its path, as a link would.",
-        "parameters": _params(["path"]),
-    },
-    {
-        "name": "goBack",
-        "description": "Return to the page visited before this one in this session.",
-        "parameters": _params([]),
-    },
-    {
-        "name": "readScreen",
-        "description": "Read the page as text; pass `section` to read one named part.",
-        "parameters": _params([], ["section"]),
-    },
-    {
-        "name": "readState",
-        "description": "Read the current value of one store key, by `key`.",
-        "parameters": _params(["key"]),
-    },
-    {
-        "name": "highlight",
-        "description": "Point the user at one named element: scroll to it, then flash it.",
-        "parameters": _params(["target"]),
-    },
+    {"name": "navigate", "description": "Go to another page of this app by its path, as a link would.",
+     "parameters": _params(["path"])},
+    {"name": "goBack", "description": "Return to the page visited before this one in this session.",
+     "parameters": _params([])},
+    {"name": "readScreen", "description": "Read the page as text; pass `section` to read one named part.",
+     "parameters": _params([], ["section"])},
+    {"name": "readState", "description": "Read the current value of one store key, by `key`.",
+     "parameters": _params(["key"])},
+    {"name": "highlight", "description": "Point the user at one named element: scroll to it, then flash it.",
+     "parameters": _params(["target"])},
 )
 BUILTIN_NAMES = frozenset(str(tool["name"]) for tool in BUILTIN_TOOLS)
 #: akan.builtin.settle-after-non-query-tools: the built-ins that only read, so the session does not wait for

@@ -75,8 +75,8 @@ class Ceilings(NamedTuple):
             return _refuse("too-many-files", incoming.name, why)
         if sum(f.size for f in attached) + incoming.size > self.message_max_bytes:
             return _refuse(
-                "message-too-large",
-                incoming.name,
+                "message-too-large", incoming.name,
                 f"the files of one message may add up to at most {self.message_max_bytes // MB} MB.",
             )
         return Admission(True)
+

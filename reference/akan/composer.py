@@ -132,15 +132,8 @@ class ChatUi:
             menu_rows = self._menu_rows()
             menu = {"rows": menu_rows, "highlighted": menu_rows[self.highlight % len(menu_rows)]}
         self._emit(
-            "composer",
-            key=key,
-            text=self.text,
-            caret_line=self.caret_line,
-            rows=rows,
-            scrolls=scrolls,
-            menu=menu,
-            panel_open=self.open,
-            **extra,
+            "composer", key=key, text=self.text, caret_line=self.caret_line, rows=rows, scrolls=scrolls,
+            menu=menu, panel_open=self.open, **extra,
         )
 
     def _set_open(self, is_open: bool) -> None:
@@ -244,11 +237,8 @@ class ChatUi:
         if keyboard is not None:
             self.keyboard = keyboard
         self._emit(
-            "viewport",
-            width=self.panel.width,
-            keyboard=self.keyboard,
-            layout=self.panel_policy.layout(self.panel.width),
-            lift=self.panel_policy.lift(self.keyboard),
+            "viewport", width=self.panel.width, keyboard=self.keyboard,
+            layout=self.panel_policy.layout(self.panel.width), lift=self.panel_policy.lift(self.keyboard),
         )
 
     def render(self) -> dict[str, Any]:

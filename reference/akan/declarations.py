@@ -65,8 +65,7 @@ class Declarations:
             errors = [
                 f"Invalid hook call: st.tool {tool.name!r} calls the hook {outside[0]} outside a component "
                 "render; the tool is not declared"
-                for tool in statements
-                if tool.chain == "module" and outside
+                for tool in statements if tool.chain == "module" and outside
             ]
             return kept, errors
         return (list(registered) if "exec" in self.hooks else [*registered, *statements]), []
@@ -149,8 +148,7 @@ class Declarations:
             if tool.name:
                 counts.setdefault(tool.name, []).append(tool)
         return {
-            name: len(regs)
-            for name, regs in counts.items()
+            name: len(regs) for name, regs in counts.items()
             if len(regs) > 1 and not all(t.shared for t in regs)
         }
 

@@ -50,10 +50,7 @@ def format_phone(value: str) -> str:
 
 
 _TRANSFORMS: dict[str, Callable[[str], str]] = {
-    "upper": str.upper,
-    "lower": str.lower,
-    "trim": str.strip,
-    "phone": format_phone,
+    "upper": str.upper, "lower": str.lower, "trim": str.strip, "phone": format_phone,
 }
 #: Field.Parent / Field.Children carry their own option list (akan.form.relation-picker-tools).
 RELATION_PICKERS = ("parent", "children")
@@ -106,11 +103,8 @@ class FormTools:
         return {
             setter_name(form, field): field
             for field in form.fields
-            if field.control is not None
-            and self._drawn_by(field)
-            and field.control.on_change == "reference"
-            and not field.control.disabled
-            and field.flag is None
+            if field.control is not None and self._drawn_by(field)
+            and field.control.on_change == "reference" and not field.control.disabled and field.flag is None
         }
 
     def operations(self, form: Form) -> dict[str, tuple[str, FormField]]:
@@ -142,10 +136,7 @@ class FormTools:
     def schema(self, field: FormField) -> dict[str, Any]:
         """A field's JSON Schema type: from its control when drawn, else from the value it holds."""
         control_types = {
-            "number": "number",
-            "switch": "boolean",
-            "list": "array",
-            "draggable": "array",
+            "number": "number", "switch": "boolean", "list": "array", "draggable": "array",
             "textList": "array",
         }
         if field.control is not None and field.control.type in ("parent", "parentId"):
@@ -184,11 +175,8 @@ class FormTools:
         if form is None:
             return []
         entries = [
-            {
-                "name": name,
-                "description": f"{op.capitalize()} {field.name} on the {form.model} form.",
-                "parameters": self.parameters(op, field),
-            }
+            {"name": name, "description": f"{op.capitalize()} {field.name} on the {form.model} form.",
+             "parameters": self.parameters(op, field)}
             for name, (op, field) in self.operations(form).items()
         ]
         if form.subscriptions > 0 and form.agent:
@@ -217,18 +205,13 @@ class FormTools:
             return (rows + added, None) if isinstance(added, list) else (None, "rows must be a list")
         if op == "sub":
             positions = arguments.get("positions")
-            if not isinstance(positions, list) or any(
-                not isinstance(p, int) or not 0 <= p < len(rows) for p in positions
-            ):
+            if not isinstance(positions, list) or any(not isinstance(p, int) or not 0 <= p < len(rows)
+                                                      for p in positions):
                 return None, f"positions must be a list of indexes below {len(rows)}"
             return [row for index, row in enumerate(rows) if index not in set(positions)], None
         source, target = arguments.get("from"), arguments.get("to")
-        if not (
-            isinstance(source, int)
-            and isinstance(target, int)
-            and 0 <= source < len(rows)
-            and 0 <= target < len(rows)
-        ):
+        if not (isinstance(source, int) and isinstance(target, int) and 0 <= source < len(rows)
+                and 0 <= target < len(rows)):
             return None, f"from and to must be indexes below {len(rows)}"
         rows.insert(target, rows.pop(source))
         return rows, None
@@ -272,20 +255,13 @@ class FormTools:
         drawn = {field.name: field for field in self.controls(form).values() if field.kind != "relation"}
         writable = {field.name: field for field in self.fill_fields(form)}
         never = sorted(name for name in patch if name not in writable)
-        offscreen = sorted(
-            name
-            for name in patch
-            if writable.get(name) and writable[name].kind == "plain" and name not in drawn
-        )
+        offscreen = sorted(name for name in patch if writable.get(name) and writable[name].kind == "plain"
+                           and name not in drawn)
         if never or offscreen:
             parts = [f"cannot be written here: {', '.join(never)}"] if never else []
             if offscreen:
-                parts.append(
-                    f"no control on screen for: {', '.join(offscreen)}; fields on screen: "
-                    f"{', '.join(drawn) or 'none'}"
-                )
+                parts.append(f"no control on screen for: {', '.join(offscreen)}; fields on screen: "
+                             f"{', '.join(drawn) or 'none'}")
             return {}, "; ".join(parts)
-        return {
-            name: self.transform(writable[name], value) if name in drawn else value
-            for name, value in patch.items()
-        }, None
+        return {name: self.transform(writable[name], value) if name in drawn else value
+                for name, value in patch.items()}, None

@@ -15,22 +15,9 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 #: Elements that never have children, so the parser must not wait for their end tag.
-VOID = frozenset(
-    {
-        "area",
-        "base",
-        "br",
-        "col",
-        "embed",
-        "hr",
-        "img",
-        "input",
-        "link",
-        "meta",
-        "source",
-        "wbr",
-    }
-)
+VOID = frozenset({
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr",
+})
 #: Elements whose content is never page text.
 INERT = frozenset({"script", "style", "template", "head", "noscript"})
 _HIDDEN_STYLE = re.compile(r"(display\s*:\s*none|visibility\s*:\s*hidden)", re.IGNORECASE)

@@ -61,7 +61,9 @@ def resolve(error: ErrorKey, dictionary: Mapping[str, str]) -> str:
     documents leave that case open).
     """
     text = {**BASE_DICTIONARY, **dictionary}.get(error.key, error.key)
-    return re.sub(r"\{(\w+)\}", lambda m: str(error.values.get(m.group(1), m.group(0))), text)
+    return re.sub(
+        r"\{(\w+)\}", lambda m: str(error.values.get(m.group(1), m.group(0))), text
+    )
 
 
 def provider_settings(adaptor: Adaptor) -> dict[str, str]:
@@ -73,13 +75,7 @@ def provider_settings(adaptor: Adaptor) -> dict[str, str]:
     is_default = adaptor.name == DEFAULT_PROVIDER["name"]
     chosen = dict(DEFAULT_PROVIDER) if is_default else {"name": adaptor.name}
     settings = adaptor.settings
-    given = (
-        {}
-        if settings is None
-        else {
-            key: value
-            for key, value in (("model", settings.model), ("host", settings.host))
-            if value is not None
-        }
-    )
+    given = {} if settings is None else {
+        key: value for key, value in (("model", settings.model), ("host", settings.host)) if value is not None
+    }
     return {**chosen, **given}

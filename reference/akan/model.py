@@ -265,18 +265,8 @@ class LocalState:
 
 
 ControlType = Literal[
-    "text",
-    "number",
-    "phone",
-    "select",
-    "switch",
-    "list",
-    "draggable",
-    "parent",
-    "children",
-    "parentId",
-    "childrenId",
-    "textList",
+    "text", "number", "phone", "select", "switch", "list", "draggable", "parent", "children", "parentId",
+    "childrenId", "textList",
 ]
 
 
@@ -336,28 +326,10 @@ class Form:
 
 
 UiComponentType = Literal[
-    "Model.NewWrapper",
-    "Model.New",
-    "Model.EditWrapper",
-    "Model.ViewWrapper",
-    "Model.RemoveWrapper",
-    "Model.Remove",
-    "Model.SureToRemove",
-    "Tab",
-    "Dialog",
-    "Dropdown",
-    "Model.EditModal",
-    "Model.ViewModal",
-    "Model.ViewEditModal",
-    "Data.ListContainer",
-    "Model.AdminPanel",
-    "Load.Units",
-    "Load.Pagination",
-    "Data.Pagination",
-    "Layout.Sider",
-    "System.SelectLanguage",
-    "Link.Back",
-    "System.ThemeToggle",
+    "Model.NewWrapper", "Model.New", "Model.EditWrapper", "Model.ViewWrapper", "Model.RemoveWrapper",
+    "Model.Remove", "Model.SureToRemove", "Tab", "Dialog", "Dropdown", "Model.EditModal", "Model.ViewModal",
+    "Model.ViewEditModal", "Data.ListContainer", "Model.AdminPanel", "Load.Units", "Load.Pagination",
+    "Data.Pagination", "Layout.Sider", "System.SelectLanguage", "Link.Back", "System.ThemeToggle",
 ]
 
 
@@ -472,14 +444,8 @@ class Voice:
 
 
 SLOTS: tuple[str, ...] = (
-    "AgentLauncher",
-    "AgentBubble",
-    "AgentComposer",
-    "AgentApproval",
-    "AgentQuestion",
-    "AgentMenu",
-    "AgentMarkdown",
-    "AgentCode",
+    "AgentLauncher", "AgentBubble", "AgentComposer", "AgentApproval", "AgentQuestion", "AgentMenu",
+    "AgentMarkdown", "AgentCode",
 )
 """akan.panel.slots-replace-one-part: the parts ``_overrides.tsx`` can replace one at a time."""
 

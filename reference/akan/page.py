@@ -56,16 +56,12 @@ class LivePage:
         """
         scopes: list[str] = []
         if self.html is not None:
-            scopes = [
-                e.attrs["data-agent-scope"]
-                for e in self.screen_root().elements()
-                if "data-agent-scope" in e.attrs and e.visible()
-            ]
+            scopes = [e.attrs["data-agent-scope"] for e in self.screen_root().elements()
+                      if "data-agent-scope" in e.attrs and e.visible()]
         reader = self.policies.state
         keys = [
             *(reader.listed(name, entry) for name, entry in reader.readable(self.state).items()),
-            *self.local,
-            *self.policies.ui.state_keys(self.model.components),
+            *self.local, *self.policies.ui.state_keys(self.model.components),
         ]
         return {"route": self.route, "scopes": scopes, "keys": keys}
 
@@ -169,11 +165,8 @@ class LivePage:
         return json_text({"done": name, **arguments})
 
     def _open_dropdowns(self) -> set[str]:
-        return {
-            c.namespace or ""
-            for c, is_open in zip(self.model.components, self.ui_open, strict=True)
-            if c.type == "Dropdown" and is_open
-        }
+        return {c.namespace or "" for c, is_open in zip(self.model.components, self.ui_open, strict=True)
+                if c.type == "Dropdown" and is_open}
 
     def screen_root(self) -> Element:
         """The page, or a zone agent's own container (akan.zone.read-screen-limited-to-container).

@@ -43,13 +43,11 @@ class Placement:
         Depth is the layout's number of path segments; a guide mounted in a zone sits inside the page, so
         it comes after every layout guide. Equal places keep their declaration order.
         """
-
         def depth(guide: Guide) -> tuple[int, int]:
             return (0 if guide.zone is None else 1, len([part for part in guide.layout.split("/") if part]))
 
         chosen = [
-            guide
-            for guide in all_guides
+            guide for guide in all_guides
             if under(route, guide.layout) and (guide.zone is None or self.in_view(guide.zone, agent_zone))
         ]
         return [guide.text for guide in sorted(chosen, key=depth)]
@@ -65,10 +63,7 @@ class Placement:
         return zone or Element("#document")
 
     def unmount(
-        self,
-        tools: Sequence[PageTool],
-        keys: Mapping[str, StateKey],
-        gone_tools: Sequence[str],
+        self, tools: Sequence[PageTool], keys: Mapping[str, StateKey], gone_tools: Sequence[str],
         gone_keys: Sequence[str],
     ) -> tuple[list[PageTool], dict[str, StateKey]]:
         """The declarations and subscribed keys left once components unmount.

@@ -39,7 +39,8 @@ class TranscriptView:
     def tool_rows(self, transcript: Sequence[Message], estimate: Estimate) -> list[dict[str, Any]]:
         """One row per settled call (a call with its result), in transcript order."""
         names = {
-            call["id"]: call["name"] for message in transcript for call in message.get("tool_calls") or ()
+            call["id"]: call["name"]
+            for message in transcript for call in message.get("tool_calls") or ()
         }
         return [
             {

@@ -27,40 +27,11 @@ from reference.akan.html_tree import INERT, Element, collapse
 #: akan.readscreen.character-limit
 MAX_CHARS = 8000
 HEADINGS = {f"h{level}": level for level in range(1, 7)}
-BLOCKS = frozenset(
-    {
-        "address",
-        "article",
-        "aside",
-        "blockquote",
-        "body",
-        "br",
-        "dd",
-        "div",
-        "dl",
-        "dt",
-        "fieldset",
-        "figure",
-        "footer",
-        "form",
-        "header",
-        "hr",
-        "html",
-        "li",
-        "main",
-        "nav",
-        "ol",
-        "p",
-        "pre",
-        "section",
-        "table",
-        "tbody",
-        "tfoot",
-        "thead",
-        "tr",
-        "ul",
-    }
-)
+BLOCKS = frozenset({
+    "address", "article", "aside", "blockquote", "body", "br", "dd", "div", "dl", "dt", "fieldset", "figure",
+    "footer", "form", "header", "hr", "html", "li", "main", "nav", "ol", "p", "pre", "section", "table",
+    "tbody", "tfoot", "thead", "tr", "ul",
+})
 #: akan.readscreen.resolvable-names: the exact-match kinds, in the order they are tried.
 EXACT_ATTRIBUTES = ("data-akan-action", "data-akan-state", "data-agent-scope", "id")
 
@@ -88,12 +59,8 @@ def anchor(heading: Element) -> str | None:
 
 def _label(control: Element, labels: dict[str, str]) -> str:
     attrs = control.attrs
-    for candidate in (
-        attrs.get("aria-label"),
-        labels.get(attrs.get("id", "")),
-        attrs.get("placeholder"),
-        attrs.get("name"),
-    ):
+    for candidate in (attrs.get("aria-label"), labels.get(attrs.get("id", "")), attrs.get("placeholder"),
+                      attrs.get("name")):
         if candidate:
             return collapse(candidate)
     return control.tag

@@ -146,10 +146,8 @@ class ChatSession:
             self._emit("console", level="error", text=text)
         for name, count in policies.declarations.clashes(self.declarations).items():
             self._emit("tool_clash", name=name, registrations=count)
-        notices = [
-            *policies.declarations.withdrawal_notices(self.declarations),
-            *(policies.forms.misspelled(page.form) if page.form is not None else []),
-        ]
+        notices = [*policies.declarations.withdrawal_notices(self.declarations),
+                   *(policies.forms.misspelled(page.form) if page.form is not None else [])]
         # akan.tool.undescribable-arg-console-not-throw, akan.form.post-set-misspelling-logged
         for text in notices:
             self._emit("console", level="warn", text=text)
@@ -163,18 +161,9 @@ class ChatSession:
         self.draft, self.draft_voiced, self.turn_voiced = "", False, False
         self.speaker = Speaker(voice, self.clock, self._emit, policies.speech) if voice else None
         #: The panel and its composer, when the scenario draws them (``panel``).
-        self.ui = (
-            None
-            if panel is None
-            else ChatUi(
-                panel,
-                policies.composer,
-                policies.panel,
-                send=lambda text: self._send(text, False),
-                commands=self.commands,
-                transcript=lambda: self.transcript,
-                emit=self._emit,
-            )
+        self.ui = None if panel is None else ChatUi(
+            panel, policies.composer, policies.panel, send=lambda text: self._send(text, False),
+            commands=self.commands, transcript=lambda: self.transcript, emit=self._emit,
         )
 
     def _emit(self, type: str, **fields: Any) -> None:
@@ -380,8 +369,7 @@ class ChatSession:
         """
         policies = self.policies
         kept = (
-            list(self.transcript)
-            if newest is None
+            list(self.transcript) if newest is None
             else policies.cap_store(self.transcript, newest, policies.stopped_result)
         )
         self.stored = [policies.persisted(m) for m in kept]
@@ -592,39 +580,25 @@ class ChatSession:
         if policies.should_compact(self._estimate(self.transcript), self.at, self.held_at):
             self._compact(keep=self.keep, trigger="auto")
         messages = policies.on_wire(self.transcript)
-        actions = (
-            [
-                {"name": name, "description": "", "parameters": {"type": "object", "properties": {}}}
-                for name in page.model.store_actions
-            ]
-            if policies.publishes_store_actions
-            else []
-        )
+        actions = [{"name": name, "description": "", "parameters": {"type": "object", "properties": {}}}
+                   for name in page.model.store_actions] if policies.publishes_store_actions else []
         tools = policies.builtins.offered(
-            [
-                *policies.declarations.page_entries(self._mounted()),
-                *page.form_tools(),
-                *page.ui_tools(),
-                *page.local_tools(),
-                *actions,
-                *policies.declarations.store_tools(page.model.stores),
-            ]
+            [*policies.declarations.page_entries(self._mounted()), *page.form_tools(), *page.ui_tools(),
+             *page.local_tools(), *actions, *policies.declarations.store_tools(page.model.stores)]
         )
         to_model = policies.model_text
-        return self._relay_turn(
-            {
-                "messages": messages,
-                "tools": [{**t, "description": to_model(t["description"], self.dictionary)} for t in tools],
-                "screen": page.model.screen,
-                "context": page.context(),
-                "guides": [to_model(text, self.dictionary) for text in page.guides()],
-                "provider": policies.provider_settings(self.adaptor),
-                "provider_messages": [
-                    policies.provider_message(policies.explained(m), self.accepts, policies.can_read)
-                    for m in messages
-                ],
-            }
-        )
+        return self._relay_turn({
+            "messages": messages,
+            "tools": [{**t, "description": to_model(t["description"], self.dictionary)} for t in tools],
+            "screen": page.model.screen,
+            "context": page.context(),
+            "guides": [to_model(text, self.dictionary) for text in page.guides()],
+            "provider": policies.provider_settings(self.adaptor),
+            "provider_messages": [
+                policies.provider_message(policies.explained(m), self.accepts, policies.can_read)
+                for m in messages
+            ],
+        })
 
     def _relay_turn(self, request: dict[str, Any]) -> ModelResponse | None:
         """One post to ``runAgentTurn``: its guard, the adaptor, then the model (``reference.akan.relay``).
@@ -658,10 +632,7 @@ class ChatSession:
             self._fail_turn(failure.status, str(failure))
             return None
         self._emit(
-            "relay",
-            **post,
-            outcome="relayed",
-            tool_calls=[call.name for call in entry.tool_calls],
+            "relay", **post, outcome="relayed", tool_calls=[call.name for call in entry.tool_calls],
             deltas=relay.deltas(entry, str(post["path"]), self.adaptor.on_delta),
         )
         return entry
@@ -681,13 +652,8 @@ class ChatSession:
         calls: list[dict[str, Any]] = []
         for call in entry.tool_calls:
             self._minted_ids += 1
-            calls.append(
-                {
-                    "id": call.id or f"call_{self._minted_ids}",
-                    "name": call.name,
-                    "arguments": call.arguments or {},
-                }
-            )
+            calls.append({"id": call.id or f"call_{self._minted_ids}", "name": call.name,
+                          "arguments": call.arguments or {}})
         self.transcript.append({"role": "assistant", "content": entry.text, "tool_calls": calls})
         return self._run_calls(calls)
 
@@ -811,13 +777,8 @@ class ChatSession:
         after = self._estimate(self.transcript)
         self.held_at = policies.hold_after(before, after)
         self._emit(
-            "compaction",
-            trigger=trigger,
-            outcome="summarized",
-            summarized=len(summarized),
-            kept=len(policies.on_wire(kept)),
-            estimate_before=before,
-            estimate_after=after,
+            "compaction", trigger=trigger, outcome="summarized", summarized=len(summarized),
+            kept=len(policies.on_wire(kept)), estimate_before=before, estimate_after=after,
         )
 
     # -- reading the page and the chat ---------------------------------------------------------------
@@ -873,8 +834,7 @@ class ChatSession:
             command_descriptions=self.command_descriptions() if any(p.desc for p in self.prompts) else None,
             form=self.page.form_values if self.page.model.form is not None else None,
             page_state={name: self.policies.state.page_view(entry) for name, entry in self.page.state.items()}
-            if self.page.model.state
-            else None,
+            if self.page.model.state else None,
             draft=self.draft if self.voice is not None else None,
             microphone=self.microphone() if self.voice is not None else None,
             panel=self.ui.render() if self.ui is not None else None,

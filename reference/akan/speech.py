@@ -23,15 +23,15 @@ from reference.akan.model import Voice
 from reference.clock import VirtualClock
 
 _MARKDOWN = [
-    (re.compile(r"```[^\n]*\n?(.*?)```", re.S), r"\1"),  # fenced code: keep the code
-    (re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r"\1"),  # links and images: keep the label
-    (re.compile(r"^\s{0,3}#{1,6}\s+", re.M), ""),  # heading markers
-    (re.compile(r"^\s{0,3}>\s?", re.M), ""),  # quote markers
-    (re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+", re.M), ""),  # list bullets and numbers
-    (re.compile(r"(\*\*|__)(.+?)\1", re.S), r"\2"),  # strong
+    (re.compile(r"```[^\n]*\n?(.*?)```", re.S), r"\1"),       # fenced code: keep the code
+    (re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r"\1"),           # links and images: keep the label
+    (re.compile(r"^\s{0,3}#{1,6}\s+", re.M), ""),              # heading markers
+    (re.compile(r"^\s{0,3}>\s?", re.M), ""),                   # quote markers
+    (re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+", re.M), ""),       # list bullets and numbers
+    (re.compile(r"(\*\*|__)(.+?)\1", re.S), r"\2"),            # strong
     (re.compile(r"(?<![\w*])([*_])(?!\s)(.+?)(?<!\s)\1(?![\w*])", re.S), r"\2"),  # emphasis
-    (re.compile(r"~~(.+?)~~", re.S), r"\1"),  # strike-through
-    (re.compile(r"`([^`]*)`"), r"\1"),  # inline code
+    (re.compile(r"~~(.+?)~~", re.S), r"\1"),                   # strike-through
+    (re.compile(r"`([^`]*)`"), r"\1"),                         # inline code
 ]
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
 

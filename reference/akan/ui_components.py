@@ -130,11 +130,8 @@ class UiCatalogue:
 
         akan.ui.closed-menu-text-not-read: every other menu is on the page but hidden.
         """
-        return {
-            c.namespace or ""
-            for c, is_open in zip(components, open_flags, strict=True)
-            if c.type == "Dropdown" and is_open
-        }
+        return {c.namespace or "" for c, is_open in zip(components, open_flags, strict=True)
+                if c.type == "Dropdown" and is_open}
 
     def dismiss(
         self, name: str, components: Sequence[UiComponent], open_flags: Sequence[bool]
@@ -152,10 +149,8 @@ class UiCatalogue:
                     return None
                 asks = component.confirm_close
                 return index, {
-                    "namespace": component.namespace,
-                    "confirm_asked": asks,
-                    "on_cancel_ran": component.on_cancel and not asks,
-                    "closed": not asks,
+                    "namespace": component.namespace, "confirm_asked": asks,
+                    "on_cancel_ran": component.on_cancel and not asks, "closed": not asks,
                 }
         return None
 

@@ -65,10 +65,8 @@ class Where:
             if on
         ]
         if len(given) != 1:
-            raise ValueError(
-                f"Where({self.path!r}) needs exactly one of equals, one_of, contains, exists; "
-                f"got {given or 'none'}"
-            )
+            raise ValueError(f"Where({self.path!r}) needs exactly one of equals, one_of, contains, exists; "
+                             f"got {given or 'none'}")
         if self.path.split(".", 1)[0] not in ("context", "data", "input", "now"):
             raise ValueError(f"Where path {self.path!r} must start with context, data, input or now")
 

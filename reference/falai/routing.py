@@ -110,7 +110,9 @@ def best(scores: Mapping[str, float], flows: Sequence[str]) -> tuple[str, float]
 
 def takes_over(challenger: float, asking: float, policies: Policies) -> bool:
     """falai.routing.takeover.margin and falai.routing.takeover.min-score: both must hold."""
-    return challenger >= asking + policies.takeover_margin and challenger >= policies.new_flow_min_score
+    return (
+        challenger >= asking + policies.takeover_margin and challenger >= policies.new_flow_min_score
+    )
 
 
 def wins_free_floor(score: float, policies: Policies) -> bool:

@@ -10,17 +10,8 @@ from dataclasses import dataclass
 
 from reference.falai.definitions import DAY_MS, HOUR_MS, BusinessHours
 
-__all__ = [
-    "DAY_MS",
-    "HOUR_MS",
-    "SilenceKey",
-    "adjust",
-    "parse_silence_key",
-    "silence_key",
-    "silence_still_holds",
-    "start_key",
-    "step_wake_key",
-]
+__all__ = ["DAY_MS", "HOUR_MS", "SilenceKey", "adjust", "parse_silence_key", "silence_key",
+           "silence_still_holds", "start_key", "step_wake_key"]
 
 
 def silence_key(flow_id: str, session_id: str, last_assistant_at_ms: int) -> str:

@@ -128,12 +128,8 @@ def overview_apart(messages: list[Message], overview: str) -> list[Message]:
 
 def context_categories(instructions: int, tools: int, messages: int) -> dict[str, int]:
     """llmz.budget.context-tokens.categories-sum: the reference's categories and their exact total."""
-    return {
-        "instructions": instructions,
-        "tools": tools,
-        "messages": messages,
-        "total": instructions + tools + messages,
-    }
+    return {"instructions": instructions, "tools": tools, "messages": messages,
+            "total": instructions + tools + messages}
 
 
 def as_sent(sent: list[Any], fitted: list[Any], uncompacted: list[Any]) -> list[Any]:

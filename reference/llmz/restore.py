@@ -93,10 +93,8 @@ def well_encoded(value: Any) -> bool:
         tag = value.get("$")
         if tag == "object":
             inner = value.get("v")
-            return (
-                set(value) == {"$", "v"}
-                and isinstance(inner, dict)
-                and all(well_encoded(item) for item in inner.values())
+            return set(value) == {"$", "v"} and isinstance(inner, dict) and all(
+                well_encoded(item) for item in inner.values()
             )
         return tag in ("undefined", "-0") and set(value) == {"$"}
     return False
