@@ -101,3 +101,29 @@ def test_an_akan_case_without_setup_gets_the_validated_default() -> None:
     validated = Setup.model_validate({})
     assert case.setup == validated and case.setup.model_dump() == validated.model_dump()
     assert case.setup.model_fields_set == validated.model_fields_set == set()
+
+
+STUB_FALLBACK = """
+import sys
+from conformance.players import server
+
+server.skip_pydantic_plugin_discovery()
+stub = sys.modules["pydantic.plugin._loader"]
+assert stub.get_plugins() == ()
+assert not hasattr(stub, "__path__")
+try:
+    stub.a_name_only_a_future_pydantic_would_ask_for
+except AttributeError:
+    pass
+real = sys.modules["pydantic.plugin._loader"]
+print(real is not stub and hasattr(real, "__file__"))
+"""
+
+
+def test_anything_but_get_plugins_asked_of_the_stand_in_comes_from_pydantic_own_loader() -> None:
+    """A pydantic whose loader changed must cost the server its saving, never a broken validator: any other
+    name brings in (and installs) the real module."""
+    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    done = subprocess.run([sys.executable, "-c", STUB_FALLBACK], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True", done.stdout

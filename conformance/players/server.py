@@ -8,6 +8,7 @@ also the smallest correct server to read when writing an adapter of your own.
 from __future__ import annotations
 
 import gc
+import importlib
 import json
 import os
 import sys
@@ -82,6 +83,16 @@ def skip_pydantic_plugin_discovery() -> None:
     os.environ["PYDANTIC_DISABLE_PLUGINS"] = "__all__"
     stub = types.ModuleType(loader, "No pydantic plugins (conformance.players.server).")
     stub.get_plugins = lambda: ()  # type: ignore[attr-defined]
+
+    def real(name: str) -> Any:
+        """Anything else a pydantic version asks of the module comes from the real one (imported then),
+        so a pydantic whose loader changed costs this server its saving, never its correctness."""
+        if name.startswith("__"):  # the import system's own probes (``__path__``): a plain module has none
+            raise AttributeError(name)
+        sys.modules.pop(loader, None)
+        return getattr(importlib.import_module(loader), name)
+
+    stub.__getattr__ = real  # type: ignore[method-assign]
     sys.modules[loader] = stub
 
 
