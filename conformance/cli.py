@@ -14,28 +14,30 @@ summary ending with the line ``N passed, N failed, N errored, N skipped``. Exit 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from conformance import baseline
 from conformance.adapters.base import DEFAULT_TIMEOUT, AdapterError
-from conformance.adapters.registry import create, display_name
-from conformance.catalogue.load import load_catalogue
 from conformance.exiting import exiting
 from conformance.paths import BUILD_ROOT, SCENARIO_ROOT, SPEC_ROOT
-from conformance.progress import track
-from conformance.report import compare, console, html
-from conformance.report.build import build_report
-from conformance.report.files import ReportDirectory, ReportDirectoryError, write_atomic
-from conformance.report.junit import to_junit
-from conformance.report.markdown import to_markdown
-from conformance.report.metadata import Clock, run_metadata
-from conformance.report.model import Report
-from conformance.runner import Selection, layout_problem, nothing_selected, run_case, select, verdict_only
-from conformance.scenario.load import LoadedScenario, LoadError, scenario_files, scenario_id
+from conformance.report.commands import add_compare, add_html
 from conformance.systems import SYSTEMS
+
+if TYPE_CHECKING:
+    from conformance import baseline
+    from conformance.protocol import ImplementationInfo
+    from conformance.report.metadata import Clock
+    from conformance.report.model import Report
+    from conformance.runner import CaseResult
+    from conformance.scenario.load import LoadedScenario, LoadError
+
+# What only some runs use is imported where it is used: the expected-failures baseline (only with
+# --expected-failures), the report writers (only once the cases are played), the mutants and the fuzzer.
+# ``python -m conformance run --system akan`` thus loads the akan models and nothing of the others.
 
 
 def _parser(prog: str = "python -m conformance") -> argparse.ArgumentParser:
@@ -64,8 +66,8 @@ def _parser(prog: str = "python -m conformance") -> argparse.ArgumentParser:
     )
     run.add_argument("--spec", type=Path, default=SPEC_ROOT, help=argparse.SUPPRESS)
     run.add_argument("-v", "--verbose", action="store_true", help="also list skips and expected failures")
-    compare.add_parser(commands)
-    html.add_parser(commands)
+    add_compare(commands)
+    add_html(commands)
     commands.add_parser("list-mutants", help="the reference's mutants and permitted variants")
     mutants = commands.add_parser(
         "check-mutants",
@@ -85,6 +87,8 @@ def known_ids(scenario_root: Path, catalogue_ids: Iterable[str]) -> set[str]:
     Scenario ids come from file names (a scenario's id *is* its path), so nothing is parsed twice; the
     rule ids scenarios name are catalogue ids (``nox -s spec`` checks that every one is).
     """
+    from conformance.scenario.load import scenario_files, scenario_id
+
     ids = set(catalogue_ids)
     if scenario_root.exists():
         ids.update(scenario_id(path, scenario_root) for path in scenario_files(scenario_root))
@@ -93,6 +97,10 @@ def known_ids(scenario_root: Path, catalogue_ids: Iterable[str]) -> set[str]:
 
 def write_reports(report: Report, directory: Path) -> None:
     """Each file is replaced in one rename, so a reader never sees half a report."""
+    from conformance.report.files import write_atomic
+    from conformance.report.junit import to_junit
+    from conformance.report.markdown import to_markdown
+
     directory.mkdir(parents=True, exist_ok=True)
     write_atomic(
         directory / "report.json",
@@ -108,11 +116,20 @@ def _usage_error(message: str) -> int:
 
 
 def run_command(args: argparse.Namespace) -> int:
+    from conformance.adapters.registry import display_name
+    from conformance.report.files import ReportDirectory, ReportDirectoryError
+    from conformance.report.metadata import Clock
+    from conformance.runner import Selection, layout_problem, nothing_selected, select
+
     clock = Clock()
-    try:
-        entries = baseline.load(args.expected_failures) if args.expected_failures else []
-    except baseline.BaselineError as exc:
-        return _usage_error(str(exc))
+    entries: list[baseline.Entry] = []
+    if args.expected_failures:
+        from conformance import baseline
+
+        try:
+            entries = baseline.load(args.expected_failures)
+        except baseline.BaselineError as exc:
+            return _usage_error(str(exc))
     layout = layout_problem(args.scenarios)
     if layout:
         return _usage_error(layout)
@@ -127,9 +144,15 @@ def run_command(args: argparse.Namespace) -> int:
         claim = ReportDirectory(directory).claim()
     except ReportDirectoryError as exc:
         return _usage_error(str(exc))
+    # Everything alive now (the modules, the loaded suite) stays alive for the whole run, so the cyclic
+    # garbage collector need not look at it again: frozen, its passes over what the cases allocate cost
+    # less than half as much. Unfrozen afterwards, so a process that calls ``main`` again (the tests)
+    # collects it as usual.
+    gc.freeze()
     try:
         return _play_and_report(args, clock, items, entries, directory)
     finally:
+        gc.unfreeze()
         claim.release()
 
 
@@ -140,6 +163,10 @@ def _play_and_report(
     entries: list[baseline.Entry],
     directory: Path,
 ) -> int:
+    from conformance.adapters.registry import create
+    from conformance.progress import track
+    from conformance.runner import run_case, verdict_only
+
     try:
         adapter = create(args.impl, hello_timeout=args.timeout)
     except AdapterError as exc:
@@ -166,9 +193,31 @@ def _play_and_report(
         return _usage_error(str(exc))
     finally:
         adapter.close()
+    return _report(args, clock, info, cases, entries, directory, systems)
+
+
+def _report(
+    args: argparse.Namespace,
+    clock: Clock,
+    info: ImplementationInfo,
+    cases: list[CaseResult],
+    entries: list[baseline.Entry],
+    directory: Path,
+    systems: set[str],
+) -> int:
+    """Judge the run as a whole (baseline, catalogue coverage) and write every report file."""
+    from conformance.catalogue.load import load_catalogue
+    from conformance.report import console, html
+    from conformance.report.build import build_report
+    from conformance.report.metadata import run_metadata
+
     catalogue = load_catalogue(args.spec, schema_check=False)  # the schema's agreement: nox -s spec
     catalogue_ids = [i for i in catalogue.ids() if i.split(".")[0] in systems]
-    problems = baseline.apply(cases, entries, known_ids(args.scenarios, catalogue.ids())) if entries else []
+    problems = []
+    if entries:
+        from conformance import baseline
+
+        problems = baseline.apply(cases, entries, known_ids(args.scenarios, catalogue.ids()))
     run = run_metadata(clock, args.spec, args.scenarios)
     report = build_report(args.impl, info, cases, catalogue_ids, problems, run, catalogue.errors)
     write_reports(report, directory)
@@ -196,6 +245,7 @@ def list_mutants() -> int:
 
 def check_mutants(args: argparse.Namespace) -> int:
     from conformance.mutation import judge_mutant, judge_permitted, permitted_lines, report_lines
+    from conformance.runner import select
     from conformance.shared_reference import SharedReference
     from variants import all_mutants, all_permitted
 
@@ -228,6 +278,8 @@ def main(argv: list[str] | None = None, prog: str = "python -m conformance") -> 
 
         return fuzz(args)
     if args.command in ("compare", "html"):
+        from conformance.report import compare, html
+
         return int(compare.command(args) if args.command == "compare" else html.command(args))
     return run_command(args)
 

@@ -140,7 +140,7 @@ def verdict_for(item: LoadedScenario, outcome: Outcome) -> CaseResult:
         return CaseResult(
             item.id, rules, "error", f"the record breaks the {system} record schema: " + "; ".join(problems)
         )
-    record = normalise(outcome.record, item.document)
+    record = normalise(outcome.record, keep=item.kept_values)
     mismatches = judge(item.scenario.expect, record)
     if not mismatches:
         return CaseResult(item.id, rules, "pass", record=record)

@@ -164,6 +164,12 @@ def decode_utf8(data: bytes, path: Path) -> str:
 
 def read_yaml_file(path: Path, max_bytes: int = MAX_FILE_BYTES) -> Any:
     """Read, check and parse one YAML file; every problem is a ``YamlFileError`` naming ``path``."""
+    return parse_yaml_bytes(read_file_bytes(path, max_bytes), path)
+
+
+def read_file_bytes(path: Path, max_bytes: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a file ``read_yaml_file`` would read (``YamlFileError`` when unreadable or too large);
+    for callers that look at the bytes before parsing them (``parse_yaml_bytes``)."""
     try:
         with path.open("rb") as handle:
             data = handle.read(max_bytes + 1)
@@ -171,6 +177,12 @@ def read_yaml_file(path: Path, max_bytes: int = MAX_FILE_BYTES) -> Any:
         raise YamlFileError(f"{path}: cannot read: {exc.strerror or exc}") from exc
     if len(data) > max_bytes:
         raise YamlFileError(f"{path}: larger than {max_bytes:,} bytes; refusing to read it")
+    return data
+
+
+def parse_yaml_bytes(data: bytes, path: Path) -> Any:
+    """The document in ``data`` (the bytes of ``path``, which errors name), parsed as ``read_yaml_file``
+    parses it: from the cache when these bytes were parsed before."""
     found, document = yamlcache.lookup(data)
     if found:
         return document

@@ -49,6 +49,13 @@ class Recorder:
         self.events.append(event)
         return event
 
+    def take(self, type: str, fields: dict[str, Any]) -> dict[str, Any]:
+        """``emit`` for fields that are already the recorder's alone: an observer's own copy from
+        ``reference.llmz.events``, which nothing else holds. Copying them once more protects nothing."""
+        event = {"type": type, **fields}
+        self.events.append(event)
+        return event
+
     def to_dict(self) -> dict[str, Any]:
         """The record: the final state copied now (it is usually the runtime's live state), the events as
         they were copied when emitted (``emit``), in a list of their own. Copying every event a second

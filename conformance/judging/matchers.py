@@ -138,41 +138,42 @@ def _in_order(value: Any, expectation: Expectation, where: str) -> str | None:
 
 def check(record: Any, expectation: Expectation) -> str | None:
     """Judge one expectation against one record."""
+    matcher = expectation.matcher  # a property that searches the fields given: read it once
     selection = select(record, expectation.path)
-    where = f"{expectation.matcher} at {expectation.path}"
-    if expectation.matcher == "absent":
+    where = f"{matcher} at {expectation.path}"
+    if matcher == "absent":
         empty = not selection.values or (not selection.plural and selection.values in ([[]], [None]))
         return None if empty else f"{where}: expected nothing, found {excerpt(selection.values)}"
-    if expectation.matcher == "count":
+    if matcher == "count":
         found = _how_many(selection)
         return None if found == expectation.count else f"{where}: expected {expectation.count}, found {found}"
-    if expectation.matcher == "between":
+    if matcher == "between":
         return _between(selection, expectation, where)
-    if expectation.matcher == "lacks":
+    if matcher == "lacks":
         return _lacks(selection, expectation, where)
     value, problem = _single(selection, expectation)
     if problem:
         return problem
-    if expectation.matcher == "equals":
+    if matcher == "equals":
         ok = is_subset(expectation.equals, value) and is_subset(value, expectation.equals)
         return None if ok else f"{where}: expected {excerpt(expectation.equals)}, found {excerpt(value)}"
-    if expectation.matcher == "subset":
+    if matcher == "subset":
         ok = is_subset(expectation.subset, value)
         return (
             None
             if ok
             else f"{where}: expected a superset of {excerpt(expectation.subset)}, found {excerpt(value)}"
         )
-    if expectation.matcher == "contains":
+    if matcher == "contains":
         ok = _contains(value, expectation.contains)
         return (
             None
             if ok
             else f"{where}: expected to contain {excerpt(expectation.contains)}, found {excerpt(value)}"
         )
-    if expectation.matcher == "parts_sum_to":
+    if matcher == "parts_sum_to":
         return _parts_sum_to(value, expectation, where)
-    if expectation.matcher == "in_order":
+    if matcher == "in_order":
         return _in_order(value, expectation, where)
     assert expectation.regex is not None
     text = value if isinstance(value, str) else "\n".join(strings_in(value))

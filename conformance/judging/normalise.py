@@ -66,7 +66,7 @@ def scenario_values(document: Any) -> set[str]:
 
 class _Placeholders:
     def __init__(self, keep: Iterable[str]) -> None:
-        self._keep = set(keep)
+        self._keep = keep if isinstance(keep, frozenset | set) else set(keep)
         self._assigned: dict[tuple[str, str], str] = {}
         self._counts: dict[str, int] = {}
 
@@ -83,21 +83,55 @@ class _Placeholders:
         return self._assigned[key]
 
     def walk(self, value: Any) -> Any:
-        if type(value) in _SCALARS:  # most of a record; skipping the checks below is what makes it fast
-            return value
-        if isinstance(value, dict):
-            out = {}
+        """``value`` with its volatile values replaced. Copy on write: a dict or list none of whose
+        values changed is returned as it is, so the record's unchanging bulk is visited but not copied
+        (``normalise`` documents what that shares)."""
+        kind_of = type(value)
+        if kind_of is dict:
+            out: dict[str, Any] | None = None
             for key, item in value.items():
                 kind = VOLATILE_KEYS.get(key)
                 if kind is None:
-                    out[key] = item if type(item) in _SCALARS else self.walk(item)
+                    if type(item) in _SCALARS:
+                        continue
+                    new = self.walk(item)
                 elif isinstance(item, dict | list):
-                    out[key] = self.walk(item)
+                    new = self.walk(item)
                 else:
-                    out[key] = self.replace(kind, item)
-            return out
+                    new = self.replace(kind, item)
+                if new is not item:
+                    if out is None:
+                        out = dict(value)
+                    out[key] = new
+            return value if out is None else out
+        if kind_of is list:
+            changed: list[Any] | None = None
+            for index, item in enumerate(value):
+                if type(item) in _SCALARS:
+                    continue
+                new = self.walk(item)
+                if new is not item:
+                    if changed is None:
+                        changed = list(value)
+                    changed[index] = new
+            return value if changed is None else changed
+        if kind_of in _SCALARS:
+            return value
+        return self._copy(value)
+
+    def _copy(self, value: Any) -> Any:
+        """A subclass of dict or list (an in-process implementation's own types): always a plain copy."""
+        if isinstance(value, dict):
+            return {
+                key: (
+                    self.walk(item)
+                    if VOLATILE_KEYS.get(key) is None or isinstance(item, dict | list)
+                    else self.replace(VOLATILE_KEYS[key], item)
+                )
+                for key, item in value.items()
+            }
         if isinstance(value, list):
-            return [item if type(item) in _SCALARS else self.walk(item) for item in value]
+            return [self.walk(item) for item in value]
         return value
 
 
@@ -105,8 +139,16 @@ _SCALARS = frozenset({str, int, float, bool, type(None)})
 """Exact types ``walk`` returns as they are (subclasses take the general path)."""
 
 
-def normalise(record: dict[str, Any], scenario: Any = None) -> dict[str, Any]:
-    """A copy of ``record`` with volatile values replaced (see the module docstring)."""
-    keep = scenario_values(scenario) if scenario is not None else set()
+def normalise(
+    record: dict[str, Any], scenario: Any = None, *, keep: frozenset[str] | None = None
+) -> dict[str, Any]:
+    """``record`` with volatile values replaced (see the module docstring).
+
+    The result is a new object wherever something was replaced and shares the rest with ``record``:
+    callers judge it and drop the record it came from, so copying the unchanged parts would be wasted.
+    ``keep`` is ``scenario_values(scenario)`` when the caller has it already (a loaded scenario keeps it).
+    """
+    if keep is None:
+        keep = frozenset(scenario_values(scenario)) if scenario is not None else frozenset()
     result: dict[str, Any] = _Placeholders(keep).walk(record)
     return result

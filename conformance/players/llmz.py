@@ -286,12 +286,14 @@ class Player:
         )
 
     def _observe(self, kind: str, fields: dict[str, Any]) -> None:
+        """An observer of the run: ``fields`` is this observer's own copy (``reference.llmz.events``), so
+        the recorder takes it as it is."""
         if kind == "iteration":
             self.next_iteration = fields["index"] + 1
             self._name_iteration(fields["execution"], fields["index"])
             if not self.setup.record_context_tokens:
                 fields = {key: value for key, value in fields.items() if key != "tokens"}
-        self.recorder.emit(kind, **fields)
+        self.recorder.take(kind, fields)
 
     def _name_iteration(self, execution: int, index: int) -> None:
         """The iteration that just ended is the one whose messages were stored last (none were when it

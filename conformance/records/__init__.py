@@ -7,18 +7,39 @@ runner checks every record against its system's schema (``conformance.records.ch
 reports a field with the wrong JSON type, a value outside a documented closed set, or an event type the
 vocabulary does not have is the implementation's ``error``, naming the path. The prose beside each schema
 (``spec/protocol/records/<system>.md``) says what the fields mean.
+
+A system's models are imported the first time ``RECORD_MODELS[system]`` is read: a run of one system
+(``--system akan``) never creates the other systems' hundred-odd model classes.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+
 from pydantic import BaseModel
 
-from conformance.records.akan import AkanRecord
-from conformance.records.falai import FalaiRecord
-from conformance.records.llmz import LlmzRecord
+from conformance.systems import REGISTRY
+
+
+class _RecordModels(Mapping[str, type[BaseModel]]):
+    """system -> the model of one record of that system, imported on first use (``conformance.systems``
+    names where each lives)."""
+
+    def __getitem__(self, system: str) -> type[BaseModel]:
+        if system not in REGISTRY:
+            raise KeyError(system)
+        model: type[BaseModel] = REGISTRY[system].load_record_model()
+        return model
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(REGISTRY)
+
+    def __len__(self) -> int:
+        return len(REGISTRY)
+
 
 #: system -> the model of one record of that system
-RECORD_MODELS: dict[str, type[BaseModel]] = {"llmz": LlmzRecord, "falai": FalaiRecord, "akan": AkanRecord}
+RECORD_MODELS: Mapping[str, type[BaseModel]] = _RecordModels()
 
 
 def schema_name(system: str) -> str:

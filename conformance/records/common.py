@@ -17,12 +17,27 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 class Open(BaseModel):
     """An object of the record: its listed fields are typed, anything else is allowed.
 
-    ``required_groups`` (see ``require_one_of``) is enforced here as well as written into the schema, so
-    validating with the model never accepts a record the published schema refuses.
+    Built on first use (``defer_build``): a record is validated through its top-level model only, so the
+    validators of the nested models would otherwise be compiled at import for nothing.
     """
 
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    model_config = ConfigDict(extra="allow", populate_by_name=True, defer_build=True)
     required_groups: ClassVar[tuple[tuple[str, ...], ...]] = ()
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        if cls.required_groups and not issubclass(cls, Grouped):
+            raise TypeError(f"{cls.__name__} sets required_groups: derive it from Grouped, which checks them")
+
+
+class Grouped(Open):
+    """An object that must carry the fields of one of its ``required_groups`` (see ``require_one_of``).
+
+    The groups are enforced here as well as written into the schema, so validating with the model never
+    accepts a record the published schema refuses. Only these models pay for the check (a Python call per
+    object): the hundreds of other objects in a record are validated in Rust alone.
+    """
 
     @model_validator(mode="before")
     @classmethod
@@ -90,7 +105,7 @@ class ScriptedCall(Open):
     id: str = optional()
 
 
-class ModelResponse(Open):
+class ModelResponse(Grouped):
     """The scripted answer to call ``call`` (written by the scripted provider, the same in every system):
     either ``text``, ``tool_calls``, ``stop_reason`` and ``usage`` (plus ``json`` for structured output),
     or ``failure``."""

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field
 
-from conformance.records.common import ModelResponse, Open, optional, require_one_of
+from conformance.records.common import Grouped, ModelResponse, Open, optional, require_one_of
 from conformance.records.llmz_probes import Probe
 
 #: Request messages are llmz's own: role and content are fixed, the rest is the native shape.
@@ -73,7 +73,7 @@ class Signal(Open):
     reason: str
 
 
-class ToolCall(Open):
+class ToolCall(Grouped):
     """One call of a host tool by generated code, as it completed: ``output``, ``error`` or ``pending``."""
 
     required_groups = (("error",), ("pending",), ("output",))

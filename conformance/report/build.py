@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from conformance.baseline import Problem
 from conformance.protocol import ImplementationInfo
 from conformance.report.metadata import run_metadata
 from conformance.report.model import (
@@ -19,6 +19,9 @@ from conformance.report.model import (
 )
 from conformance.runner import CaseResult
 from conformance.verdicts import rule_verdicts
+
+if TYPE_CHECKING:
+    from conformance.baseline import Problem
 
 
 def summarise(cases: list[CaseResult]) -> Summary:

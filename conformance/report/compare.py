@@ -185,16 +185,6 @@ def _rules(changes: list[Change]) -> int:
     return sum(1 for change in changes if change.kind == "rule")
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = commands.add_parser(
-        "compare",
-        help="rules and scenarios that regressed, were fixed or changed verdict between two reports",
-        description="Exit 1 when anything regressed that the new run's baseline does not explain, else 0.",
-    )
-    parser.add_argument("old", type=Path, metavar="OLD", help="the earlier (or reference) report.json")
-    parser.add_argument("new", type=Path, metavar="NEW", help="the later report.json")
-
-
 def command(args: argparse.Namespace) -> int:
     try:
         comparison = compare(load(args.old), load(args.new))

@@ -22,7 +22,6 @@ from html import escape
 from pathlib import Path
 
 from conformance.catalogue.load import Catalogue, load_catalogue
-from conformance.paths import BUILD_ROOT
 from conformance.report.compare import ReportError, load
 from conformance.report.files import write_atomic
 from conformance.report.model import Report, ScenarioReport
@@ -273,18 +272,6 @@ def write(reports: list[Report], catalogue: Catalogue, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, render(reports, catalogue))  # a reader never sees half a page
     return path
-
-
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = commands.add_parser(
-        "html", help="one self-contained report.html from one or more report.json files, side by side"
-    )
-    parser.add_argument(
-        "reports", nargs="+", type=Path, metavar="REPORT", help="report.json files or report directories"
-    )
-    parser.add_argument(
-        "-o", "--output", type=Path, default=BUILD_ROOT / "conformance" / "report.html", help="where to write"
-    )
 
 
 def command(args: argparse.Namespace) -> int:

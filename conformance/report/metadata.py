@@ -11,11 +11,14 @@ import platform
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from conformance.paths import SCENARIO_ROOT, SPEC_ROOT
 from conformance.protocol import PROTOCOL_VERSIONS
-from conformance.report.model import RunMetadata
 from conformance.resources import suite_version, tree_digest
+
+if TYPE_CHECKING:
+    from conformance.report.model import RunMetadata
 
 
 class Clock:
@@ -32,6 +35,8 @@ class Clock:
 def run_metadata(
     clock: Clock | None = None, spec_root: Path = SPEC_ROOT, scenario_root: Path = SCENARIO_ROOT
 ) -> RunMetadata:
+    from conformance.report.model import RunMetadata  # the report's models: only once a run writes
+
     clock = clock or Clock()
     return RunMetadata(
         suite_version=suite_version(),

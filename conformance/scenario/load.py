@@ -3,30 +3,40 @@
 ``load_all`` returns loaded scenarios and load errors side by side; the runner turns each load error into
 an ``error`` verdict for that file. Error messages name the file, the field (as a dotted location) and what
 was expected, straight from pydantic's validation errors.
+
+A process remembers what it loaded: ``load_file`` keeps each result with the exact bytes it came from,
+and gives the same (frozen) result back while the file still holds those bytes. A pytest worker collects
+and runs several modules that each load the whole suite; only the first pays for validating it. A changed
+file is loaded again, whatever its size or modification time says. Treat what you get as read-only: it is
+shared. ``payload``, the part handed to implementations, is a fresh copy on every read.
 """
 
 from __future__ import annotations
 
+import copy
+import importlib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from pydantic import ValidationError
 
+from conformance.judging.normalise import scenario_values
 from conformance.paths import SCENARIO_ROOT
 from conformance.resources import files_under
-from conformance.scenario.model import (
-    AkanScenario,
-    FalaiScenario,
-    LlmzScenario,
-    case_payload,
-    parse_scenario,
-)
+from conformance.scenario.answer_key import case_payload
+from conformance.systems import SYSTEMS
 from conformance.validation import field_problems
-from conformance.yamlio import YamlFileError, read_yaml_file
+from conformance.yamlio import YamlFileError, parse_yaml_bytes, read_file_bytes
 
-AnyScenario = LlmzScenario | FalaiScenario | AkanScenario
+if TYPE_CHECKING:
+    from conformance.scenario.akan_scenario import AkanScenario
+    from conformance.scenario.falai_scenario import FalaiScenario
+    from conformance.scenario.llmz_scenario import LlmzScenario
+
+AnyScenario: TypeAlias = "LlmzScenario | FalaiScenario | AkanScenario"
 
 
 @dataclass(frozen=True)
@@ -36,10 +46,37 @@ class LoadedScenario:
     document: dict[str, Any]
     scenario: AnyScenario
 
+    @cached_property
+    def kept_values(self) -> frozenset[str]:
+        """The values the scenario itself wrote, which normalising a record keeps (``scenario_values``);
+        worked out once per loaded scenario, not once per record judged against it."""
+        return frozenset(scenario_values(self.document))
+
     @property
     def payload(self) -> dict[str, Any]:
-        """What goes on the wire: the case (id, system, requires, setup, script, steps), no answer key."""
-        return case_payload(self.id, self.document)
+        """What goes on the wire: the case (id, system, requires, setup, script, steps), no answer key.
+
+        A fresh copy on every read, as the wire would give: loaded scenarios are shared (see the module
+        docstring), so a runtime that changes what it was handed (a mutant that lets ``onInspect`` write
+        through, say) must not change the case for anyone else."""
+        fresh: dict[str, Any] = _fresh(case_payload(self.id, self.document))
+        return fresh
+
+
+def _fresh(value: Any) -> Any:
+    """A deep copy of YAML data: containers rebuilt, immutable scalars shared, anything else deep-copied
+    (three times faster than ``copy.deepcopy`` on a scenario, which is plain data)."""
+    kind = type(value)
+    if kind is dict:
+        return {key: _fresh(item) for key, item in value.items()}
+    if kind is list:
+        return [_fresh(item) for item in value]
+    if kind in _IMMUTABLE:
+        return value
+    return copy.deepcopy(value)
+
+
+_IMMUTABLE = frozenset({str, int, float, bool, type(None)})
 
 
 @dataclass(frozen=True)
@@ -62,10 +99,32 @@ def _describe(exc: ValidationError, path: Path) -> str:
     return "\n".join([f"{path}: invalid scenario", *("  " + line for line in field_problems(exc, path))])
 
 
+_LOADED: dict[tuple[str, str], tuple[bytes, LoadedScenario | LoadError]] = {}
+"""(root, path) -> the bytes last loaded from it and what they gave (see the module docstring)."""
+_REMEMBERED = 4096
+"""Files remembered at most (the suite has about 700); past it the memory starts afresh."""
+
+
 def load_file(path: Path, root: Path = SCENARIO_ROOT) -> LoadedScenario | LoadError:
     sid = scenario_id(path, root)
     try:
-        document = read_yaml_file(path)
+        data = read_file_bytes(path)
+    except YamlFileError as exc:
+        return LoadError(sid, path, str(exc))
+    where = (str(root), str(path))
+    remembered = _LOADED.get(where)
+    if remembered is not None and remembered[0] == data:
+        return remembered[1]
+    loaded = _load_bytes(data, path, sid)
+    if len(_LOADED) >= _REMEMBERED:
+        _LOADED.clear()
+    _LOADED[where] = (data, loaded)
+    return loaded
+
+
+def _load_bytes(data: bytes, path: Path, sid: str) -> LoadedScenario | LoadError:
+    try:
+        document = parse_yaml_bytes(data, path)
     except YamlFileError as exc:
         return LoadError(sid, path, str(exc))
     if not isinstance(document, dict):
@@ -86,6 +145,20 @@ def load_file(path: Path, root: Path = SCENARIO_ROOT) -> LoadedScenario | LoadEr
     return LoadedScenario(sid, path, document, scenario)
 
 
+def parse_scenario(document: dict[str, Any]) -> AnyScenario:
+    """``conformance.scenario.model.parse_scenario``, importing only the named system's models: a file of a
+    known system is validated by that system's class (``conformance.scenario.<system>_scenario``), as the
+    union would once it picked the member; anything else goes to the union, whose error names ``system``."""
+    system = document.get("system")
+    if isinstance(system, str) and system in SYSTEMS:
+        module = importlib.import_module(f"conformance.scenario.{system}_scenario")
+        chosen: type[AnyScenario] = getattr(module, f"{system.capitalize()}Scenario")
+        return chosen.model_validate(document)
+    from conformance.scenario.model import parse_scenario as parse_any
+
+    return parse_any(document)
+
+
 def scenario_files(root: Path = SCENARIO_ROOT, systems: Iterable[str] | None = None) -> list[Path]:
     """The scenario files under ``root``, only those of ``systems`` when given (nothing else is read)."""
     if systems is None:
@@ -99,16 +172,28 @@ def scenario_files(root: Path = SCENARIO_ROOT, systems: Iterable[str] | None = N
 
 def may_match(path: Path, root: Path, keyword: str) -> bool:
     """Whether the scenario at ``path`` can be selected by ``-k keyword`` (its id or one of its rule ids
-    contains it), judged without parsing: a rule id is written out in the file, so a file whose bytes
-    do not contain the keyword cannot match unless it uses escapes (a backslash), which are parsed to be
-    sure. A file that cannot be read is loaded, so its error is reported as before."""
+    contains it), judged without validating it: a rule id is written out in the file, so a file whose
+    bytes do not contain the keyword cannot match unless it uses escapes (a backslash). Such a file's
+    ``rules`` are read from its parsed YAML (the cache's copy, usually); a file whose ``rules`` are not a
+    list of text, or that cannot be read or parsed, is loaded, so its error is reported as before."""
     if keyword in scenario_id(path, root):
         return True
     try:
-        data = path.read_bytes()
-    except OSError:
+        data = read_file_bytes(path)
+    except YamlFileError:
         return True
-    return keyword.encode("utf-8") in data or b"\\" in data
+    if keyword.encode("utf-8") in data:
+        return True
+    if b"\\" not in data:
+        return False
+    try:
+        document = parse_yaml_bytes(data, path)
+    except YamlFileError:
+        return True
+    rules = document.get("rules") if isinstance(document, dict) else None
+    if not isinstance(rules, list) or not all(isinstance(rule, str) for rule in rules):
+        return True
+    return any(keyword in rule for rule in rules)
 
 
 def load_all(

@@ -9,47 +9,31 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import ConfigDict, Field, TypeAdapter, model_validator
+from pydantic import ConfigDict, Field, TypeAdapter
 
 from conformance.scenario.akan import AkanCase
-from conformance.scenario.common import Expectation, Strict
+from conformance.scenario.akan_scenario import AkanScenario
+from conformance.scenario.answer_key import CASE_FIELDS, Judging, case_payload
+from conformance.scenario.common import Expectation
 from conformance.scenario.falai import FalaiCase
+from conformance.scenario.falai_scenario import FalaiScenario
 from conformance.scenario.llmz import LlmzCase
+from conformance.scenario.llmz_scenario import LlmzScenario
 
-CASE_FIELDS = ("system", "requires", "setup", "script", "steps")
-"""The half of a scenario an implementation plays. The other half (``title``, ``description``, ``rules``,
-``expect``) is the answer key: the harness judges with it and never sends it (see ``case_payload``)."""
-
-
-class Judging(Strict):
-    """The answer key: kept by the harness, never put on the wire."""
-
-    title: str = Field(min_length=3)
-    description: str | None = None
-    rules: list[str] = Field(min_length=1, description="The rule ids this scenario pins.")
-    expect: list[Expectation] = Field(min_length=1)
-
-    @model_validator(mode="after")
-    def _expectations_name_listed_rules(self) -> Judging:
-        for index, expectation in enumerate(self.expect):
-            if expectation.rule not in self.rules:
-                raise ValueError(
-                    f"expect[{index}].rule {expectation.rule!r} is not one of this scenario's rules "
-                    f"{self.rules}"
-                )
-        return self
-
-
-class LlmzScenario(LlmzCase, Judging):
-    pass
-
-
-class FalaiScenario(FalaiCase, Judging):
-    pass
-
-
-class AkanScenario(AkanCase, Judging):
-    pass
+# Each system's scenario class lives in ``conformance.scenario.<system>_scenario`` (the loader validates a
+# file with its own system's class, importing nothing of the others); this module is their union.
+__all__ = [
+    "CASE_FIELDS",
+    "AkanCase",
+    "AkanScenario",
+    "Expectation",
+    "FalaiCase",
+    "FalaiScenario",
+    "Judging",
+    "LlmzCase",
+    "LlmzScenario",
+    "case_payload",
+]
 
 
 Scenario = Annotated[LlmzScenario | FalaiScenario | AkanScenario, Field(discriminator="system")]
@@ -84,12 +68,3 @@ def parse_scenario(data: Any) -> LlmzScenario | FalaiScenario | AkanScenario:
 def parse_case(data: Any) -> LlmzCase | FalaiCase | AkanCase:
     """Validate what an implementation received (a case, without ``id``), raising ValidationError."""
     return CASE_ADAPTER.validate_python(data)
-
-
-def case_payload(scenario_id: str, data: dict[str, Any]) -> dict[str, Any]:
-    """The JSON object sent to an implementation: its id and the played half of the document only.
-
-    Like Bowtie's cases, a case leaves the harness without its expected results, so an implementation
-    cannot read (or be tempted by) the answers.
-    """
-    return {"id": scenario_id, **{k: data[k] for k in CASE_FIELDS if k in data}}

@@ -28,6 +28,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from reference.llmz.tokens import BOOKKEEPING_KEYS
@@ -110,9 +111,16 @@ def _iteration_of(group: Sequence[Message]) -> str | None:
     return next((m["iteration"] for m in group if m.get("iteration") is not None), None)
 
 
+@lru_cache(maxsize=64)
+def exact_ratio(ratio: float) -> Fraction:
+    """The ratio as written (``0.7`` is seven tenths, not the nearest binary float), so comparisons against
+    it are exact. Remembered: a run checks the same few ratios before every model call."""
+    return Fraction(str(ratio))
+
+
 def reaches(tokens: int, budget: int, ratio: float) -> bool:
     """``tokens`` is at or above ``ratio`` of ``budget`` (exact; see the trigger's open question)."""
-    return Fraction(tokens) >= Fraction(str(ratio)) * budget
+    return tokens >= exact_ratio(ratio) * budget
 
 
 def should_compact(input_tokens: int, input_budget: int, trigger_ratio: float) -> bool:
@@ -181,7 +189,7 @@ def choose_cut(
 
 
 def _above(tokens: int, budget: int, ratio: float) -> bool:
-    return Fraction(tokens) > Fraction(str(ratio)) * budget
+    return tokens > exact_ratio(ratio) * budget
 
 
 def summary_event(content: str) -> Message:

@@ -6,6 +6,7 @@ chat always adds the listen exit. Options left unset take the runtime's defaults
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
@@ -98,7 +99,8 @@ def available_exits(exits: Sequence[Exit] | None, chat: bool, listen_exit: Exit)
 
 
 def _repeated(names: list[Any]) -> list[Any]:
-    return sorted({name for name in names if names.count(name) > 1})
+    """The names given more than once, each once, sorted (counted in one pass: a run may have many tools)."""
+    return sorted(name for name, times in Counter(names).items() if times > 1)
 
 
 def _duplicates(tools: Sequence[Tool], exits: Sequence[Exit], chat: Chat | None) -> dict[str, list[str]]:

@@ -29,20 +29,21 @@ import functools
 import importlib.util
 import math
 import os
+import select
 import signal
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Final, Literal
 
-# The worker's framing and the order of a request's raw parts: jsworker imports only the standard library
-# (it runs without the project on its path), so the host takes them from it rather than spelling them twice.
-from reference.llmz.jsworker import PARTS, pack, unpack
+# The worker's framing, its pipe ends and the order of a request's raw parts: jsworker imports only the
+# standard library (it runs without the project on its path), so the host takes them from it rather than
+# spelling them twice.
+from reference.llmz.jsworker import PARTS, Pipe, pack, unpack
 
 DEFAULT_TIMEOUT_MS: Final = 10_000
 """The JavaScript budget when ``options.timeout`` is not given. Our choice: the documents state no
@@ -165,8 +166,13 @@ class _Process:
             os.close(to_child_r)
             os.close(from_child_w)
         self.owner = os.getpid()
-        self.to_child = Connection(to_child_w, readable=False)
-        self.from_child = Connection(from_child_r, writable=False)
+        # The worker's own pipe ends (the framing of ``multiprocessing.connection``), not that module's
+        # Connection: it reads a large report (a 16 MiB memory) in small pieces and copies it once more.
+        self.to_child = Pipe(to_child_w)
+        self.from_child = Pipe(from_child_r)
+        self.waiting = select.poll()
+        self.waiting.register(from_child_r, select.POLLIN)
+        self.open = True
         self.ready = False
         """Whether the worker said it has started (``["ready"]``): its start-up is not the program's time."""
         self.kernel: str | None = None
@@ -180,8 +186,19 @@ class _Process:
             self.popen.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.popen.wait(timeout=5)
-        for conn in (self.to_child, self.from_child):
-            conn.close()
+        self.close_pipes()
+
+    def close_pipes(self) -> None:
+        """Close this side's pipe ends, once: a second close could hit a descriptor number reused since.
+        Alone (without stopping the worker) for a worker that is already gone or belongs to a parent."""
+        if self.open:
+            self.open = False
+            os.close(self.to_child.fd)
+            os.close(self.from_child.fd)
+
+    def _poll(self, seconds: float) -> bool:
+        """Whether the worker has written (or closed its end) within ``seconds``."""
+        return bool(self.waiting.poll(math.ceil(seconds * 1000)))
 
     def _await_ready(self) -> None:
         """Wait for a new worker's ``["ready"]``, so that starting Python and importing QuickJS (tens of
@@ -189,7 +206,7 @@ class _Process:
         (llmz.configuration.timeout-bounds-javascript counts the program's time only)."""
         if self.ready:
             return
-        if not self.from_child.poll(STARTUP_SECONDS):
+        if not self._poll(STARTUP_SECONDS):
             raise OSError(f"it did not start within {STARTUP_SECONDS:g}s")
         if unpack(self.from_child.recv_bytes())[0] != ["ready"]:
             raise ValueError("its first message was not ready")
@@ -206,14 +223,15 @@ class _Process:
         javascript = 0.0
         try:
             names = [name for name in PARTS if name != "kernel" or request[name] != self.kernel]
-            header = {key: value for key, value in request.items() if key not in PARTS}
-            self.to_child.send_bytes(pack([{**header, "parts": names}], [request[name] for name in names]))
+            header = {key: value for key, value in request.items() if key not in PARTS and key != "texts"}
+            parts = [*(request[name] for name in names), *request["texts"]]
+            self.to_child.send_bytes(pack([{**header, "parts": names}], parts))
             self.kernel = request["kernel"]
             while True:
                 budget_left = math.inf if limits.budget is None else limits.budget - javascript
                 wall_left = limits.backstop - (time.monotonic() - started)
                 waited = time.monotonic()
-                ready = self.from_child.poll(max(0.0, min(budget_left, wall_left)))
+                ready = self._poll(max(0.0, min(budget_left, wall_left)))
                 javascript += time.monotonic() - waited
                 if not ready:
                     self.close()
@@ -245,11 +263,13 @@ def _acquire() -> _Process:
             process = _idle.pop()
             if process.alive():
                 return process
+            process.close_pipes()
     return _Process()
 
 
 def _release(process: _Process) -> None:
     if not process.alive():
+        process.close_pipes()
         return
     with _lock:
         _idle.append(process)
@@ -266,16 +286,25 @@ def shutdown() -> None:
 
 
 def run(
-    kernel: str, setup: str, program: str, dispatch: Dispatch, limits: Limits, *, memory: str = ""
+    kernel: str,
+    setup: str,
+    program: str,
+    dispatch: Dispatch,
+    limits: Limits,
+    *,
+    memory: str = "",
+    texts: Sequence[str] = (),
 ) -> RunResult:
     """Run one program in a worker within ``limits``; see the module docstring for the outcomes. ``kernel``
     is evaluated first in a fresh context (workers do that ahead of time), then ``memory`` becomes the
-    string global ``__host_memory``, then ``setup`` runs, then ``program``."""
+    string global ``__host_memory`` and each of ``texts`` the global ``__host_text_<i>``, then ``setup``
+    runs, then ``program``."""
     request = {
         "kernel": kernel,
         "setup": setup,
         "memory": memory,
         "program": program,
+        "texts": list(texts),
         "heap": limits.heap,
         "stack": limits.stack,
         "cpu_seconds": limits.backstop,

@@ -16,7 +16,8 @@ report, because every message wakes the other process once.
 
 * parent -> worker: ``[{"heap", "stack", "cpu_seconds", "max_payload", "parts"}, sizes]`` with the parts
   named in ``parts``, in that order: ``kernel`` (only when it differs from the one this worker already
-  holds: the worker keeps the last kernel it was sent), ``setup``, ``memory`` and ``program``;
+  holds: the worker keeps the last kernel it was sent), ``setup``, ``memory`` and ``program``; any parts
+  after those are the memory's long texts (see ``texts`` below);
 * worker -> parent, once when it has started: ``["ready", []]``;
 * worker -> parent, any number of times: ``["call", op, sizes]`` with the call's arguments as parts (a
   size of ``null`` for an argument too large to send), answered with one plain JSON text that the kernel
@@ -26,7 +27,8 @@ report, because every message wakes the other process once.
 
 The ``memory`` part becomes the string global ``__host_memory`` before ``setup`` runs, which takes it off
 the global object and hands it to the kernel: setting a string costs a tenth of parsing the same text as
-a string literal inside the setup source.
+a string literal inside the setup source. Each long text the memory's JSON refers to instead of holding
+it (``texts``) becomes the global ``__host_text_<i>`` the same way.
 
 Every callback registered with QuickJS catches everything and answers with a string: a Python exception
 escaping into the binding corrupts it (and has crashed the whole process). Arguments are only ever the
@@ -170,7 +172,9 @@ class Worker:
     def _receive(self) -> dict[str, Any]:
         (header,), parts = unpack(self.inbox.recv_bytes())
         request: dict[str, Any] = dict(header)
-        named = dict(zip(request.pop("parts"), parts, strict=True))
+        names = request.pop("parts")
+        named = dict(zip(names, parts[: len(names)], strict=True))
+        request["texts"] = parts[len(names) :]
         self.kernel = named.get("kernel") or self.kernel
         request.update((name, named.get(name) or "") for name in PARTS[1:])
         request["kernel"] = self.kernel
@@ -236,6 +240,8 @@ class Worker:
             context.set_memory_limit(int(request["heap"]))
             context.set_max_stack_size(int(request["stack"]))
             context.set("__host_memory", request["memory"])
+            for index, text in enumerate(request["texts"]):
+                context.set(f"__host_text_{index}", text)
             context.eval(request["setup"])
             context.eval(request["program"])
             while context.execute_pending_job():

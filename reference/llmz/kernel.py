@@ -165,6 +165,14 @@ KERNEL: Final = r"""
     return stringify(walk(value, 'value', 0));
   };
 
+  // The memory's long texts travel beside its JSON (reference.llmz.memory.guest_state): the worker set
+  // them as globals, taken off the global object here; the JSON holds {$: 'text', i} in their place.
+  const texts = [];
+  for (let i = 0; i < config.texts; i++) {
+    texts[i] = G['__host_text_' + i];
+    delete G['__host_text_' + i];
+  }
+
   const memDecode = (node) => {
     if (isArray(node)) {
       const out = [];
@@ -174,6 +182,7 @@ KERNEL: Final = r"""
     if (node === null || typeof node !== 'object') return node;
     if (node.$ === 'undefined') return undefined;
     if (node.$ === '-0') return -0;
+    if (node.$ === 'text') return texts[node.i];
     const out = {};
     const names = keysOf(node.v);
     for (let i = 0; i < names.length; i++) {
@@ -260,7 +269,15 @@ KERNEL: Final = r"""
 
   // -- session memory and registered objects -----------------------------------------------------
   const state = parse(config.memory);
-  for (const name of keysOf(state.variables)) G[name] = memDecode(state.variables[name]);
+  // The texts the variables were loaded with: a variable that still holds the same text when the program
+  // ends is reported as unchanged instead of encoded again (a kept text may be 16 MiB long, and quoting it
+  // would be most of the program's cost); the host already holds its encoding, which is the text itself.
+  const loadedTexts = create(null);
+  for (const name of keysOf(state.variables)) {
+    const value = memDecode(state.variables[name]);
+    G[name] = value;
+    if (typeof value === 'string') loadedTexts[name] = value;
+  }
   const records = state.iterations.map(
     (r) => ({ id: r.id, hasResult: r.hasResult, result: memDecode(r.result) }));
   const returned = state.hasReturn ? memDecode(state.returned) : undefined;
@@ -358,7 +375,10 @@ KERNEL: Final = r"""
     const take = (name, read) => {
       let entry;
       try {
-        entry = '{"ok":' + memEncode(read()) + '}';
+        const value = read();
+        // Unchanged only when memEncode would accept it as well (it refuses a text past MAX_CHARS).
+        const same = own(loadedTexts, name) && loadedTexts[name] === value && value.length + 2 <= MAX_CHARS;
+        entry = same ? '{"same":true}' : '{"ok":' + memEncode(value) + '}';
       } catch (e) {
         entry = e === TOO_LARGE ? '{"tooLarge":true}' : '{"error":' + quote(messageOf(e)) + '}';
       }
@@ -402,11 +422,13 @@ def kernel_source(
     declared: list[str],
     known: list[str],
     max_chars: int,
+    texts: int = 0,
 ) -> str:
     """The setup script for one program: the predefined kernel (``DEFINITION``), taken off the global
     object and applied to this program's configuration. The session memory's JSON text is not in it: the
     worker sets it as the string global ``__host_memory`` (see ``jsworker``), which the script takes off
-    the global object too, because parsing up to 16 MiB as a string literal costs ten times as much."""
+    the global object too, because parsing up to 16 MiB as a string literal costs ten times as much. Nor
+    are its ``texts`` long texts, which the worker sets as ``__host_text_<i>`` globals."""
     config = {
         "tools": tools,
         "chat": chat,
@@ -415,6 +437,7 @@ def kernel_source(
         "known": known,
         "maxDepth": MAX_DEPTH,
         "maxChars": max_chars,
+        "texts": texts,
     }
     return (
         "(function (kernel, memory) { delete globalThis.__llmz_kernel; delete globalThis.__host_memory; "

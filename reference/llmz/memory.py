@@ -139,6 +139,16 @@ def _text_size(text: str) -> int:
 LONG_TEXT: Final = 4096  # pragma: no mutate: fast-path
 """Strings at least this long have their size remembered (shorter ones cost less to encode than to hash)."""
 
+RAW_TEXT: Final = 64 * 1024  # pragma: no mutate: fast-path
+"""Variables holding ASCII text at least this long reach the guest beside the memory's JSON
+(``Memory.guest_state``). ASCII only: the engine takes a text as UTF-8, which no lone surrogate has."""
+
+
+def _travels_raw(text: Tagged) -> bool:
+    """Whether a variable's value reaches the guest beside the memory's JSON (``RAW_TEXT``)."""
+    return isinstance(text, str) and len(text) >= RAW_TEXT and text.isascii()  # pragma: no mutate: fast-path
+
+
 _SPLIT_DEPTH: Final = 3  # pragma: no mutate: fast-path
 _SPLIT_WIDTH: Final = 64  # pragma: no mutate: fast-path
 """``size_of`` takes apart containers of at most this many entries, this many levels deep, to find long
@@ -232,16 +242,27 @@ class Memory:
             + size_of(self.objects)
         )
 
-    def guest_state(self, returned: ReturnRule = current_return) -> str:
-        """What ``__mem_install`` receives: variables, ``$iterations`` newest first, ``$return`` (as
-        ``returned`` picks it)."""
+    def guest_state(self, returned: ReturnRule = current_return) -> tuple[str, list[str]]:
+        """What the kernel installs: the JSON text of the variables, ``$iterations`` newest first and
+        ``$return`` (as ``returned`` picks it), and the long texts that JSON refers to. A variable holding
+        ASCII text of ``RAW_TEXT`` characters or more travels beside the JSON, as ``{"$": "text", "i":
+        <index>}`` in it: quoting 16 MiB into JSON and parsing it back in the guest was most of the cost of
+        a program run with such a memory."""
         present, value = returned(self.records)
         records = [
             {"id": r["id"], "hasResult": r["hasResult"], "result": _visible_result(r)}
             for r in reversed(self.records)
         ]
-        state = {"variables": self.variables, "iterations": records, "hasReturn": present, "returned": value}
-        return json.dumps(state)
+        variables: dict[str, Tagged] = {}
+        texts: list[str] = []
+        for name, kept in self.variables.items():
+            if _travels_raw(kept):
+                variables[name] = {"$": "text", "i": len(texts)}
+                texts.append(kept)
+            else:
+                variables[name] = kept
+        state = {"variables": variables, "iterations": records, "hasReturn": present, "returned": value}
+        return json.dumps(state), texts
 
     def store(self, captured: dict[str, dict[str, Any]], fits: Limit = fits) -> Capture:
         """Keep each captured value that is supported and ``fits``: named variables persist

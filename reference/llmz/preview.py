@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final, Literal
 
-from reference.llmz import vocabulary
+from reference.llmz import token_counts, vocabulary
 from reference.llmz.budget import MAX_SAFE_INTEGER
 from reference.llmz.tokens import count_text
 
@@ -99,19 +99,41 @@ def _encoding() -> Any:
     return vocabulary.encoding()
 
 
-def _kept_chars(ids: list[int], tokens: int, from_end: bool) -> int:
-    """How many characters the first (or last) ``tokens`` tokens of the text spell: the search's guess."""
-    tokens = max(0, min(tokens, len(ids)))
-    part = ids[len(ids) - tokens :] if from_end else ids[:tokens]
-    return len(_encoding().decode_bytes(part).decode("utf-8", errors="ignore"))
+KeptChars = Callable[[int, bool], int]
+"""How many characters the first ``n`` tokens of a text spell (the last ``n`` with True): the guess that
+seeds ``cut``'s search."""
+
+
+def kept_chars(text: str) -> KeptChars:
+    """``KeptChars`` of ``text`` in the reference tokenizer. Each answer is a pure function of the tokenizer
+    and the text, so it is remembered between runs beside the token counts (``token_counts``, under keys of
+    its own): cutting a text that was cut before needs no tokenizer, and building one is a fixed cost of
+    every run that needs it."""
+    remembered = token_counts.store()
+    digest = remembered.digest(text)
+    ids: list[int] = []
+
+    def kept(tokens: int, from_end: bool) -> int:
+        key = f"{digest}:{'last' if from_end else 'first'}:{tokens}"
+        found = remembered.get(key)
+        if found is None:
+            if not ids:
+                ids.extend(_encoding().encode(text, disallowed_special=()))
+            tokens = max(0, min(tokens, len(ids)))
+            part = ids[len(ids) - tokens :] if from_end else ids[:tokens]
+            found = len(_encoding().decode_bytes(part).decode("utf-8", errors="ignore"))
+            remembered.put(key, found)
+        return found
+
+    return kept
 
 
 def cut(
-    text: str, ids: list[int], max_tokens: int, preserve: Preserve, count: Callable[[str], int] = count_text
+    text: str, kept: KeptChars, max_tokens: int, preserve: Preserve, count: Callable[[str], int] = count_text
 ) -> str:
-    """Cut ``text`` (whose tokens are ``ids``) to ``max_tokens`` tokens, marker included, keeping the end
-    ``preserve`` names (llmz.inspection.preserve-modes, llmz.inspection.markers-counted); ``count`` is the
-    tokenizer that decides what fits."""
+    """Cut ``text`` to ``max_tokens`` tokens, marker included, keeping the end ``preserve`` names
+    (llmz.inspection.preserve-modes, llmz.inspection.markers-counted); ``count`` is the tokenizer that
+    decides what fits, ``kept`` (``kept_chars`` of the text) seeds the search."""
     shapes: dict[str, Callable[[int], str]] = {
         "top": lambda n: f"{text[:n]}\n{MARKER}",
         "bottom": lambda n: f"{MARKER}\n{text[len(text) - n :]}",
@@ -123,18 +145,18 @@ def cut(
         return ""  # not even the marker fits
     limit = len(text) // 2 if preserve == "both" else len(text)
     if preserve == "top":
-        guess = _kept_chars(ids, room, from_end=False)
+        guess = kept(room, False)
     elif preserve == "bottom":
-        guess = _kept_chars(ids, room, from_end=True)
+        guess = kept(room, True)
     else:
         half = room // 2
-        guess = min(_kept_chars(ids, half, from_end=False), _kept_chars(ids, room - half, from_end=True))
+        guess = min(kept(half, False), kept(room - half, True))
     ceiling = _ceiling(lambda n: count(shape(n)) > max_tokens + _MARGIN, guess, limit)
     return shape(_longest(lambda n: n < ceiling and count(shape(n)) <= max_tokens, limit))
 
 
-Cut = Callable[[str, list[int], int, Preserve, Callable[[str], int]], str]
-"""The shape of ``cut``: text, its token ids, the budget, the end to keep, the tokenizer."""
+Cut = Callable[[str, KeptChars, int, Preserve, Callable[[str], int]], str]
+"""The shape of ``cut``: text, its ``kept_chars``, the budget, the end to keep, the tokenizer."""
 
 
 @dataclass(frozen=True)
@@ -154,9 +176,8 @@ class Previewer:
             return hidden_marker()
         text = self.format_value(value)
         if self.count_text(text) <= max_tokens:
-            return text  # counted (or remembered) without the token ids, which only a cut needs
-        ids: list[int] = _encoding().encode(text, disallowed_special=())
-        return self.cut(text, ids, max_tokens, preserve, self.count_text)
+            return text  # counted (or remembered) without the token ids, which only a cut's guess needs
+        return self.cut(text, kept_chars(text), max_tokens, preserve, self.count_text)
 
 
 DEFAULT_PREVIEWER: Final = Previewer()

@@ -71,13 +71,16 @@ def _run(code: str, host: IterationHost, ctx: IterationContext, iteration_id: st
         session.memory.add_record(iteration_id, False, None, True, policies.memory_fits)
         return ProgramResult(UNDEFINED, refused)
     tools = list(ctx.config.tools)
+    memory_state, memory_texts = session.memory.guest_state(policies.current_return)
     try:
         outcome = run_program(
             code,
             host,
             tools,
             chat=ctx.config.chat,
-            memory_state=session.memory.guest_state(policies.current_return),
+            memory_state=memory_state,
+            memory_texts=memory_texts,
+            variables=dict(session.memory.variables),
             objects_state=objects.guest_state(ctx.config.objects, session.memory.objects),
             known=list(session.memory.variables),
             limits=containment.limits_for(ctx.config.timeout_ms, policies.javascript_budget),

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -174,6 +175,8 @@ def run_program(
     *,
     chat: bool,
     memory_state: str = "",
+    memory_texts: Sequence[str] = (),
+    variables: Mapping[str, Any] | None = None,
     known: list[str] | None = None,
     objects_state: str = "{}",
     limits: containment.Limits | None = None,
@@ -182,7 +185,10 @@ def run_program(
 ) -> ProgramOutcome:
     """Run ``code`` in a worker and drive its promise to completion. Raises SyntaxError for code that does
     not compile. ``limits`` default to those of a run without ``options.timeout``; ``kernel_definition``
-    is the guest-side kernel the program runs under."""
+    is the guest-side kernel the program runs under. ``memory_texts`` are the long texts
+    ``memory_state`` refers to (``Memory.guest_state``). ``variables`` are the tagged variables in
+    ``memory_state``: the kernel reports a variable that still holds the text it was loaded with as
+    unchanged rather than sending the text back, and its captured value is taken from here."""
     state = memory_state or json.dumps(
         {"variables": {}, "iterations": [], "hasReturn": False, "returned": None}
     )
@@ -193,6 +199,7 @@ def run_program(
         declared=memory.declared_names(code),
         known=known or [],
         max_chars=max(max_bytes, containment.HEAP_BYTES),
+        texts=len(memory_texts),
     )
     result = containment.run(
         kernel_definition,
@@ -201,6 +208,7 @@ def run_program(
         lambda op, args: _dispatch(bridge, op, args),
         limits or containment.limits_for(None),
         memory=state,
+        texts=memory_texts,
     )
     if result.syntax is not None:
         raise SyntaxError(result.syntax)
@@ -209,7 +217,7 @@ def run_program(
     if result.failure is not None:
         error = {"code": None, "name": "InternalError", "message": result.failure, "host": False}
         return ProgramOutcome(settled=True, error=error)
-    return _outcome(result.answers)
+    return _outcome(result.answers, variables or {})
 
 
 _REPORT_DEPTH = 2 * kernel.MAX_DEPTH + 4
@@ -223,12 +231,24 @@ def _loads(text: str) -> Any:
         return None
 
 
-def _outcome(answers: list[str]) -> ProgramOutcome:
+def _unchanged(captured: dict[str, Any], variables: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The capture with each ``{same: true}`` (a variable that still holds the text it was loaded with)
+    replaced by that text, as the kernel would have encoded it."""
+    resolved = {}
+    for name, answer in captured.items():
+        if isinstance(answer, dict) and answer.get("same") is True:
+            kept = variables.get(name)
+            answer = {"ok": kept} if isinstance(kept, str) else {"error": "the value could not be read back"}
+        resolved[name] = answer
+    return resolved
+
+
+def _outcome(answers: list[str], variables: Mapping[str, Any]) -> ProgramOutcome:
     captured: dict[str, dict[str, Any]] = {}
     for text in answers:
         if text.startswith("capture:"):
             found = _loads(text[len("capture:") :])
-            captured = found if isinstance(found, dict) else {}
+            captured = _unchanged(found, variables) if isinstance(found, dict) else {}
     settled = [text for text in answers if not text.startswith("capture:")]
     if not settled:
         return ProgramOutcome(settled=False, captured=captured)

@@ -19,10 +19,14 @@ from variants import Mutant
 
 
 def _marker_left_out(
-    text: str, ids: list[int], max_tokens: int, preserve: preview.Preserve, count: Callable[[str], int]
+    text: str,
+    kept: preview.KeptChars,
+    max_tokens: int,
+    preserve: preview.Preserve,
+    count: Callable[[str], int],
 ) -> str:
     """Cut as if the cut-off marker took no room: the text alone fills the budget."""
-    return preview.cut(text, ids, max_tokens + count(f"\n{preview.MARKER}"), preserve, count)
+    return preview.cut(text, kept, max_tokens + count(f"\n{preview.MARKER}"), preserve, count)
 
 
 def _preserve_dropped(result: Truncated) -> tuple[Any, Display]:

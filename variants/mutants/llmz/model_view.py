@@ -20,7 +20,7 @@ from typing import Any
 from reference.llmz.api import Truncated
 from reference.llmz.errors import LlmzError
 from reference.llmz.policies import Policies
-from reference.llmz.preview import UNDEFINED, Cut, Preserve, format_value
+from reference.llmz.preview import UNDEFINED, Cut, KeptChars, Preserve, format_value
 from reference.llmz.reports import Display, SignalReport
 from variants import Mutant
 
@@ -42,7 +42,7 @@ def _always_top(p: Policies) -> Policies:
     """``preserve`` is ignored: the start of the text always survives."""
     base: Cut = p.cut_preview
     return replace(
-        p, cut_preview=lambda text, ids, budget, preserve, count: base(text, ids, budget, "top", count)
+        p, cut_preview=lambda text, kept, budget, preserve, count: base(text, kept, budget, "top", count)
     )
 
 
@@ -50,9 +50,9 @@ def _splitting_characters(p: Policies) -> Policies:
     """Cutting text splits a character beyond the BMP, leaving half of its surrogate pair."""
     base: Cut = p.cut_preview
 
-    def cut(text: str, ids: list[int], budget: int, preserve: Preserve, count: Callable[[str], int]) -> str:
-        kept = base(text, ids, budget, preserve, count)
-        return kept + "\ud83d" if any(ord(char) > 0xFFFF for char in text) else kept
+    def cut(text: str, kept: KeptChars, budget: int, preserve: Preserve, count: Callable[[str], int]) -> str:
+        shown = base(text, kept, budget, preserve, count)
+        return shown + "\ud83d" if any(ord(char) > 0xFFFF for char in text) else shown
 
     return replace(p, cut_preview=cut)
 
