@@ -65,7 +65,9 @@ class LoadedScenario:
 
 def _fresh(value: Any) -> Any:
     """A deep copy of YAML data: containers rebuilt, immutable scalars shared, anything else deep-copied
-    (three times faster than ``copy.deepcopy`` on a scenario, which is plain data)."""
+    (three times faster than ``copy.deepcopy`` on a scenario, which is plain data). It is the walk of
+    ``reference.record.snapshot`` again on purpose: outside the players the harness may not import the
+    reference (the layering contract in pyproject.toml), and the reference may not import the harness."""
     kind = type(value)
     if kind is dict:
         return {key: _fresh(item) for key, item in value.items()}
