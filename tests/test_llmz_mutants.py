@@ -105,3 +105,18 @@ def test_mutant_is_caught_by_the_cases_pinning_its_rules(mutant: Any) -> None:
         if not caught_by:
             uncaught.append(rule)
     assert uncaught == [], f"mutant {mutant.name} survives the scenarios pinning {uncaught}"
+
+
+def test_a_runtime_that_changes_a_tool_result_cannot_change_the_case() -> None:
+    """The player hands each tool call its own copy of the scripted value. Under the mutant whose onInspect
+    writes through to the value (``llmz-on-inspect-sees-original``) the case still fails, and the scenario
+    document it was played from still holds the scripted value, so a later case played from the same
+    document sees what the scenario says."""
+    (item,) = (s for s in llmz_scenarios() if s.id == "llmz/inspection/on-inspect-mutation-isolated")
+    assert "llmz-on-inspect-sees-original" in {m.name for m in MUTANTS}
+    payload = item.payload
+    scripted = payload["setup"]["tools"][0]["behaviour"]["returns"]
+    assert scripted == {"id": "A-17", "total": 20}
+    record = play(payload, variant="llmz-on-inspect-sees-original")
+    assert judge(item.scenario.expect, record), "the mutant must still be caught by this case"
+    assert payload["setup"]["tools"][0]["behaviour"]["returns"] == {"id": "A-17", "total": 20}

@@ -81,7 +81,7 @@ from reference.llmz import (
     truncate,
 )
 from reference.llmz.api import DEFAULT_MODELS, ExecutionResult
-from reference.record import Recorder
+from reference.record import Recorder, snapshot
 
 UNKNOWN_FORMAT_VERSION = 999_999
 """What ``save_and_restore(unknown_version)`` writes: a format version no runtime knows."""
@@ -354,7 +354,9 @@ class Player:
                 return NEVER_SETTLES
             if behaviour.cancels is not None:
                 raise Abort(behaviour.cancels)
-            return shown(value if behaviour.returns_input else behaviour.returns)
+            # The runtime gets its own copy of the scripted value: a runtime that changes what a tool gave
+            # it (a mutant letting onInspect write through) must not change the case, or a later call.
+            return shown(value if behaviour.returns_input else snapshot(behaviour.returns))
 
         return handler
 
