@@ -13,7 +13,9 @@ per case``. The figures:
 
 - ``suite``: the whole suite in-process, including start-up (scenarios/s) and per case;
 - ``<system> stdio/in-process``: the same system's scenarios over stdio (``python -m
-  conformance.players.server``) and in-process, both including start-up;
+  conformance.players.server``) and in-process, both including start-up; and the same split into per
+  case (what the protocol costs a case) and start-up (for stdio, the server's interpreter and imports
+  beside the harness's), from one more interleaved pair over a single scenario of the system;
 - ``llmz bridge/reference``: per-case cost of llmz 1.0.1 through the Node bridge against the reference
   on the llmz scenarios (only where node and npm are installed; ``--no-bridge`` leaves it out).
 
@@ -342,17 +344,46 @@ def main(argv: list[str] | None = None) -> int:
                 cwd,
             )
             ratio = statistics.median(ratios)
+            # The same pair over one scenario of the system: what each mode costs before its first case
+            # (for stdio, the server's own interpreter and imports beside the harness's) and per case
+            # (the protocol's cost), which the ratio with start-up mixes.
+            ones, _ = interleaved(
+                {
+                    "stdio": run_argv(STDIO_REFERENCE, args.scenarios, out / "s1", *_one(system_ids)),
+                    "in_process": run_argv("reference", args.scenarios, out / "p1", *_one(system_ids)),
+                },
+                repeat,
+                cwd,
+            )
+            split = {
+                mode: per_case(
+                    statistics.median(figures[mode].cpu), statistics.median(ones[mode].cpu), len(system_ids)
+                )
+                for mode in ("stdio", "in_process")
+            }
+            (stdio_each, stdio_start), (local_each, local_start) = split["stdio"], split["in_process"]
             per_system[system] = {
                 "scenarios": len(system_ids),
                 "stdio": figures["stdio"].summary(),
                 "in_process": figures["in_process"].summary(),
                 "stdio_over_in_process_cpu": ratio,
+                "stdio_per_case_cpu": stdio_each,
+                "in_process_per_case_cpu": local_each,
+                "stdio_over_in_process_per_case": stdio_each / local_each if local_each else None,
+                "stdio_startup_cpu": stdio_start,
+                "in_process_startup_cpu": local_start,
             }
+            leaving = leaving_out if system in excluded_systems else ""
             lines.append(
-                f"{system:5} stdio/in-process{leaving_out if system in excluded_systems else ''}, with "
-                f"start-up: {ratio:.2f}x CPU "
+                f"{system:5} stdio/in-process{leaving}, with start-up: {ratio:.2f}x CPU "
                 f"({statistics.median(figures['stdio'].cpu):.2f}s vs "
                 f"{statistics.median(figures['in_process'].cpu):.2f}s, {len(system_ids)} scenarios)"
+            )
+            per_case_ratio = f"{stdio_each / local_each:.2f}x" if local_each else "n/a"
+            lines.append(
+                f"{system:5} stdio/in-process{leaving}, per case: {per_case_ratio} "
+                f"({stdio_each * 1000:.2f} ms vs {local_each * 1000:.2f} ms); start-up {stdio_start:.2f}s "
+                f"vs {local_start:.2f}s"
             )
         results["systems"] = per_system
 

@@ -40,8 +40,17 @@ def test_bench_reports_the_figures_and_writes_json(
     system = minimal_scenario()["system"]
     assert re.search(r"^suite in-process: 2 scenarios, [\d.]+s CPU", text, re.M), text
     assert re.search(rf"^{system} +stdio/in-process, with start-up: [\d.]+x CPU", text, re.M), text
+    assert re.search(
+        rf"^{system} +stdio/in-process, per case: (?:[\d.]+x|n/a) \([\d.]+ ms vs [\d.]+ ms\); "
+        r"start-up [\d.]+s vs [\d.]+s$",
+        text,
+        re.M,
+    ), text
     written = json.loads(out.read_text())
     assert written["scenarios"] == 2 and system in written["systems"]
+    figures = written["systems"][system]
+    assert figures["stdio_startup_cpu"] > 0 and figures["in_process_startup_cpu"] > 0, figures
+    assert figures["stdio_per_case_cpu"] >= 0 and figures["in_process_per_case_cpu"] >= 0, figures
 
 
 def test_busy_folders_are_left_out_of_the_throughput_and_timed_in_the_whole_suite(
