@@ -56,9 +56,17 @@ def ensure_nox() -> None:
     if subprocess.run([*pip, "uv"], check=False).returncode != 0:
         _say("uv could not be installed; falling back to plain nox (sessions then use venv and pip)")
         subprocess.run([*pip, "nox"], check=True)
-    elif subprocess.run([str(UV), "pip", "install", "--quiet", "--python", str(PYTHON), "nox"]).returncode:
+    elif not _uv_installs_nox():
         _say("uv could not install nox; installing it with pip")
         subprocess.run([*pip, "nox"], check=True)
+
+
+def _uv_installs_nox() -> bool:
+    """Install nox into ``.venv`` with the uv just put there; False when uv is missing or fails."""
+    if not UV.exists():
+        return False
+    command = [str(UV), "pip", "install", "--quiet", "--python", str(PYTHON), "nox"]
+    return subprocess.run(command, check=False).returncode == 0
 
 
 def _pip_wheel() -> Path | None:
