@@ -42,7 +42,7 @@ payloads, props, inspections and memory values are refused as invalid values rat
 recursive encoder (our limit: the documents set none)."""
 
 KERNEL: Final = r"""
-(function (config) {
+function (config) {
   'use strict';
   const G = globalThis;
   const hostCall = G.__host_call, hostSettle = G.__host_settle, hostCapture = G.__host_capture;
@@ -405,13 +405,18 @@ KERNEL: Final = r"""
   defineProperty(G, '__llmz_capture', {
     __proto__: null, value: capture, writable: false, configurable: false });
   defineProperty(G, '__llmz_run', { __proto__: null, value: run, writable: false, configurable: true });
-})
+}
 """
 
 
 DEFINITION: Final = "globalThis.__llmz_kernel = " + KERNEL.strip() + ";"
 """Defines the kernel without running it. A worker evaluates this ahead of time in a fresh context, while
-the host is busy elsewhere: parsing the kernel is most of the cost of starting a program."""
+the host is busy elsewhere: parsing the kernel is most of the cost of starting a program.
+
+The function is not wrapped in parentheses, here or in ``kernel_source``: at an opening parenthesis
+QuickJS scans ahead to the matching one to tell an arrow function's parameters from an expression, so a
+parenthesised kernel is tokenised twice (a fifth of its parse). The kernel's line numbers, which stack
+traces of errors thrown inside it carry, are unchanged: it still starts on line 1."""
 
 
 def kernel_source(
@@ -439,11 +444,11 @@ def kernel_source(
         "maxChars": max_chars,
         "texts": texts,
     }
-    return (
-        "(function (kernel, memory) { delete globalThis.__llmz_kernel; delete globalThis.__host_memory; "
-        "const config = "
+    return (  # a block, not a parenthesised function: see DEFINITION
+        "{ const kernel = globalThis.__llmz_kernel, memory = globalThis.__host_memory; "
+        "delete globalThis.__llmz_kernel; delete globalThis.__host_memory; const config = "
         + json.dumps(config)
-        + "; config.memory = memory; kernel(config); })(globalThis.__llmz_kernel, globalThis.__host_memory);"
+        + "; config.memory = memory; kernel(config); }"
     )
 
 
