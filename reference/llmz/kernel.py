@@ -42,7 +42,7 @@ payloads, props, inspections and memory values are refused as invalid values rat
 recursive encoder (our limit: the documents set none)."""
 
 KERNEL: Final = r"""
-function (config) {
+function (config, extras) {
   'use strict';
   const G = globalThis;
   const hostCall = G.__host_call, hostSettle = G.__host_settle, hostCapture = G.__host_capture;
@@ -229,43 +229,19 @@ function (config) {
   };
   const pending = create(null);
   let pendingCount = 0;
-  const track = (name, promise) => {
-    const entry = create(null);
-    entry.name = name;
-    entry.awaited = false;
-    pending[pendingCount++] = entry;
-    apply(then, settleQuietly(promise), [undefined, noop]);
-    const mark = () => { entry.awaited = true; };
-    return {
-      then(onValue, onError) { mark(); return apply(then, promise, [onValue, onError]); },
-      catch(onError) { mark(); return apply(then, promise, [undefined, onError]); },
-      finally(onDone) {
-        mark();
-        return apply(then, promise, [
-          (v) => { onDone(); return v; },
-          (e) => { onDone(); throw e; },
-        ]);
-      },
-    };
-  };
-  const toolSource = (name) => (input) => {
-    let stack = '';
-    try { const s = new ErrorCtor().stack; if (typeof s === 'string') stack = s; } catch (e) {}
-    return track(name, (async () => dec(hostCall('tool', quote(name), enc(input), quote(stack))))());
-  };
+  const remember = (entry) => { pending[pendingCount++] = entry; };
 
   G.inspect = (value) => { dec(hostCall('inspect', enc(value))); return value; };
   G.exit = (name, payload) => dec(hostCall('exit', quote(name), enc(payload)));
-  for (const name of config.tools) G[name] = toolSource(name);
-  if (config.chat) {
-    G.chat = new ProxyCtor({}, {
-      __proto__: null,
-      get(_target, name) {
-        if (typeof name !== 'string') return undefined;
-        return (props) => dec(hostCall('component', quote(name), enc(props)));
-      },
-    });
-  }
+  // What only some programs need (tools, chat components, registered objects) is in EXTRAS: the setup
+  // script brings the parts this program needs, so the others are never parsed. They get what they use
+  // from the kernel's closure through this null-prototype kit, never through the global object.
+  const kit = {
+    __proto__: null, G, apply, create, defineProperty, keysOf, then, noop, ErrorCtor, ProxyCtor, StringCtor,
+    hostCall, quote, enc, dec, memEncode, memDecode, refusal, settleQuietly, remember,
+  };
+  if (config.tools.length) extras.tools(kit, config.tools);
+  if (config.chat) extras.chat(kit);
 
   // -- session memory and registered objects -----------------------------------------------------
   const state = parse(config.memory);
@@ -289,28 +265,7 @@ function (config) {
     configurable: false });
 
   const objects = parse(config.objects);
-  for (const objName of keysOf(objects)) {
-    const target = {};
-    for (const prop of keysOf(objects[objName])) {
-      let current = memDecode(objects[objName][prop]);
-      defineProperty(target, prop, {
-        __proto__: null,
-        enumerable: true,
-        get: () => current,
-        set: (v) => {
-          dec(hostCall('object_set', quote(objName), quote(prop), memEncode(v)));
-          current = v;
-        },
-      });
-    }
-    const refuse = (key) => refusal(objName + '.' + StringCtor(key))();
-    G[objName] = new ProxyCtor(target, {
-      __proto__: null,
-      set(t, key, value) { if (!(key in t)) refuse(key); t[key] = value; return true; },
-      defineProperty: (t, key) => refuse(key),
-      deleteProperty: (t, key) => refuse(key),
-    });
-  }
+  if (keysOf(objects).length) extras.objects(kit, objects);
 
   // -- running the program and reporting how it ended ---------------------------------------------
   const none = create(null);
@@ -409,6 +364,86 @@ function (config) {
 """
 
 
+EXTRAS: Final = {
+    "tools": r"""
+function (kit, names) {
+  'use strict';
+  const { G, apply, create, then, noop, ErrorCtor, hostCall, quote, enc, dec, settleQuietly, remember } = kit;
+  const track = (name, promise) => {
+    const entry = create(null);
+    entry.name = name;
+    entry.awaited = false;
+    remember(entry);
+    apply(then, settleQuietly(promise), [undefined, noop]);
+    const mark = () => { entry.awaited = true; };
+    return {
+      then(onValue, onError) { mark(); return apply(then, promise, [onValue, onError]); },
+      catch(onError) { mark(); return apply(then, promise, [undefined, onError]); },
+      finally(onDone) {
+        mark();
+        return apply(then, promise, [
+          (v) => { onDone(); return v; },
+          (e) => { onDone(); throw e; },
+        ]);
+      },
+    };
+  };
+  const toolSource = (name) => (input) => {
+    let stack = '';
+    try { const s = new ErrorCtor().stack; if (typeof s === 'string') stack = s; } catch (e) {}
+    return track(name, (async () => dec(hostCall('tool', quote(name), enc(input), quote(stack))))());
+  };
+  for (const name of names) G[name] = toolSource(name);
+}
+""",
+    "chat": r"""
+function (kit) {
+  'use strict';
+  const { G, ProxyCtor, hostCall, quote, enc, dec } = kit;
+  G.chat = new ProxyCtor({}, {
+    __proto__: null,
+    get(_target, name) {
+      if (typeof name !== 'string') return undefined;
+      return (props) => dec(hostCall('component', quote(name), enc(props)));
+    },
+  });
+}
+""",
+    "objects": r"""
+function (kit, objects) {
+  'use strict';
+  const { G, defineProperty, keysOf, ProxyCtor, StringCtor, hostCall, quote, dec, memEncode, memDecode, refusal } = kit;
+  for (const objName of keysOf(objects)) {
+    const target = {};
+    for (const prop of keysOf(objects[objName])) {
+      let current = memDecode(objects[objName][prop]);
+      defineProperty(target, prop, {
+        __proto__: null,
+        enumerable: true,
+        get: () => current,
+        set: (v) => {
+          dec(hostCall('object_set', quote(objName), quote(prop), memEncode(v)));
+          current = v;
+        },
+      });
+    }
+    const refuse = (key) => refusal(objName + '.' + StringCtor(key))();
+    G[objName] = new ProxyCtor(target, {
+      __proto__: null,
+      set(t, key, value) { if (!(key in t)) refuse(key); t[key] = value; return true; },
+      defineProperty: (t, key) => refuse(key),
+      deleteProperty: (t, key) => refuse(key),
+    });
+  }
+}
+""",
+}
+"""The kernel's parts that only some programs need, each a function the kernel calls with its kit: tools
+(with the bookkeeping of unawaited calls), ``chat.<component>`` and registered objects. ``kernel_source``
+puts into the setup script only the parts its program's configuration needs, so a program without tools,
+chat or objects never parses them; the kernel fails at setup, loudly, if a needed part is missing."""
+
+
 DEFINITION: Final = "globalThis.__llmz_kernel = " + KERNEL.strip() + ";"
 """Defines the kernel without running it. A worker evaluates this ahead of time in a fresh context, while
 the host is busy elsewhere: parsing the kernel is most of the cost of starting a program.
@@ -444,11 +479,15 @@ def kernel_source(
         "maxChars": max_chars,
         "texts": texts,
     }
+    needed = {"tools": bool(tools), "chat": chat, "objects": objects_state.strip() != "{}"}
+    extras = "".join(f"{name}: {EXTRAS[name].strip()}, " for name, used in needed.items() if used)
     return (  # a block, not a parenthesised function: see DEFINITION
         "{ const kernel = globalThis.__llmz_kernel, memory = globalThis.__host_memory; "
         "delete globalThis.__llmz_kernel; delete globalThis.__host_memory; const config = "
         + json.dumps(config)
-        + "; config.memory = memory; kernel(config); }"
+        + "; config.memory = memory; kernel(config, { __proto__: null, "
+        + extras
+        + "}); }"
     )
 
 
