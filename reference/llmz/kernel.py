@@ -412,7 +412,8 @@ function (kit) {
     "objects": r"""
 function (kit, objects) {
   'use strict';
-  const { G, defineProperty, keysOf, ProxyCtor, StringCtor, hostCall, quote, dec, memEncode, memDecode, refusal } = kit;
+  const { G, defineProperty, keysOf, ProxyCtor, StringCtor } = kit;
+  const { hostCall, quote, dec, memEncode, memDecode, refusal } = kit;
   for (const objName of keysOf(objects)) {
     const target = {};
     for (const prop of keysOf(objects[objName])) {
