@@ -5,7 +5,11 @@ code. It takes the three host callables the worker registered (``__host_call``, 
 ``__host_capture``) into its closure and deletes them from the global object, captures every intrinsic
 it relies on later (``JSON.stringify``, ``Reflect.apply``, ``Promise.prototype.then`` ...), and only
 then defines the guest API: tools, ``exit``, ``inspect``, ``chat.<component>``, registered objects, and
-the session memory as globals.
+the session memory as globals. Tools, chat components and registered objects are ``EXTRAS``: parts the
+per-program setup script brings along only when the program's configuration has them, because parsing
+the kernel into every fresh context is most of a program's cost in the worker. They are plain function
+expressions evaluated with the setup, before any generated code, and reach the kernel's captured
+intrinsics only through the argument the kernel passes them.
 
 Why so careful. Generated code runs in the same realm as the host's plumbing, so anything reachable
 from the global object or a shared prototype is reachable from the guest: it could replace
