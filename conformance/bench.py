@@ -7,15 +7,16 @@ machine is shared: wall time swings with the neighbours, CPU time much less. Run
 played as *interleaved pairs* (A B, B A, A B, ...) so drift hits both sides alike, repeated, and reported
 as min and median; ratios are the median of the per-pair ratios.
 
-Start-up is separated from per-case cost by running each configuration twice: once over all its
-scenarios (N) and once over a single one. ``per case = (all - one) / (N - 1)`` and ``start-up = one -
-per case``. The figures:
+Start-up is separated from per-case cost by running each configuration twice in every round: once over
+all its scenarios (N) and once over a single one. Each round estimates ``per case = (all - one) / (N -
+1)``; the figure is the median estimate (``start-up = one - per case``), and where the estimates come out
+at or below zero the cases cost less than the noise and the figure says so instead of a number. The figures:
 
 - ``suite``: the whole suite in-process, including start-up (scenarios/s) and per case;
 - ``<system> stdio/in-process``: the same system's scenarios over stdio (``python -m
   conformance.players.server``) and in-process, both including start-up; and the same split into per
   case (what the protocol costs a case) and start-up (for stdio, the server's interpreter and imports
-  beside the harness's), from one more interleaved pair over a single scenario of the system;
+  beside the harness's), from runs over a single scenario of the system in the same rounds;
 - ``llmz bridge/reference``: per-case cost of llmz 1.0.1 through the Node bridge against the reference
   on the llmz scenarios (only where node and npm are installed; ``--no-bridge`` leaves it out).
 
@@ -171,27 +172,64 @@ def run_argv(impl: str, scenarios: Path, report_dir: Path, *extra: str) -> list[
 
 
 def interleaved(
-    pairs: dict[str, list[str]], repeat: int, cwd: Path
+    commands: dict[str, list[str]], repeat: int, cwd: Path
 ) -> tuple[dict[str, Figure], list[float]]:
-    """Run two commands ``repeat`` times as alternating pairs; return their figures and per-pair ratios."""
-    (name_a, argv_a), (name_b, argv_b) = pairs.items()
-    figures = {name_a: Figure(name_a), name_b: Figure(name_b)}
+    """Run the commands ``repeat`` times, the order rotated by one each round (two commands: A B, B A,
+    A B, ...), so drift hits each alike. Returns their figures and, per round, the first command's CPU
+    over the second's."""
+    names = list(commands)
+    figures = {name: Figure(name) for name in names}
     ratios: list[float] = []
     for round_ in range(repeat):
-        order = [(name_a, argv_a), (name_b, argv_b)]
-        if round_ % 2:
-            order.reverse()
-        samples = {name: measure(argv, cwd) for name, argv in order}
+        shift = round_ % len(names)
+        samples = {name: measure(commands[name], cwd) for name in [*names[shift:], *names[:shift]]}
         for name, sample in samples.items():
             figures[name].add(sample)
-        ratios.append(samples[name_a].cpu / max(samples[name_b].cpu, 1e-9))
+        if len(names) > 1:
+            ratios.append(samples[names[0]].cpu / max(samples[names[1]].cpu, 1e-9))
     return figures, ratios
 
 
-def per_case(all_cpu: float, one_cpu: float, count: int) -> tuple[float, float]:
-    """(per-case CPU seconds, start-up CPU seconds) from a run of ``count`` cases and a run of one."""
-    each = max(all_cpu - one_cpu, 0.0) / max(count - 1, 1)
-    return each, max(one_cpu - each, 0.0)
+@dataclass(frozen=True)
+class Split:
+    """Per-case and start-up CPU seconds from runs over N cases and over one, taken in the same rounds.
+
+    Each round gives its own estimate ``(all - one) / (N - 1)`` from two runs measured next to each
+    other, so slow drift of the machine cancels; ``each`` is their median and ``low``/``high`` their
+    range. Where a system's cases together cost less than the run-to-run noise of its start-up (a few
+    dozen cheap cases), estimates come out at or below zero: ``each`` is then None ("below the noise"),
+    never a made-up 0 that would read as "free" and make a ratio of 0.00x or infinity."""
+
+    each: float | None
+    startup: float
+    low: float
+    high: float
+
+    @property
+    def measurable(self) -> bool:
+        return self.each is not None
+
+    def describe(self) -> str:
+        if self.each is None:
+            return f"below the noise (estimates {self.low * 1000:.2f} to {self.high * 1000:.2f} ms)"
+        return f"{self.each * 1000:.2f} ms"
+
+
+def split(all_cpu: Sequence[float], one_cpu: Sequence[float], count: int) -> Split:
+    """The per-case/start-up split of paired rounds (``all_cpu[i]`` and ``one_cpu[i]`` from round i)."""
+    if len(all_cpu) != len(one_cpu) or not all_cpu:
+        raise ValueError(
+            f"need as many runs over one case as over all, got {len(all_cpu)} and {len(one_cpu)}"
+        )
+    estimates = [(whole - one) / max(count - 1, 1) for whole, one in zip(all_cpu, one_cpu, strict=True)]
+    median = statistics.median(estimates)
+    each = median if median > 0 else None
+    return Split(each, max(statistics.median(one_cpu) - (each or 0.0), 0.0), min(estimates), max(estimates))
+
+
+def ratio_of(a: Split, b: Split) -> float | None:
+    """``a.each / b.each``, or None where either is below the noise."""
+    return a.each / b.each if a.each is not None and b.each is not None else None
 
 
 def _ids(scenarios: Path, system: str | None = None) -> list[str]:
@@ -293,19 +331,21 @@ def main(argv: list[str] | None = None) -> int:
             repeat,
             cwd,
         )
-        all_cpu, one_cpu = (statistics.median(whole[k].cpu) for k in ("all", "one"))
-        each, startup = per_case(all_cpu, one_cpu, len(ids))
+        all_cpu = statistics.median(whole["all"].cpu)
+        suite = split(whole["all"].cpu, whole["one"].cpu, len(ids))
         results["suite"] = {
             "in_process": whole["all"].summary(),
             "scenarios_per_cpu_second_with_startup": len(ids) / all_cpu,
-            "per_case_cpu": each,
-            "cases_per_cpu_second": 1 / each if each else None,
-            "startup_cpu": startup,
+            "per_case_cpu": suite.each,
+            "per_case_cpu_range": [suite.low, suite.high],
+            "cases_per_cpu_second": 1 / suite.each if suite.each else None,
+            "startup_cpu": suite.startup,
         }
+        rate = f" = {1 / suite.each:.0f}/s" if suite.each else ""
         lines.append(
             f"suite in-process{leaving_out}: {len(ids)} scenarios, {all_cpu:.2f}s CPU (median) = "
-            f"{len(ids) / all_cpu:.0f}/s with start-up; per case {each * 1000:.2f} ms = "
-            f"{(1 / each if each else float('inf')):.0f}/s; start-up {startup:.2f}s"
+            f"{len(ids) / all_cpu:.0f}/s with start-up; per case {suite.describe()}{rate}; "
+            f"start-up {suite.startup:.2f}s"
         )
 
         if excluded:
@@ -335,43 +375,39 @@ def main(argv: list[str] | None = None) -> int:
             system_ids = _ids(args.scenarios, system)
             if not system_ids:
                 continue
+            # Both modes over all of the system's scenarios and over one of them, the four rotated
+            # within each round: the ratio with start-up (the issue's figure), and its split into per
+            # case (what the protocol costs a case) and start-up (for stdio, the server's own
+            # interpreter and imports beside the harness's), which the ratio with start-up mixes.
+            one = _one(system_ids)
             figures, ratios = interleaved(
                 {
                     "stdio": run_argv(STDIO_REFERENCE, args.scenarios, out / "s", "--system", system),
                     "in_process": run_argv("reference", args.scenarios, out / "p", "--system", system),
+                    "stdio_one": run_argv(STDIO_REFERENCE, args.scenarios, out / "s1", *one),
+                    "in_process_one": run_argv("reference", args.scenarios, out / "p1", *one),
                 },
                 repeat,
                 cwd,
             )
             ratio = statistics.median(ratios)
-            # The same pair over one scenario of the system: what each mode costs before its first case
-            # (for stdio, the server's own interpreter and imports beside the harness's) and per case
-            # (the protocol's cost), which the ratio with start-up mixes.
-            ones, _ = interleaved(
-                {
-                    "stdio": run_argv(STDIO_REFERENCE, args.scenarios, out / "s1", *_one(system_ids)),
-                    "in_process": run_argv("reference", args.scenarios, out / "p1", *_one(system_ids)),
-                },
-                repeat,
-                cwd,
-            )
-            split = {
-                mode: per_case(
-                    statistics.median(figures[mode].cpu), statistics.median(ones[mode].cpu), len(system_ids)
-                )
+            stdio_split, local_split = (
+                split(figures[mode].cpu, figures[f"{mode}_one"].cpu, len(system_ids))
                 for mode in ("stdio", "in_process")
-            }
-            (stdio_each, stdio_start), (local_each, local_start) = split["stdio"], split["in_process"]
+            )
+            per_case_ratio = ratio_of(stdio_split, local_split)
             per_system[system] = {
                 "scenarios": len(system_ids),
                 "stdio": figures["stdio"].summary(),
                 "in_process": figures["in_process"].summary(),
                 "stdio_over_in_process_cpu": ratio,
-                "stdio_per_case_cpu": stdio_each,
-                "in_process_per_case_cpu": local_each,
-                "stdio_over_in_process_per_case": stdio_each / local_each if local_each else None,
-                "stdio_startup_cpu": stdio_start,
-                "in_process_startup_cpu": local_start,
+                "stdio_per_case_cpu": stdio_split.each,
+                "in_process_per_case_cpu": local_split.each,
+                "stdio_per_case_cpu_range": [stdio_split.low, stdio_split.high],
+                "in_process_per_case_cpu_range": [local_split.low, local_split.high],
+                "stdio_over_in_process_per_case": per_case_ratio,
+                "stdio_startup_cpu": stdio_split.startup,
+                "in_process_startup_cpu": local_split.startup,
             }
             leaving = leaving_out if system in excluded_systems else ""
             lines.append(
@@ -379,11 +415,11 @@ def main(argv: list[str] | None = None) -> int:
                 f"({statistics.median(figures['stdio'].cpu):.2f}s vs "
                 f"{statistics.median(figures['in_process'].cpu):.2f}s, {len(system_ids)} scenarios)"
             )
-            per_case_ratio = f"{stdio_each / local_each:.2f}x" if local_each else "n/a"
             lines.append(
-                f"{system:5} stdio/in-process{leaving}, per case: {per_case_ratio} "
-                f"({stdio_each * 1000:.2f} ms vs {local_each * 1000:.2f} ms); start-up {stdio_start:.2f}s "
-                f"vs {local_start:.2f}s"
+                f"{system:5} stdio/in-process{leaving}, per case: "
+                f"{'n/a' if per_case_ratio is None else f'{per_case_ratio:.2f}x'} "
+                f"({stdio_split.describe()} vs {local_split.describe()}); "
+                f"start-up {stdio_split.startup:.2f}s vs {local_split.startup:.2f}s"
             )
         results["systems"] = per_system
 
@@ -400,29 +436,21 @@ def main(argv: list[str] | None = None) -> int:
                     cwd,
                 )
                 runs[impl] = figures
-            bridge_each, bridge_start = per_case(
-                statistics.median(runs["llmz-node"]["all"].cpu),
-                statistics.median(runs["llmz-node"]["one"].cpu),
-                len(llmz_ids),
-            )
-            ref_each, _ = per_case(
-                statistics.median(runs["reference"]["all"].cpu),
-                statistics.median(runs["reference"]["one"].cpu),
-                len(llmz_ids),
-            )
+            bridge = split(runs["llmz-node"]["all"].cpu, runs["llmz-node"]["one"].cpu, len(llmz_ids))
+            reference = split(runs["reference"]["all"].cpu, runs["reference"]["one"].cpu, len(llmz_ids))
+            times = ratio_of(bridge, reference)
             results["llmz_bridge"] = {
-                "per_case_cpu": bridge_each,
-                "startup_cpu": bridge_start,
-                "reference_per_case_cpu": ref_each,
-                "bridge_over_reference_per_case": bridge_each / ref_each if ref_each else None,
+                "per_case_cpu": bridge.each,
+                "startup_cpu": bridge.startup,
+                "reference_per_case_cpu": reference.each,
+                "bridge_over_reference_per_case": times,
                 "bridge_wall": runs["llmz-node"]["all"].summary(),
             }
-            times = bridge_each / ref_each if ref_each else float("inf")
             lines.append(
                 f"llmz bridge/reference per case{leaving_out if 'llmz' in excluded_systems else ''}: "
-                f"{times:.1f}x "
-                f"({bridge_each * 1000:.0f} ms vs {ref_each * 1000:.0f} ms CPU; bridge start-up "
-                f"{bridge_start:.2f}s)"
+                f"{'n/a' if times is None else f'{times:.1f}x'} "
+                f"({bridge.describe()} vs {reference.describe()} CPU; bridge start-up "
+                f"{bridge.startup:.2f}s)"
             )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")

@@ -75,9 +75,9 @@ def _parser(prog: str = "python -m conformance") -> argparse.ArgumentParser:
     )
     mutants.add_argument("--system", action="append", choices=SYSTEMS, help="only this system's variants")
     mutants.add_argument("--scenarios", type=Path, default=SCENARIO_ROOT, help=argparse.SUPPRESS)
-    from conformance.fuzz import command as fuzz
+    from conformance.fuzz.arguments import add_parser as add_fuzz
 
-    fuzz.add_parser(commands)
+    add_fuzz(commands)
     return parser
 
 

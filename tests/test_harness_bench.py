@@ -10,12 +10,26 @@ from typing import Any
 import pytest
 from conftest import minimal_scenario
 
-from conformance.bench import interleaved, main, per_case
+from conformance.bench import interleaved, main, ratio_of, split
 
 
-def test_per_case_and_start_up_are_separated() -> None:
-    each, startup = per_case(all_cpu=3.0, one_cpu=1.02, count=100)
-    assert each == pytest.approx(0.02) and startup == pytest.approx(1.0)
+def test_per_case_and_start_up_are_separated_round_by_round() -> None:
+    # Round 2 ran on a slower machine throughout: its own pair still gives 0.02 s a case.
+    result = split(all_cpu=[3.0, 3.9, 3.02], one_cpu=[1.02, 1.92, 1.0], count=100)
+    assert result.each == pytest.approx(0.02) and result.startup == pytest.approx(1.0)
+    assert result.low == pytest.approx(0.02) and result.high == pytest.approx(2.02 / 99)
+    assert result.describe() == "20.00 ms"
+
+
+def test_cases_cheaper_than_the_noise_are_reported_as_such_not_as_free() -> None:
+    cheap = split(all_cpu=[0.60, 0.58, 0.66], one_cpu=[0.61, 0.60, 0.62], count=80)
+    assert cheap.each is None and not cheap.measurable
+    assert cheap.describe().startswith("below the noise (estimates -0.25 to 0.51 ms")
+    assert cheap.startup == pytest.approx(0.61)
+    assert ratio_of(cheap, split([3.0], [1.0], 101)) is None
+    assert ratio_of(split([3.0], [1.0], 101), split([2.0], [1.0], 101)) == pytest.approx(2.0)
+    with pytest.raises(ValueError, match="as many runs over one case as over all"):
+        split([1.0, 2.0], [1.0], 10)
 
 
 def test_pairs_alternate_and_ratios_are_per_pair(tmp_path: Path) -> None:
@@ -30,6 +44,16 @@ def test_pairs_alternate_and_ratios_are_per_pair(tmp_path: Path) -> None:
     assert len(figures["a"].cpu) == len(figures["b"].cpu) == len(ratios) == 3
 
 
+def test_more_than_two_commands_are_rotated_round_by_round(tmp_path: Path) -> None:
+    log = tmp_path / "order.txt"
+    commands = {
+        name: ["python3", "-c", f"open({str(log)!r}, 'a').write({name!r})"] for name in ("a", "b", "c", "d")
+    }
+    figures, ratios = interleaved(commands, 4, tmp_path)
+    assert log.read_text() == "abcd" "bcda" "cdab" "dabc"
+    assert all(len(figure.cpu) == 4 for figure in figures.values()) and len(ratios) == 4
+
+
 def test_bench_reports_the_figures_and_writes_json(
     scenario_tree: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -38,10 +62,11 @@ def test_bench_reports_the_figures_and_writes_json(
     assert main(["--repeat", "1", "--scenarios", str(root), "--out", str(out), "--no-bridge"]) == 0
     text = capsys.readouterr().out
     system = minimal_scenario()["system"]
+    each = r"[\d.]+ ms|below the noise \(estimates -?[\d.]+ to -?[\d.]+ ms\)"
     assert re.search(r"^suite in-process: 2 scenarios, [\d.]+s CPU", text, re.M), text
     assert re.search(rf"^{system} +stdio/in-process, with start-up: [\d.]+x CPU", text, re.M), text
     assert re.search(
-        rf"^{system} +stdio/in-process, per case: (?:[\d.]+x|n/a) \([\d.]+ ms vs [\d.]+ ms\); "
+        rf"^{system} +stdio/in-process, per case: (?:[\d.]+x|n/a) \((?:{each}) vs (?:{each})\); "
         r"start-up [\d.]+s vs [\d.]+s$",
         text,
         re.M,
@@ -50,7 +75,10 @@ def test_bench_reports_the_figures_and_writes_json(
     assert written["scenarios"] == 2 and system in written["systems"]
     figures = written["systems"][system]
     assert figures["stdio_startup_cpu"] > 0 and figures["in_process_startup_cpu"] > 0, figures
-    assert figures["stdio_per_case_cpu"] >= 0 and figures["in_process_per_case_cpu"] >= 0, figures
+    for mode in ("stdio", "in_process"):
+        low, high = figures[f"{mode}_per_case_cpu_range"]
+        each_cpu = figures[f"{mode}_per_case_cpu"]
+        assert each_cpu is None or (each_cpu > 0 and low <= each_cpu <= high), figures
 
 
 def test_busy_folders_are_left_out_of_the_throughput_and_timed_in_the_whole_suite(

@@ -50,6 +50,9 @@ def test_a_run_of_one_system_builds_only_its_record_models_and_reads_no_baseline
     assert "conformance.scenario.akan" in modules
     assert "conformance.scenario.llmz" not in modules and "conformance.scenario.falai" not in modules
     assert "conformance.baseline" not in modules
+    assert "conformance.fuzz.arguments" in modules  # the command line is built whole ...
+    assert "conformance.fuzz.command" not in modules  # ... without the fuzzer
+    assert "conformance.fuzz.known" not in modules
 
 
 def test_a_run_with_a_baseline_reads_it(tmp_path: Path) -> None:

@@ -7,6 +7,8 @@ wherever they came from (a clone or an installed package).
 
 from __future__ import annotations
 
+import contextlib
+import os
 import platform
 import time
 from datetime import UTC, datetime
@@ -32,6 +34,21 @@ class Clock:
         return time.monotonic() - self._start
 
 
+def describe_platform() -> str:
+    """Operating system, release and machine, and the C library where one is known: what
+    ``platform.platform()`` says, without its cost. That call runs ``uname -p`` in a subprocess and, on
+    Linux, reads the interpreter's own binary looking for a glibc version: about 13 ms of CPU and 30 ms
+    of wall on every run, for a line of the report. ``os.uname`` and ``os.confstr`` give the same facts
+    from the kernel and the C library directly."""
+    system, _, release, _, machine = os.uname() if hasattr(os, "uname") else ("", "", "", "", "")
+    if not system:  # no uname (Windows): the standard library's own answer
+        return platform.platform()
+    libc = ""
+    with contextlib.suppress(ValueError, OSError):
+        libc = (os.confstr("CS_GNU_LIBC_VERSION") or "").replace(" ", "")
+    return "-".join(part for part in (system, release, machine, f"with-{libc}" if libc else "") if part)
+
+
 def run_metadata(
     clock: Clock | None = None, spec_root: Path = SPEC_ROOT, scenario_root: Path = SCENARIO_ROOT
 ) -> RunMetadata:
@@ -45,6 +62,6 @@ def run_metadata(
         protocol_version=max(PROTOCOL_VERSIONS),
         started_at=clock.started_at.isoformat(timespec="seconds"),
         duration_s=round(clock.elapsed(), 3),
-        platform=platform.platform(),
+        platform=describe_platform(),
         python=platform.python_version(),
     )
