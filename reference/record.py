@@ -9,11 +9,13 @@ _ATOMS = frozenset({str, int, float, bool, type(None)})
 
 
 def _copy(value: Any) -> Any:
+    # A scalar member is taken as it is without a call: most members of a record's data are scalars, and
+    # the call per member was most of the cost of a copy.
     kind = type(value)
     if kind is dict:
-        return {key: _copy(item) for key, item in value.items()}
+        return {key: item if type(item) in _ATOMS else _copy(item) for key, item in value.items()}
     if kind is list:
-        return [_copy(item) for item in value]
+        return [item if type(item) in _ATOMS else _copy(item) for item in value]
     if kind in _ATOMS:
         return value
     if kind is tuple:

@@ -5,7 +5,11 @@ code. It takes the three host callables the worker registered (``__host_call``, 
 ``__host_capture``) into its closure and deletes them from the global object, captures every intrinsic
 it relies on later (``JSON.stringify``, ``Reflect.apply``, ``Promise.prototype.then`` ...), and only
 then defines the guest API: tools, ``exit``, ``inspect``, ``chat.<component>``, registered objects, and
-the session memory as globals.
+the session memory as globals. Tools, chat components and registered objects are ``EXTRAS``: parts the
+per-program setup script brings along only when the program's configuration has them, because parsing
+the kernel into every fresh context is most of a program's cost in the worker. They are plain function
+expressions evaluated with the setup, before any generated code, and reach the kernel's captured
+intrinsics only through the argument the kernel passes them.
 
 Why so careful. Generated code runs in the same realm as the host's plumbing, so anything reachable
 from the global object or a shared prototype is reachable from the guest: it could replace
@@ -42,7 +46,7 @@ payloads, props, inspections and memory values are refused as invalid values rat
 recursive encoder (our limit: the documents set none)."""
 
 KERNEL: Final = r"""
-(function (config) {
+function (config, extras) {
   'use strict';
   const G = globalThis;
   const hostCall = G.__host_call, hostSettle = G.__host_settle, hostCapture = G.__host_capture;
@@ -229,43 +233,19 @@ KERNEL: Final = r"""
   };
   const pending = create(null);
   let pendingCount = 0;
-  const track = (name, promise) => {
-    const entry = create(null);
-    entry.name = name;
-    entry.awaited = false;
-    pending[pendingCount++] = entry;
-    apply(then, settleQuietly(promise), [undefined, noop]);
-    const mark = () => { entry.awaited = true; };
-    return {
-      then(onValue, onError) { mark(); return apply(then, promise, [onValue, onError]); },
-      catch(onError) { mark(); return apply(then, promise, [undefined, onError]); },
-      finally(onDone) {
-        mark();
-        return apply(then, promise, [
-          (v) => { onDone(); return v; },
-          (e) => { onDone(); throw e; },
-        ]);
-      },
-    };
-  };
-  const toolSource = (name) => (input) => {
-    let stack = '';
-    try { const s = new ErrorCtor().stack; if (typeof s === 'string') stack = s; } catch (e) {}
-    return track(name, (async () => dec(hostCall('tool', quote(name), enc(input), quote(stack))))());
-  };
+  const remember = (entry) => { pending[pendingCount++] = entry; };
 
   G.inspect = (value) => { dec(hostCall('inspect', enc(value))); return value; };
   G.exit = (name, payload) => dec(hostCall('exit', quote(name), enc(payload)));
-  for (const name of config.tools) G[name] = toolSource(name);
-  if (config.chat) {
-    G.chat = new ProxyCtor({}, {
-      __proto__: null,
-      get(_target, name) {
-        if (typeof name !== 'string') return undefined;
-        return (props) => dec(hostCall('component', quote(name), enc(props)));
-      },
-    });
-  }
+  // What only some programs need (tools, chat components, registered objects) is in EXTRAS: the setup
+  // script brings the parts this program needs, so the others are never parsed. They get what they use
+  // from the kernel's closure through this null-prototype kit, never through the global object.
+  const kit = {
+    __proto__: null, G, apply, create, defineProperty, keysOf, then, noop, ErrorCtor, ProxyCtor, StringCtor,
+    hostCall, quote, enc, dec, memEncode, memDecode, refusal, settleQuietly, remember,
+  };
+  if (config.tools.length) extras.tools(kit, config.tools);
+  if (config.chat) extras.chat(kit);
 
   // -- session memory and registered objects -----------------------------------------------------
   const state = parse(config.memory);
@@ -289,28 +269,7 @@ KERNEL: Final = r"""
     configurable: false });
 
   const objects = parse(config.objects);
-  for (const objName of keysOf(objects)) {
-    const target = {};
-    for (const prop of keysOf(objects[objName])) {
-      let current = memDecode(objects[objName][prop]);
-      defineProperty(target, prop, {
-        __proto__: null,
-        enumerable: true,
-        get: () => current,
-        set: (v) => {
-          dec(hostCall('object_set', quote(objName), quote(prop), memEncode(v)));
-          current = v;
-        },
-      });
-    }
-    const refuse = (key) => refusal(objName + '.' + StringCtor(key))();
-    G[objName] = new ProxyCtor(target, {
-      __proto__: null,
-      set(t, key, value) { if (!(key in t)) refuse(key); t[key] = value; return true; },
-      defineProperty: (t, key) => refuse(key),
-      deleteProperty: (t, key) => refuse(key),
-    });
-  }
+  if (keysOf(objects).length) extras.objects(kit, objects);
 
   // -- running the program and reporting how it ended ---------------------------------------------
   const none = create(null);
@@ -405,13 +364,99 @@ KERNEL: Final = r"""
   defineProperty(G, '__llmz_capture', {
     __proto__: null, value: capture, writable: false, configurable: false });
   defineProperty(G, '__llmz_run', { __proto__: null, value: run, writable: false, configurable: true });
-})
+}
 """
+
+
+EXTRAS: Final = {
+    "tools": r"""
+function (kit, names) {
+  'use strict';
+  const { G, apply, create, then, noop, ErrorCtor, hostCall, quote, enc, dec, settleQuietly, remember } = kit;
+  const track = (name, promise) => {
+    const entry = create(null);
+    entry.name = name;
+    entry.awaited = false;
+    remember(entry);
+    apply(then, settleQuietly(promise), [undefined, noop]);
+    const mark = () => { entry.awaited = true; };
+    return {
+      then(onValue, onError) { mark(); return apply(then, promise, [onValue, onError]); },
+      catch(onError) { mark(); return apply(then, promise, [undefined, onError]); },
+      finally(onDone) {
+        mark();
+        return apply(then, promise, [
+          (v) => { onDone(); return v; },
+          (e) => { onDone(); throw e; },
+        ]);
+      },
+    };
+  };
+  const toolSource = (name) => (input) => {
+    let stack = '';
+    try { const s = new ErrorCtor().stack; if (typeof s === 'string') stack = s; } catch (e) {}
+    return track(name, (async () => dec(hostCall('tool', quote(name), enc(input), quote(stack))))());
+  };
+  for (const name of names) G[name] = toolSource(name);
+}
+""",
+    "chat": r"""
+function (kit) {
+  'use strict';
+  const { G, ProxyCtor, hostCall, quote, enc, dec } = kit;
+  G.chat = new ProxyCtor({}, {
+    __proto__: null,
+    get(_target, name) {
+      if (typeof name !== 'string') return undefined;
+      return (props) => dec(hostCall('component', quote(name), enc(props)));
+    },
+  });
+}
+""",
+    "objects": r"""
+function (kit, objects) {
+  'use strict';
+  const { G, defineProperty, keysOf, ProxyCtor, StringCtor } = kit;
+  const { hostCall, quote, dec, memEncode, memDecode, refusal } = kit;
+  for (const objName of keysOf(objects)) {
+    const target = {};
+    for (const prop of keysOf(objects[objName])) {
+      let current = memDecode(objects[objName][prop]);
+      defineProperty(target, prop, {
+        __proto__: null,
+        enumerable: true,
+        get: () => current,
+        set: (v) => {
+          dec(hostCall('object_set', quote(objName), quote(prop), memEncode(v)));
+          current = v;
+        },
+      });
+    }
+    const refuse = (key) => refusal(objName + '.' + StringCtor(key))();
+    G[objName] = new ProxyCtor(target, {
+      __proto__: null,
+      set(t, key, value) { if (!(key in t)) refuse(key); t[key] = value; return true; },
+      defineProperty: (t, key) => refuse(key),
+      deleteProperty: (t, key) => refuse(key),
+    });
+  }
+}
+""",
+}
+"""The kernel's parts that only some programs need, each a function the kernel calls with its kit: tools
+(with the bookkeeping of unawaited calls), ``chat.<component>`` and registered objects. ``kernel_source``
+puts into the setup script only the parts its program's configuration needs, so a program without tools,
+chat or objects never parses them; the kernel fails at setup, loudly, if a needed part is missing."""
 
 
 DEFINITION: Final = "globalThis.__llmz_kernel = " + KERNEL.strip() + ";"
 """Defines the kernel without running it. A worker evaluates this ahead of time in a fresh context, while
-the host is busy elsewhere: parsing the kernel is most of the cost of starting a program."""
+the host is busy elsewhere: parsing the kernel is most of the cost of starting a program.
+
+The function is not wrapped in parentheses, here or in ``kernel_source``: at an opening parenthesis
+QuickJS scans ahead to the matching one to tell an arrow function's parameters from an expression, so a
+parenthesised kernel is tokenised twice (a fifth of its parse). The kernel's line numbers, which stack
+traces of errors thrown inside it carry, are unchanged: it still starts on line 1."""
 
 
 def kernel_source(
@@ -439,11 +484,15 @@ def kernel_source(
         "maxChars": max_chars,
         "texts": texts,
     }
-    return (
-        "(function (kernel, memory) { delete globalThis.__llmz_kernel; delete globalThis.__host_memory; "
-        "const config = "
+    needed = {"tools": bool(tools), "chat": chat, "objects": objects_state.strip() != "{}"}
+    extras = "".join(f"{name}: {EXTRAS[name].strip()}, " for name, used in needed.items() if used)
+    return (  # a block, not a parenthesised function: see DEFINITION
+        "{ const kernel = globalThis.__llmz_kernel, memory = globalThis.__host_memory; "
+        "delete globalThis.__llmz_kernel; delete globalThis.__host_memory; const config = "
         + json.dumps(config)
-        + "; config.memory = memory; kernel(config); })(globalThis.__llmz_kernel, globalThis.__host_memory);"
+        + "; config.memory = memory; kernel(config, { __proto__: null, "
+        + extras
+        + "}); }"
     )
 
 

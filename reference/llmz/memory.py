@@ -75,11 +75,19 @@ def _declarations(code: str) -> Iterator[re.Match[str]]:
 
 
 def declared_names(code: str) -> list[str]:
-    """Top-level declarations of a program, in order (see the module docstring for what counts)."""
+    """Top-level declarations of a program, in order (see the module docstring for what counts). A list
+    of the caller's own; the names are remembered per program text (``_declared``)."""
+    return list(_declared(code))
+
+
+@lru_cache(maxsize=64)
+def _declared(code: str) -> tuple[str, ...]:
+    """``declared_names``, remembered: a pure function of the text, which each program asks for four times
+    (the reserved names, the object names, the kernel's capture and its getters)."""
     names: list[str] = []
     for match in _declarations(code):
         names += [name for name in _pattern_names(match.group(3)) if name not in names]
-    return names
+    return tuple(names)
 
 
 def hoist_declarations(code: str) -> str:

@@ -23,7 +23,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Final, Literal, Protocol
 
 from reference.llmz import containment, kernel, memory
 from reference.llmz.preview import UNDEFINED
@@ -84,6 +84,19 @@ def depth_of(value: Any) -> int:
     return deepest
 
 
+_COUNTED_BRACKETS: Final = 64 * 1024
+"""Texts up to this long have their brackets counted (``_shallow``); longer ones are walked, since a long
+text is usually one long string, which the walk passes in one step."""
+
+
+def _shallow(text: str, max_depth: int) -> bool:
+    """Whether the JSON ``text`` certainly nests no deeper than ``max_depth``, known without decoding it:
+    every level of nesting opens with a ``[`` or ``{`` of its own, so their number (those inside strings
+    counted too) bounds the depth. Most values from the program have fewer brackets than ``max_depth``,
+    and counting them is much cheaper than walking what they decode to (``depth_of``)."""
+    return len(text) <= _COUNTED_BRACKETS and text.count("[") + text.count("{") <= max_depth
+
+
 def load_bounded(text: str | None, max_depth: int = kernel.MAX_DEPTH + 1) -> Any:
     """JSON from the program, refused (PayloadError) when too large or nested past ``max_depth`` (by
     default ``kernel.MAX_DEPTH`` inside the kernel's ``{value: ...}`` box)."""
@@ -95,7 +108,7 @@ def load_bounded(text: str | None, max_depth: int = kernel.MAX_DEPTH + 1) -> Any
         data = None
         too_deep = True
     else:
-        too_deep = depth_of(data) > max_depth
+        too_deep = not _shallow(text, max_depth) and depth_of(data) > max_depth
     if too_deep:
         raise PayloadError(f"the value is nested deeper than {kernel.MAX_DEPTH} levels")
     return data

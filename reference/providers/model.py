@@ -9,10 +9,19 @@ models, so the reference stays a library that knows nothing of YAML or of the su
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
+from reference.record import snapshot
+
 StopReason = Literal["stop", "tool_calls", "max_tokens"]
+
+
+def _as_dict(item: Any) -> dict[str, Any]:
+    """``dataclasses.asdict`` for the flat records below (no field holds another dataclass): each field in
+    order, its value copied (``reference.record.snapshot``). ``asdict`` takes every value apart generically
+    and was the larger part of recording an answer."""
+    return {f.name: snapshot(getattr(item, f.name)) for f in fields(item)}
 
 
 @dataclass(frozen=True)
@@ -26,7 +35,7 @@ class ToolCall:
 
     def to_dict(self) -> dict[str, Any]:
         """The call as recorded: fields that are not set are left out."""
-        return {key: value for key, value in asdict(self).items() if value is not None}
+        return {key: value for key, value in _as_dict(self).items() if value is not None}
 
 
 @dataclass(frozen=True)
@@ -35,7 +44,7 @@ class Usage:
     output_tokens: int = 0
 
     def to_dict(self) -> dict[str, int]:
-        return asdict(self)
+        return _as_dict(self)
 
 
 @dataclass(frozen=True)
@@ -47,7 +56,7 @@ class ProviderError:
     retry_after: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return _as_dict(self)
 
 
 @dataclass(frozen=True)
