@@ -77,8 +77,8 @@ def minimal_scenario(**overrides: Any) -> dict[str, Any]:
 ScenarioTree = Callable[..., Path]
 
 
-#: Under ``pytest -n 2 --dist loadgroup`` (``nox -s tests``), the tests that take longest, in the order
-#: they should start: xdist hands out one work unit at a time, so starting the long ones first lets both
+#: Under ``pytest -n 3 --dist loadgroup`` (``nox -s tests``), the tests that take longest, in the order
+#: they should start: xdist hands out one work unit at a time, so starting the long ones first lets the
 #: workers finish together instead of one waiting on a long test that started last. Node id prefixes;
 #: measured with ``--durations`` (the llmz bridge suite, the packaging round trip, every mutant, the
 #: permitted variants of llmz, then the rest of the minute-scale tests).
@@ -102,7 +102,7 @@ START_FIRST = (
 #: Modules whose tests share an expensive module-scoped fixture (two whole runs of the suite, a built and
 #: installed wheel, the plain-reference runs the permitted variants share, one stdio run of every hostile
 #: scenario, one headless Chromium for the report's filters): one work unit each under ``--dist loadgroup``,
-#: so one worker builds it once (split over two workers, each built its own copy).
+#: so one worker builds it once (split over several workers, each built its own copy).
 ONE_WORKER = {
     "tests/test_conformance_reference.py": "reference-runs",
     "tests/test_golden.py": "reference-runs",
