@@ -19,6 +19,7 @@ from typing import Any
 import jsonschema
 import pytest
 from conftest import minimal_scenario
+from llmz_bridges import AnsweringBridge
 
 from conformance.adapters.reference import ReferenceAdapter
 from conformance.paths import GOLDEN_ROOT, PROTOCOL_DIR, SCENARIO_ROOT
@@ -26,8 +27,7 @@ from conformance.runner import Selection, envelope_conforms, record_problems, ru
 from conformance.scenario.load import LoadedScenario, load_all, may_match
 from reference.llmz import containment
 from reference.llmz.memory import Memory, size_of
-from reference.llmz.preview import UNDEFINED
-from reference.llmz.sandbox import encode_value, run_program
+from reference.llmz.sandbox import run_program
 
 # -- the envelope ----------------------------------------------------------------------------------------
 
@@ -150,23 +150,6 @@ def yaml_with_escaped_rule(path: Path, document: dict[str, Any]) -> Path:
 # -- no state shared between programs or cases -----------------------------------------------------------
 
 
-class _Bridge:
-    def tool(self, name: str, input_json: str | None, line: int | None) -> str:
-        return encode_value("ok")
-
-    def exit(self, name: str, payload_json: str | None) -> str:
-        return encode_value(UNDEFINED)
-
-    def component(self, name: str, props_json: str | None) -> str:
-        return encode_value(UNDEFINED)
-
-    def inspect(self, value_json: str | None) -> str | None:
-        return None
-
-    def internal_failure(self, message: str) -> None:
-        raise AssertionError(message)
-
-
 POLLUTE = """
 globalThis.leaked = 42
 var declared = 'kept?'
@@ -188,10 +171,10 @@ def _workers() -> list[int]:
 
 
 def test_a_program_leaves_nothing_in_the_realm_of_the_next_one_on_the_same_worker() -> None:
-    first = run_program(POLLUTE, _Bridge(), ["t"], chat=False)
+    first = run_program(POLLUTE, AnsweringBridge(), ["t"], chat=False)
     assert first.value == 1
     reused = _workers()
-    second = run_program(PROBE, _Bridge(), ["t"], chat=False)
+    second = run_program(PROBE, AnsweringBridge(), ["t"], chat=False)
     assert reused and set(_workers()) & set(reused), "the worker was not reused: the test proves nothing"
     assert second.value == ["undefined", "undefined", True, "function", '{"a":1}', "own"]
 

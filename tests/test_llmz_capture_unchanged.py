@@ -9,27 +9,13 @@ import json
 from typing import Any
 
 import pytest
+from llmz_bridges import AnsweringBridge
 
 from reference.llmz import kernel, memory
-from reference.llmz.preview import UNDEFINED
-from reference.llmz.sandbox import encode_value, run_program
+from reference.llmz.sandbox import run_program
 
 WITHOUT_SHORTCUT = kernel.DEFINITION.replace("const same = ", "const same = false && ")
 assert WITHOUT_SHORTCUT != kernel.DEFINITION, "the shortcut is no longer where this test expects it"
-
-
-class Quiet:
-    def tool(self, name: str, input_json: str | None, line: int | None) -> str:
-        return encode_value(None)
-
-    def exit(self, name: str, payload_json: str | None) -> str:
-        return encode_value(UNDEFINED)
-
-    def component(self, name: str, props_json: str | None) -> str:
-        return encode_value(UNDEFINED)
-
-    def inspect(self, value_json: str | None) -> str | None:
-        return None
 
 
 LOADED: dict[str, Any] = {
@@ -44,7 +30,7 @@ def _capture(code: str, variables: dict[str, Any], definition: str = kernel.DEFI
     state = json.dumps({"variables": LOADED, "iterations": [], "hasReturn": False, "returned": None})
     outcome = run_program(
         code,
-        Quiet(),
+        AnsweringBridge(None),
         [],
         chat=False,
         memory_state=state,
@@ -90,7 +76,7 @@ def test_long_ascii_texts_travel_beside_the_memory_json_and_arrive_whole() -> No
     code = "return [a.length, a.slice(0, 2), b.length, b.slice(0, 2), c, short, typeof __host_text_0]"
     outcome = run_program(
         code,
-        Quiet(),
+        AnsweringBridge(None),
         [],
         chat=False,
         memory_state=state,

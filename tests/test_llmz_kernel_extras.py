@@ -8,31 +8,12 @@ import json
 from typing import Any
 
 import pytest
+from llmz_bridges import AnsweringBridge
 
 from reference.llmz import containment, kernel
-from reference.llmz.preview import UNDEFINED
-from reference.llmz.sandbox import encode_value, run_program
+from reference.llmz.sandbox import run_program
 
 SMALL = containment.Limits(budget=5.0, backstop=10.0, heap=32 * 1024 * 1024)
-
-
-class Answering:
-    """A bridge that answers every call with ``undefined`` (``ok`` for tools)."""
-
-    def tool(self, name: str, input_json: str | None, line: int | None) -> str:
-        return encode_value("ok")
-
-    def exit(self, name: str, payload_json: str | None) -> str:
-        return encode_value(UNDEFINED)
-
-    def component(self, name: str, props_json: str | None) -> str:
-        return encode_value(UNDEFINED)
-
-    def inspect(self, value_json: str | None) -> str | None:
-        return None
-
-    def object_set(self, obj: str, prop: str, tagged_json: str | None) -> str:
-        return encode_value(UNDEFINED)
 
 
 OBJECTS = json.dumps({"shelf": {"count": 1}})
@@ -85,7 +66,7 @@ def test_a_missing_part_fails_the_setup(tools: list[str], chat: bool, objects_st
 
 
 def _run(code: str, **kwargs: Any) -> Any:
-    return run_program(code, Answering(), kwargs.pop("tools", []), limits=SMALL, **kwargs)
+    return run_program(code, AnsweringBridge(), kwargs.pop("tools", []), limits=SMALL, **kwargs)
 
 
 def test_the_parts_work_and_leave_no_global_behind() -> None:
