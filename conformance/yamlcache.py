@@ -17,6 +17,12 @@ booleans, null: what every shipped file holds); anything else (a date, binary, a
 every time. Aliases are stored expanded, which is what the value means; the loader already bounds that
 size. Every hit is a fresh ``json.loads``, so callers may change what they get.
 
+Why it is never someone else's. A file that sits under an entry's name is not believed for having that
+name (anyone can compute the key): entries are sealed with the folder's secret key and read back only
+when the seal verifies, the file is this user's own and no larger than ``entry_bound`` allows
+(``reference.sealed_cache``, issue 23). A planted, altered, oversized or linked entry is a miss and is
+rebuilt; a folder other users can write is not used at all.
+
 Where. ``$CONFORMANCE_CACHE_DIR`` if set (``off`` turns the cache off), else ``$XDG_CACHE_HOME`` or
 ``~/.cache``, under ``conformance/yaml``. Entries are written to a temporary name and renamed into place,
 so concurrent runs (pytest-xdist) never read half an entry; an unreadable or corrupt entry is a miss and
@@ -25,19 +31,21 @@ an unwritable folder only means no caching: the cache can make a run faster, nev
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
-import tempfile
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from reference import sealed_cache
+
 ENV = "CONFORMANCE_CACHE_DIR"
 OFF = "off"
+_GROWTH = 8
+_SLACK = 64 * 1024
 
 
 def cache_dir() -> Path | None:
@@ -88,15 +96,24 @@ def faithful(value: Any) -> bool:
     return True
 
 
+def entry_bound(data: bytes) -> int:
+    """The largest entry kept for a file of ``data``'s size: a document whose JSON is many times its YAML
+    (aliases expanded) is parsed every time rather than stored, and nothing larger is ever read back."""
+    return _GROWTH * len(data) + _SLACK
+
+
 def lookup(data: bytes) -> tuple[bool, Any]:
-    """(True, document) for bytes parsed before, else (False, None)."""
+    """(True, document) for bytes parsed before, else (False, None). Only this cache's own sealed entries
+    are believed (``reference.sealed_cache``); any other file under the entry's name is a miss."""
     folder = cache_dir()
     if folder is None:
         return False, None
+    payload = sealed_cache.read(folder, key(data), entry_bound(data))
+    if payload is None:
+        return False, None
     try:
-        text = (folder / key(data)).read_bytes()
-        return True, json.loads(text)
-    except (OSError, ValueError):
+        return True, json.loads(payload)
+    except (ValueError, RecursionError):
         return False, None
 
 
@@ -105,15 +122,9 @@ def store(data: bytes, document: Any) -> None:
     folder = cache_dir()
     if folder is None or not faithful(document):
         return
-    with contextlib.suppress(OSError, ValueError, TypeError, RecursionError):
-        text = json.dumps(document, separators=(",", ":"))
-        folder.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".tmp-")
-        try:
-            with os.fdopen(handle, "w", encoding="ascii") as out:
-                out.write(text)
-            os.replace(temporary, folder / key(data))
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            raise
+    try:
+        text = json.dumps(document, separators=(",", ":")).encode("ascii")
+    except (ValueError, TypeError, RecursionError):
+        return
+    if len(text) <= entry_bound(data):
+        sealed_cache.write(folder, key(data), text)

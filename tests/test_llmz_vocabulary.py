@@ -18,9 +18,14 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "tiktoken"
 
 
+def entries(cache: Path) -> list[Path]:
+    """The cache's entries (not its key, ``.key``)."""
+    return [path for path in cache.iterdir() if not path.name.startswith(".")]
+
+
 def test_cached_arguments_build_the_same_tokenizer(cache: Path) -> None:
     first = vocabulary.constructor_params()
-    (entry,) = cache.iterdir()
+    (entry,) = entries(cache)
     second = vocabulary.constructor_params()  # from the entry just written
     assert second == first
     built = tiktoken.Encoding(**second)
@@ -35,10 +40,10 @@ def test_another_vocabulary_misses(cache: Path, monkeypatch: pytest.MonkeyPatch)
     key = vocabulary.cache_key(vocabulary.ENCODING_NAME)
     (cache / str(key)).write_bytes(b"not marshal data")  # a corrupt entry is a miss, then rewritten
     assert vocabulary.constructor_params()["name"] == vocabulary.ENCODING_NAME
-    assert len(list(cache.iterdir())) == 1
+    assert len(entries(cache)) == 1
     monkeypatch.setattr(vocabulary, "cache_key", lambda name: "another-key")
     vocabulary.constructor_params()
-    assert sorted(p.name for p in cache.iterdir()) == sorted([str(key), "another-key"])
+    assert sorted(p.name for p in entries(cache)) == sorted([str(key), "another-key"])
 
 
 def test_the_key_covers_the_vocabulary_file() -> None:

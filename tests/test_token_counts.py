@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from reference import sealed_cache
 from reference.llmz import token_counts, tokens, vocabulary
 
 
@@ -17,7 +18,8 @@ def test_counts_survive_the_process_and_merge_with_what_another_wrote(tmp_path: 
     first.save()
     other = token_counts.CountStore(path)
     other.put(other.digest("world"), 1)
-    path.write_text(json.dumps({first.digest("elsewhere"): 3}))  # a concurrent run saved meanwhile
+    concurrent = json.dumps({first.digest("elsewhere"): 3}).encode()
+    sealed_cache.write(tmp_path, path.name, concurrent)  # a concurrent run saved meanwhile
     other.save()
     again = token_counts.CountStore(path)
     assert again.get(again.digest("world")) == 1
@@ -28,7 +30,7 @@ def test_counts_survive_the_process_and_merge_with_what_another_wrote(tmp_path: 
 def test_a_corrupt_or_foreign_file_is_an_empty_store(tmp_path: Path) -> None:
     path = tmp_path / "counts.json"
     for text in ("not json", "[1, 2]", json.dumps({"k": "seven", "b": True})):
-        path.write_text(text)
+        sealed_cache.write(tmp_path, path.name, text.encode())
         assert token_counts.CountStore(path).get("k") is None
         assert token_counts.CountStore(path).get("b") is None
 
@@ -53,4 +55,13 @@ def test_a_remembered_count_is_the_tokenizers_count(monkeypatch: pytest.MonkeyPa
     assert remembered.get(remembered.digest(text)) == expected
     remembered.save()
     assert remembered.path is not None
-    assert json.loads(remembered.path.read_text())[remembered.digest(text)] == expected
+    saved = sealed_cache.read(remembered.path.parent, remembered.path.name, token_counts.MAX_FILE_BYTES)
+    assert saved is not None and json.loads(saved)[remembered.digest(text)] == expected
+
+
+def test_a_count_file_this_cache_did_not_seal_is_ignored(tmp_path: Path) -> None:
+    """A planted count would change a budget verdict (issue 23): only sealed files are read."""
+    path = tmp_path / "counts.json"
+    store = token_counts.CountStore(path)
+    path.write_text(json.dumps({store.digest("hello"): 999}))
+    assert token_counts.CountStore(path).get(store.digest("hello")) is None

