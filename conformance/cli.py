@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from conformance import stopping
 from conformance.adapters.base import DEFAULT_TIMEOUT, AdapterError
 from conformance.exiting import exiting
 from conformance.paths import BUILD_ROOT, SCENARIO_ROOT, SPEC_ROOT
@@ -268,7 +269,18 @@ def check_mutants(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m conformance") -> int:
+    """Run one command; a stop the user asks for (Ctrl-C, SIGTERM, SIGHUP) ends it with one line and
+    ``128 + signal``, its child processes killed, and no traceback (``conformance.stopping``)."""
     args = _parser(prog).parse_args(argv)
+    with stopping.handling_stops():
+        try:
+            return _command(args)
+        except stopping.Stopped as stop:
+            print(f"error: {stopping.describe(stop)}", file=sys.stderr)
+            return stopping.exit_status(stop)
+
+
+def _command(args: argparse.Namespace) -> int:
     if args.command == "list-mutants":
         return list_mutants()
     if args.command == "check-mutants":

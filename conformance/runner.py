@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from conformance import stopping
 from conformance.adapters.base import DEFAULT_TIMEOUT, Adapter, Outcome
 from conformance.judging.judge import Mismatch, judge
 from conformance.judging.normalise import normalise
@@ -163,7 +164,9 @@ def run_case(
     started = time.perf_counter()
     try:
         outcome = adapter.run(item.payload, timeout)
-    except Exception as exc:  # an adapter bug must cost one case, never the run
+    except BaseException as exc:  # an adapter bug (even SystemExit) costs one case, never the run
+        if stopping.let_through(exc):  # the user's Ctrl-C or SIGTERM still stops it
+            raise
         outcome = Outcome(error=f"the adapter raised {type(exc).__name__}: {exc}")
     try:
         result = verdict_for(item, outcome)

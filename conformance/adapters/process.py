@@ -17,6 +17,11 @@ Why each piece is the way it is (every one of them answers a way a real implemen
   ``waitid(WNOWAIT)``), so its pid, which is the group id, cannot be reused by an unrelated process.
 * Once the leader has exited, ``receive`` gives up after a short grace even if a grandchild holds stdout
   open, instead of waiting for the case's whole timeout.
+* The child does not outlive the harness (issue 23): a live child is listed in ``stopping.LIVE``, whose
+  SIGTERM, SIGHUP and Ctrl-C handler kills its group; for a harness killed by SIGKILL, which runs no
+  handler, the Linux kernel sends the leader SIGKILL itself (``PR_SET_PDEATHSIG``, set in the child
+  between fork and exec). Only for children started from the main thread: the kernel sends that signal
+  when the *thread* that started the child ends.
 """
 
 from __future__ import annotations
@@ -29,10 +34,15 @@ import queue
 import select
 import signal
 import subprocess
+import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import IO, Any
+
+from conformance import stopping
 
 EOF_MARK = object()
 MAX_LINE_BYTES = 256 * 1024 * 1024
@@ -87,6 +97,38 @@ def _signal_name(number: int) -> str:
         return f"signal {number}"
 
 
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+@cache
+def _prctl() -> Any:
+    """libc's ``prctl`` (Linux only; None elsewhere or when it cannot be found), loaded before any fork."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+def die_with_parent() -> Callable[[], None] | None:
+    """A ``preexec_fn`` that has the kernel SIGKILL the child when the harness dies, or None where that
+    cannot be promised (not Linux, or not the main thread: see the module docstring)."""
+    prctl = _prctl()
+    if prctl is None or threading.current_thread() is not threading.main_thread():
+        return None
+    parent = os.getpid()
+
+    def in_child() -> None:
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:  # the harness died before the line above took effect
+            os._exit(1)
+
+    return in_child
+
+
 class ChildProcess:
     def __init__(
         self,
@@ -106,7 +148,9 @@ class ChildProcess:
             cwd=cwd,
             env=env,
             start_new_session=True,
+            preexec_fn=die_with_parent(),
         )
+        stopping.LIVE.add(self)
         self._pgid = self._proc.pid  # start_new_session: the leader's pid is the group id
         assert self._proc.stdin is not None and self._proc.stdout is not None
         assert self._proc.stderr is not None
@@ -274,6 +318,12 @@ class ChildProcess:
         text = "\n".join(self._stderr)
         return text if len(text) <= _STDERR_CHARS else "..." + text[-_STDERR_CHARS:]
 
+    def kill_group(self) -> None:
+        """SIGKILL the whole group now, without waiting or reaping (safe inside a signal handler)."""
+        if self._proc.returncode is None:  # not reaped, so the group id is still ours
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self._pgid, signal.SIGKILL)
+
     def kill(self) -> None:
         """Kill the whole process group, reap the leader and end the reader threads, in bounded time.
 
@@ -287,6 +337,7 @@ class ChildProcess:
                 self._proc.kill()
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self._proc.wait(timeout=_KILL_WAIT)
+        stopping.LIVE.discard(self)
         if self._stdin_fd is not None and self._proc.stdin is not None:
             self._stdin_fd = None
             with contextlib.suppress(OSError):

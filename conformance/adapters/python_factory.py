@@ -2,7 +2,10 @@
 
 The factory (called with no arguments) returns an object with ``hello() -> dict`` (the fields of
 ``ImplementationInfo``) and ``run(payload) -> record dict``. Raising an exception whose class is named
-``CannotExpress`` means skip; any other exception is an error. Each run happens on a daemon thread so a
+``CannotExpress`` means skip; any other exception is an error, ``BaseException`` included: ``SystemExit``,
+a ``KeyboardInterrupt`` the implementation raises itself or ``GeneratorExit`` costs that case (or, from
+``hello()``, the start), never the run (issue 23); only a stop the user asked for passes
+(``conformance.stopping``). Each run happens on a daemon thread so a
 hanging implementation becomes a timeout error instead of a hung suite (the thread itself cannot be
 killed, so after a timeout the object is considered poisoned and later cases are errors too).
 """
@@ -19,6 +22,7 @@ from typing import Any, Protocol
 
 from pydantic import ValidationError
 
+from conformance import stopping
 from conformance.adapters.base import AdapterError, Outcome
 from conformance.protocol import ImplementationInfo
 
@@ -53,7 +57,8 @@ def load_factory(target: str) -> PythonImplementation:
         sys.path.insert(0, os.getcwd())  # as under `python -m conformance`, so the console script agrees
     try:
         module = importlib.import_module(module_name)
-    except Exception as exc:  # a syntax error or a failing import inside the module is the user's to see
+    except BaseException as exc:  # a syntax error or a failing import inside the module is the user's to see
+        _let_stops_through(exc)
         raise contract_error(target, f"importing {module_name} failed ({type(exc).__name__}: {exc})") from exc
     factory = getattr(module, attribute, None)
     if not callable(factory):
@@ -61,7 +66,8 @@ def load_factory(target: str) -> PythonImplementation:
         raise contract_error(target, f"{module_name} has {found} named {attribute}, not a callable factory")
     try:
         implementation = factory()
-    except Exception as exc:
+    except BaseException as exc:
+        _let_stops_through(exc)
         raise contract_error(target, f"calling {attribute}() raised {type(exc).__name__}: {exc}") from exc
     missing = [name for name in ("hello", "run") if not callable(getattr(implementation, name, None))]
     if missing:
@@ -83,7 +89,8 @@ class PythonAdapter:
     def hello(self) -> ImplementationInfo:
         try:
             answer = self._impl.hello()
-        except Exception as exc:
+        except BaseException as exc:
+            _let_stops_through(exc)
             raise contract_error(self._target, f"hello() raised {type(exc).__name__}: {exc}") from exc
         try:
             return ImplementationInfo.model_validate(answer)
@@ -109,7 +116,7 @@ class PythonAdapter:
     def _play(self, payload: dict[str, Any]) -> Outcome:
         try:
             record = self._impl.run(json.loads(json.dumps(payload)))
-        except Exception as exc:
+        except BaseException as exc:  # on this thread every exception is the implementation's
             if type(exc).__name__ == "CannotExpress":
                 return Outcome(skip=str(exc) or "cannot express this scenario")
             return Outcome(error=f"run() raised {type(exc).__name__}: {exc}")
@@ -124,4 +131,13 @@ class PythonAdapter:
     def close(self) -> None:
         close = getattr(self._impl, "close", None)
         if callable(close):
-            close()
+            try:
+                close()
+            except BaseException as exc:  # the verdicts are in: a failing close() cannot change them
+                _let_stops_through(exc)
+
+
+def _let_stops_through(exc: BaseException) -> None:
+    """Re-raise a stop the user asked for (Ctrl-C, SIGTERM); anything else is the implementation's."""
+    if stopping.let_through(exc):
+        raise exc

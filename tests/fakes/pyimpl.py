@@ -26,8 +26,38 @@ class FakePython:
             raise CannotExpress("fake python cannot express this")
         if name.endswith("fake-crash"):
             raise RuntimeError("fake python blew up")
+        if name.endswith("fake-sysexit"):
+            raise SystemExit(0)
+        if name.endswith("fake-keyboard"):
+            raise KeyboardInterrupt
+        if name.endswith("fake-genexit"):
+            raise GeneratorExit
         return minimal_record(str(payload.get("system")), received=sorted(payload))
 
 
 def make() -> FakePython:
     return FakePython()
+
+
+class ExitingHello(FakePython):
+    """hello() ends the process as a success, if the harness lets it (issue 23)."""
+
+    def hello(self) -> dict[str, Any]:
+        raise SystemExit(0)
+
+
+class ExitingClose(FakePython):
+    def close(self) -> None:
+        raise SystemExit(0)
+
+
+def make_exiting_hello() -> ExitingHello:
+    return ExitingHello()
+
+
+def make_exiting_close() -> ExitingClose:
+    return ExitingClose()
+
+
+def make_exiting_factory() -> FakePython:
+    raise SystemExit(0)
