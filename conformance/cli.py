@@ -112,7 +112,9 @@ def write_reports(report: Report, directory: Path) -> None:
 
 
 def _usage_error(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
+    from conformance.report.escape import terminal_text  # the message may quote the implementation
+
+    print(f"error: {terminal_text(message)}", file=sys.stderr)
     return 2
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from conformance.report.build import played
+from conformance.report.escape import terminal_text
 from conformance.report.model import Report
 
 _DETAIL_LINES = 12
@@ -45,4 +46,4 @@ def render(report: Report, *, verbose: bool = False) -> list[str]:
         total = report.summary.total
         lines.append(f"NOT GREEN: nothing was played; all {total} selected scenarios were skipped or errored")
     lines.append(final_line(report))
-    return lines
+    return [terminal_text(line) for line in lines]  # the implementation's text cannot drive the terminal

@@ -138,7 +138,7 @@ def _runs_table(reports: list[Report]) -> str:
     body = "".join(
         f"<tr><th>{escape(label)}</th>"
         + "".join(
-            f'<td{" class=digest" if label == "catalogue" else ""}>{escape(value(r))}</td>' for r in reports
+            f"<td{' class=digest' if label == 'catalogue' else ''}>{escape(value(r))}</td>" for r in reports
         )
         + "</tr>"
         for label, value in rows
@@ -257,7 +257,7 @@ def render(reports: list[Report], catalogue: Catalogue) -> str:
             bodies.append(f'<tbody data-area="{escape(area)}">{"".join(rows)}</tbody>')
         sections.append(
             f'<section class="system" data-system="{system}"><h2>{system}</h2><table class="matrix">'
-            f'<thead><tr><th>rule</th>{head}</tr></thead>{"".join(bodies)}</table></section>'
+            f"<thead><tr><th>rule</th>{head}</tr></thead>{''.join(bodies)}</table></section>"
         )
     title = "Conformance report: " + " · ".join(_column_title(r) for r in reports)
     return (

@@ -1,14 +1,25 @@
 """JUnit XML for CI: one testcase per scenario, classname ``<system>/<area>``.
 
 ``xfail`` is written as skipped with the baseline's reason (as pytest does), so CI dashboards show known
-failures without counting them as failures.
+failures without counting them as failures. Every text goes through ``escape.xml_text`` on its way in
+(``_safe``), so the file is well-formed whatever characters an implementation sent.
 """
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from conformance.report.escape import xml_text
 from conformance.report.model import Report
+
+
+def _safe(element: ET.Element) -> ET.Element:
+    """``element`` and everything under it with only characters XML 1.0 can carry."""
+    for node in element.iter():
+        node.attrib = {name: xml_text(value) for name, value in node.attrib.items()}
+        if node.text:
+            node.text = xml_text(node.text)
+    return element
 
 
 def to_junit(report: Report) -> str:
@@ -48,6 +59,6 @@ def to_junit(report: Report) -> str:
         suite.set("tests", str(s.total + len(report.catalogue_errors)))
         suite.set("errors", str(s.errored + len(report.catalogue_errors)))
     root = ET.Element("testsuites")
-    root.append(suite)
+    root.append(_safe(suite))
     ET.indent(root)
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from conformance.report.escape import markdown_text
 from conformance.report.model import Report
 
 _COLUMNS = ("pass", "fail", "error", "skip", "xfail")
@@ -13,7 +14,8 @@ _MESSAGE = 500
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    """Text from the implementation, as one table cell or list item: no markup, no control characters."""
+    return markdown_text(text).replace("|", "\\|").replace("\n", " ")
 
 
 def _clip(text: str, limit: int = _MESSAGE) -> str:
@@ -24,7 +26,7 @@ def _clip(text: str, limit: int = _MESSAGE) -> str:
 def to_markdown(report: Report) -> str:
     impl, s = report.implementation, report.summary
     lines = [
-        f"# Conformance report: {impl.name} {impl.version} ({impl.language})",
+        f"# Conformance report: {_cell(impl.name)} {_cell(impl.version)} ({_cell(impl.language)})",
         "",
         f"**{s.passed} passed, {s.failed} failed, {s.errored} errored, {s.skipped} skipped, "
         f"{s.xfailed} expected failures** of {s.total} scenarios. Skips count against compliance.",

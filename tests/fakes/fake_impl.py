@@ -39,8 +39,12 @@ split              write the answer in two parts with a pause between them
 stderr-flood       write 5 MB to stderr without a newline, then answer
 big-record         answer with a 20 MB record
 close-stdin        close stdin, then answer (the next write to it fails)
+controls           answer with an error whose message holds every control character, lone surrogates,
+                   bidirectional overrides and HTML;  controls-skip: a skip with that reason;
+                   controls-fail: a record whose ``final.status`` holds it (lone surrogates too)
 
-Whole-process behaviours (command line only): ``hello-garbage``, ``hello-hang``, ``ignore-stop``.
+Whole-process behaviours (command line only): ``hello-garbage``, ``hello-hang``, ``ignore-stop``;
+``controls`` as the default also puts that text into the implementation's name.
 """
 
 from __future__ import annotations
@@ -96,6 +100,18 @@ def minimal_record(system: str, **extra: Any) -> dict[str, Any]:
     """A record of ``system`` that its record schema accepts; ``extra`` goes on the event."""
     event, final = MINIMAL.get(system, MINIMAL["akan"])
     return {"events": [{**event, **extra}], "final": dict(final)}
+
+
+#: Every character a writer must not pass through as it is (issue 23, item 5).
+SURROGATES_TOO = (
+    "\ud800 \udfff \ufffe \uffff \u202e \u2066 <script>alert(1)</script> <b>&amp;</b> ]]> \x1b]0;title\x07 "
+    + "".join(chr(code) for code in range(0xA0))
+)
+
+
+#: The same without lone surrogates, which the protocol's text fields refuse (not valid Unicode text); a
+#: record's values may still hold them (``controls-fail``).
+CONTROLS = "".join(c for c in SURROGATES_TOO if not 0xD800 <= ord(c) <= 0xDFFF)
 
 
 def _record(case: dict[str, Any]) -> dict[str, Any]:
@@ -224,6 +240,12 @@ def _answer(seq: int, scenario: dict[str, Any], behaviour: str) -> dict[str, Any
         "bad-record": {"seq": seq, "record": {"events": [{"text": "no type"}], "final": {}}},
         "skip": {"seq": seq, "skip": {"reason": "fake cannot express this"}},
         "refuse": {"seq": seq, "error": {"message": "fake refused to play"}},
+        "controls": {"seq": seq, "error": {"message": "refused: " + CONTROLS}},
+        "controls-skip": {"seq": seq, "skip": {"reason": "cannot: " + CONTROLS}},
+        "controls-fail": {
+            "seq": seq,
+            "record": _record(scenario) | {"final": {**_record(scenario)["final"], "status": SURROGATES_TOO}},
+        },
     }
     return answers.get(behaviour, {"seq": seq, "record": _record(scenario)})
 
@@ -244,7 +266,7 @@ def serve(default: str = "good", systems: tuple[str, ...] = ("llmz", "falai", "a
             reply: dict[str, Any] | None = {
                 "protocol": 2,
                 "implementation": {
-                    "name": f"fake-{default}",
+                    "name": f"fake-{default}" + (CONTROLS if default == "controls" else ""),
                     "version": "0.0.1",
                     "language": "python",
                     "systems": list(systems),
