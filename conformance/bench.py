@@ -66,6 +66,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from conformance import argtypes
 from conformance.paths import BUILD_ROOT, SCENARIO_ROOT
 from conformance.runner import select
 from conformance.scenario.load import LoadedScenario
@@ -275,7 +276,7 @@ def bridge_available() -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m conformance.bench", description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=3, help="interleaved pairs per figure (default 3)")
+    parser.add_argument("--repeat", type=argtypes.POSITIVE, default=3, help="pairs per figure (default 3)")
     parser.add_argument("--scenarios", type=Path, default=SCENARIO_ROOT, help="scenario root")
     parser.add_argument("--out", type=Path, default=BUILD_ROOT / "bench" / "bench.json")
     parser.add_argument("--no-bridge", action="store_true", help="leave out the llmz 1.0.1 bridge figure")

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from conformance import stopping
+from conformance import argtypes, stopping
 from conformance.adapters.base import DEFAULT_TIMEOUT, AdapterError
 from conformance.exiting import exiting
 from conformance.paths import BUILD_ROOT, SCENARIO_ROOT, SPEC_ROOT
@@ -58,7 +58,9 @@ def _parser(prog: str = "python -m conformance") -> argparse.ArgumentParser:
     run.add_argument(
         "-k", dest="keyword", metavar="SUBSTR", help="only scenarios whose id or rule ids contain it"
     )
-    run.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per case (default 30)")
+    run.add_argument(
+        "--timeout", type=argtypes.seconds, default=DEFAULT_TIMEOUT, help="seconds per case (default 30)"
+    )
     run.add_argument(
         "--scenarios",
         type=Path,

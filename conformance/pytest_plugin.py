@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from conformance import baseline
+from conformance import argtypes, baseline
 from conformance.adapters.base import DEFAULT_TIMEOUT, Adapter, AdapterError
 from conformance.adapters.registry import create
 from conformance.paths import SCENARIO_ROOT
@@ -35,7 +35,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--conformance-timeout",
-        type=float,
+        type=argtypes.seconds,
         default=DEFAULT_TIMEOUT,
         metavar="S",
         help="seconds per scenario (default 30)",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from conformance import argtypes
 from conformance.adapters.base import DEFAULT_TIMEOUT
 from conformance.paths import BUILD_ROOT
 from conformance.systems import SYSTEMS
@@ -24,8 +25,12 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--impl", required=True, help="the implementation to compare with the reference")
     parser.add_argument("--system", required=True, choices=SYSTEMS)
-    parser.add_argument("--examples", type=int, default=200, help="cases generated per search (default 200)")
-    parser.add_argument("--seed", type=int, default=0, help="the same seed generates the same cases")
+    parser.add_argument(
+        "--examples", type=argtypes.POSITIVE, default=200, help="cases generated per search (default 200)"
+    )
+    parser.add_argument(
+        "--seed", type=argtypes.NON_NEGATIVE, default=0, help="the same seed generates the same cases"
+    )
     parser.add_argument(
         "--out",
         type=Path,
@@ -33,10 +38,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="scenario root the findings are written under, as <system>/<area>/ (default build/fuzz)",
     )
     parser.add_argument(
-        "--max-findings", type=int, default=5, help="stop after this many distinct disagreements (default 5)"
+        "--max-findings",
+        type=argtypes.POSITIVE,
+        default=5,
+        help="stop after this many distinct disagreements (default 5)",
     )
     parser.add_argument(
-        "--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per case (default 30)"
+        "--timeout", type=argtypes.seconds, default=DEFAULT_TIMEOUT, help="seconds per case (default 30)"
     )
     parser.add_argument(
         "--expected-failures",

@@ -23,6 +23,7 @@ from conformance.adapters.registry import create
 from conformance.catalogue.load import load_catalogue
 from conformance.fuzz.known import Known, KnownError, load_known
 from conformance.paths import SCENARIO_ROOT, SPEC_ROOT
+from conformance.report.files import folder_problem
 from conformance.scenario.load import scenario_files, scenario_id
 
 
@@ -55,6 +56,9 @@ def command(args: argparse.Namespace) -> int:
         known = _known(args.expected_failures)
     except KnownError as exc:
         return _usage_error(str(exc))
+    problem = folder_problem(args.out)  # before the search, so a finding is never lost to --out
+    if problem:
+        return _usage_error(f"{problem}; choose another folder with --out")
     try:
         reference = create("reference")
         implementation = create(args.impl, hello_timeout=args.timeout)

@@ -15,6 +15,7 @@ import time
 from importlib.metadata import version
 from pathlib import Path
 
+from conformance import argtypes
 from conformance.mutation_tool import score, session, triage
 from conformance.mutation_tool.plan import EXTENDED_PER_MODULE, PER_MODULE, SEED, TARGETS, target
 from conformance.paths import REPO_ROOT
@@ -24,18 +25,23 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m conformance.mutation_tool", description=__doc__)
     parser.add_argument("command", choices=["run", "score"])
     parser.add_argument(
-        "--per-module", type=int, default=PER_MODULE, help=f"mutants per core module ({PER_MODULE})"
+        "--per-module",
+        type=argtypes.POSITIVE,
+        default=PER_MODULE,
+        help=f"mutants per core module ({PER_MODULE})",
     )
     parser.add_argument(
         "--per-module-extended",
-        type=int,
+        type=argtypes.NON_NEGATIVE,
         default=EXTENDED_PER_MODULE,
         help=f"mutants per module of the extended group ({EXTENDED_PER_MODULE})",
     )
-    parser.add_argument("--seed", type=int, default=SEED, help=f"sampling seed ({SEED})")
+    parser.add_argument("--seed", type=argtypes.NON_NEGATIVE, default=SEED, help=f"sampling seed ({SEED})")
     parser.add_argument("--module", action="append", help="only this target (e.g. falai/routing), repeatable")
     parser.add_argument("--system", action="append", help="only this system's targets, repeatable")
-    parser.add_argument("--jobs", type=int, default=2, help="systems run side by side (one tree copy each)")
+    parser.add_argument(
+        "--jobs", type=argtypes.POSITIVE, default=2, help="systems run side by side (one tree copy each)"
+    )
     parser.add_argument("--out", type=Path, default=Path("build/mutation"))
     parser.add_argument("--triage", type=Path, default=triage.TRIAGE_FILE)
     args = parser.parse_args(argv)

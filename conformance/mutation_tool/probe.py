@@ -21,6 +21,7 @@ import sys
 
 from cosmic_ray.exceptions import CosmicRayTestingException
 
+from conformance import argtypes
 from conformance.adapters.reference import ReferenceAdapter
 from conformance.mutation_tool.plan import CASE_TIMEOUT, SYSTEMS
 from conformance.runner import Selection, run_case, select
@@ -75,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--system", required=True, choices=SYSTEMS)
     parser.add_argument("--first", default="", help="comma-separated scenario areas to play first")
     parser.add_argument("--last", default="", help="comma-separated scenario areas to play last")
-    parser.add_argument("--timeout", type=float, default=CASE_TIMEOUT, help="seconds per case")
+    parser.add_argument("--timeout", type=argtypes.seconds, default=CASE_TIMEOUT, help="seconds per case")
     args = parser.parse_args(argv)
     code, line = probe(
         args.system,

@@ -56,14 +56,8 @@ def scenario_report(case: CaseResult) -> ScenarioReport:
         duration_ms=round(case.duration_ms, 3),
         checks=[
             FailedCheck(
-                rule=m.rule,
-                expectation=m.index,
-                matcher=m.matcher,
-                path=m.path,
-                expected=m.expected,
-                found=m.found,
-                message=m.message,
-                why=m.why,
+                rule=m.rule, expectation=m.index, matcher=m.matcher, path=m.path, expected=m.expected,
+                found=m.found, message=m.message, why=m.why,
             )
             for m in case.checks
         ],

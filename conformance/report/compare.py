@@ -69,6 +69,8 @@ def load(path: Path) -> Report:
         return Report.model_validate_json(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ReportError(f"{path}: cannot read: {exc}") from exc
+    except UnicodeDecodeError as exc:  # a usage error (exit 2), like any file that is not a report
+        raise ReportError(f"{path}: not UTF-8 text (byte {exc.start}); not a report.json") from exc
     except ValidationError as exc:
         fields = "; ".join(
             f"{'.'.join(map(str, e['loc'])) or '(file)'}: {e['msg']}" for e in exc.errors()[:3]

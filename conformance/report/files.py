@@ -59,6 +59,34 @@ def write_atomic(path: Path, text: str) -> None:
         raise
 
 
+def _kind(mode: int) -> str:
+    """What is there instead of a regular file, in words."""
+    return "a symbolic link" if stat.S_ISLNK(mode) else "a folder" if stat.S_ISDIR(mode) else "not a file"
+
+
+def folder_problem(folder: Path) -> str | None:
+    """Why files cannot be written into ``folder`` (created when missing), or None; called before any
+    work starts, so a run never loses what it found to an unwritable destination (issue 23, item 6)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe_fd, probe = tempfile.mkstemp(dir=folder, prefix=".write-check.", suffix=".tmp")
+        os.close(probe_fd)
+        os.unlink(probe)
+    except OSError as exc:
+        return f"cannot write to {folder}: {exc.strerror or exc}"
+    return None
+
+
+def file_problem(path: Path) -> str | None:
+    """Why ``write_atomic`` could not replace ``path`` (a folder, link or special file there, or a folder
+    that cannot be written), or None."""
+    with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+        mode = os.lstat(path).st_mode
+        if not stat.S_ISREG(mode):
+            return f"cannot write {path}: it is {_kind(mode)}"
+    return folder_problem(path.parent)
+
+
 class ReportDirectory:
     """A report directory claimed by this run (a context manager; ``release`` ends the claim)."""
 

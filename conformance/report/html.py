@@ -23,7 +23,7 @@ from pathlib import Path
 
 from conformance.catalogue.load import Catalogue, load_catalogue
 from conformance.report.compare import ReportError, load
-from conformance.report.files import write_atomic
+from conformance.report.files import file_problem, write_atomic
 from conformance.report.model import Report, ScenarioReport
 from conformance.systems import SYSTEMS
 
@@ -138,7 +138,7 @@ def _runs_table(reports: list[Report]) -> str:
     body = "".join(
         f"<tr><th>{escape(label)}</th>"
         + "".join(
-            f"<td{' class=digest' if label == 'catalogue' else ''}>{escape(value(r))}</td>" for r in reports
+            f'<td{" class=digest" if label == "catalogue" else ""}>{escape(value(r))}</td>' for r in reports
         )
         + "</tr>"
         for label, value in rows
@@ -257,7 +257,7 @@ def render(reports: list[Report], catalogue: Catalogue) -> str:
             bodies.append(f'<tbody data-area="{escape(area)}">{"".join(rows)}</tbody>')
         sections.append(
             f'<section class="system" data-system="{system}"><h2>{system}</h2><table class="matrix">'
-            f"<thead><tr><th>rule</th>{head}</tr></thead>{''.join(bodies)}</table></section>"
+            f'<thead><tr><th>rule</th>{head}</tr></thead>{"".join(bodies)}</table></section>'
         )
     title = "Conformance report: " + " · ".join(_column_title(r) for r in reports)
     return (
@@ -279,6 +279,10 @@ def command(args: argparse.Namespace) -> int:
         reports = [load(path) for path in args.reports]
     except ReportError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    problem = file_problem(args.output)  # checked before the page is built
+    if problem:
+        print(f"error: {problem}; choose another file with -o", file=sys.stderr)
         return 2
     print(f"wrote {write(reports, load_catalogue(), args.output)}")
     return 0
