@@ -77,25 +77,74 @@ function (config, extras) {
   const noop = () => {};
 
   // -- values crossing to the host ---------------------------------------------------------------
+  // Values cross to the host as JSON, and the engine's JSON.stringify recurses in C without a stack
+  // check: a value nested 30,000 deep crashed the worker (issue 23). So every stringify of a guest value
+  // goes through ``bounded``, a replacer that knows each object's depth (kept per holder) and throws
+  // TOO_DEEP at the first level past its limit, long before the C stack is at risk. A value too deep for
+  // the host is sent as TOO_DEEP_TEXT, which the host refuses exactly as any value past MAX_DEPTH.
+  const TOO_DEEP = create(null);
+  const ENC_DEPTH = MAX_DEPTH + 2;  // the host's bound, the kernel's box and one level of margin
+  const TOO_DEEP_TEXT = '{"value":' + '['.repeat(ENC_DEPTH + 1) + ']'.repeat(ENC_DEPTH + 1) + '}';
+  const GUEST_JSON_DEPTH = 4096;  // the guest's own JSON.stringify: deep, yet far from the C stack's end
+  const WeakMapCtor = WeakMap, mapGet = WeakMap.prototype.get, mapSet = WeakMap.prototype.set;
+  const RangeErrorCtor = RangeError;
+  const bounded = (limit, inner) => {
+    const depths = new WeakMapCtor();
+    return function (key, x) {
+      const depth = (apply(mapGet, depths, [this]) || 0) + 1;
+      if (inner) x = apply(inner, this, [key, x]);
+      if (x !== null && typeof x === 'object') {
+        if (depth > limit) throw TOO_DEEP;
+        apply(mapSet, depths, [x, depth]);
+      }
+      return x;
+    };
+  };
+
   const enc = (v) => {
     if (v === undefined) return '{"undefined":true}';
     const box = create(null);
     box.value = v;
     let text;
-    try { text = stringify(box); } catch (e) {
-      const seen = new SetCtor();
-      text = stringify(box, (key, x) => {
-        if (typeof x === 'bigint') return StringCtor(x);
-        if (x && typeof x === 'object') {
-          if (apply(setHas, seen, [x])) return '[Circular]';
-          apply(setAdd, seen, [x]);
-        }
-        return x;
-      });
+    try {
+      try { text = stringify(box, bounded(ENC_DEPTH)); } catch (e) {
+        if (e === TOO_DEEP) throw e;
+        const seen = new SetCtor();
+        text = stringify(box, bounded(ENC_DEPTH, (key, x) => {
+          if (typeof x === 'bigint') return StringCtor(x);
+          if (x && typeof x === 'object') {
+            if (apply(setHas, seen, [x])) return '[Circular]';
+            apply(setAdd, seen, [x]);
+          }
+          return x;
+        }));
+      }
+    } catch (e) {
+      if (e === TOO_DEEP) return TOO_DEEP_TEXT;
+      throw e;
     }
     if (typeof text !== 'string') throw new ErrorCtor('the value cannot be encoded as JSON');
     return text;
   };
+
+  // The guest's JSON.stringify, with the same guard: past GUEST_JSON_DEPTH levels it throws the
+  // RangeError a JavaScript engine gives for a recursion too deep, instead of crashing the worker.
+  const guestStringify = function stringify(value, replacer, space) {
+    const tooDeep = () => new RangeErrorCtor('Maximum call stack size exceeded (value nested too deeply)');
+    try {
+      if (isArray(replacer)) {  // an allowlist: checked by a first pass, then applied as it is
+        apply(stringifyCaptured, undefined, [value, bounded(GUEST_JSON_DEPTH)]);
+        return apply(stringifyCaptured, undefined, [value, replacer, space]);
+      }
+      const inner = typeof replacer === 'function' ? replacer : undefined;
+      return apply(stringifyCaptured, undefined, [value, bounded(GUEST_JSON_DEPTH, inner), space]);
+    } catch (e) {
+      if (e === TOO_DEEP) throw tooDeep();
+      throw e;
+    }
+  };
+  const stringifyCaptured = stringify;
+  defineProperty(G.JSON, 'stringify', { __proto__: null, value: guestStringify, writable: true, configurable: true });
 
   const fail = (message) => {
     const error = new ErrorCtor(message);
