@@ -5,7 +5,8 @@ before anything runs (a rejected tool input never reaches the handler), calls th
 and hooks, records every observable action (``tool_call``, ``delivery``) as it happens, and gathers what
 the iteration's settlement needs: signals, the attempted exit, inspections and any critical failure.
 After a critical failure every further host operation is refused, even if generated code caught the
-error. Its decisions come from the session's policy object.
+error. Its decisions come from the session's policy object. What the program hands over counts against
+the execution's ceiling (``reference.llmz.host_ceiling``) before it is decoded or kept.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from reference.llmz.api import NEVER_SETTLES, Abort, Component, ThinkSignal, Too
 from reference.llmz.config import RunConfig
 from reference.llmz.errors import LlmzError
 from reference.llmz.events import Events
+from reference.llmz.host_ceiling import HostCeiling
 from reference.llmz.inspector import Ask, asked_once, asker
 from reference.llmz.kernel import MAX_DEPTH
 from reference.llmz.policies import Policies
@@ -65,6 +67,8 @@ class IterationHost:
     session: Session
     events: Events
     iteration: int
+    ceiling: HostCeiling = field(default_factory=lambda: HostCeiling.for_memory(memory.DEFAULT_MAX_BYTES))
+    """Shared by the execution's iterations: what its programs may still hand the host."""
     signals: list[SignalReport] = field(default_factory=list)
     tool_calls: list[ToolCallReport] = field(default_factory=list)
     deliveries: list[dict[str, Any]] = field(default_factory=list)
@@ -106,9 +110,25 @@ class IterationHost:
             return None
         return encode_error("EXECUTION_ABORTED", "ExecutionAbortedError", "host operations are closed")
 
+    def _over_ceiling(self, text: str | None, what: str) -> LlmzError | None:
+        """None when ``text`` fits under the execution's ceiling (and is counted); else the critical
+        MEMORY_CAPACITY that ends the execution, with nothing of ``text`` kept."""
+        if self.ceiling.take(text):
+            return None
+        self.critical = LlmzError("MEMORY_CAPACITY", self.ceiling.message(what))
+        return self.critical
+
+    def _closed_or_over(self, text: str | None, what: str) -> str | None:
+        """The answer refusing an operation when the host is closed or ``text`` passes the ceiling."""
+        closed = self._closed()
+        if closed:
+            return closed
+        over = self._over_ceiling(text, what)
+        return self._refuse(over) if over is not None else None
+
     # -- tools -------------------------------------------------------------------------------------
     def tool(self, name: str, input_json: str | None, line: int | None) -> str:
-        closed = self._closed()
+        closed = self._closed_or_over(input_json, f"tool {name} input")
         if closed:
             return closed
         spec = self.config.tools[name]
@@ -259,6 +279,12 @@ class IterationHost:
         return answer
 
     def _finish_call(self, report: ToolCallReport, signal: str | None = None) -> str:
+        answer = None
+        if not report.pending and report.error is None:
+            answer = encode_value(report.output)
+            over = self._over_ceiling(answer, f"tool {report.name} output")
+            if over is not None:
+                report.output, report.error, answer = UNDEFINED, over, None
         self.tool_calls.append(report)
         event: dict[str, Any] = {"iteration": self.iteration, "name": report.name, "input": report.input}
         if report.pending:
@@ -273,14 +299,14 @@ class IterationHost:
         self._trace()
         if report.pending:
             return '{"hang": true}'
-        if report.error is not None:
-            return self._refuse(report.error)
-        return encode_value(report.output)
+        if report.error is not None or answer is None:
+            return self._refuse(report.error or LlmzError("INTERNAL_ERROR", "no answer"))
+        return answer
 
     # -- registered objects ---------------------------------------------------------------------------
     def object_set(self, obj: str, prop: str, tagged_json: str | None) -> str:
         """An assignment to a registered object's property (llmz.memory.object-property-access)."""
-        closed = self._closed()
+        closed = self._closed_or_over(tagged_json, f"{obj}.{prop}")
         if closed:
             return closed
         spec = next(o for o in self.config.objects if o.name == obj)
@@ -309,7 +335,7 @@ class IterationHost:
 
     # -- exits, components, inspect -----------------------------------------------------------------
     def exit(self, name: str, payload_json: str | None) -> str:
-        closed = self._closed()
+        closed = self._closed_or_over(payload_json, f"exit {name!r}")
         if closed:
             return closed
         definition = self.config.exits.get(name)
@@ -335,7 +361,7 @@ class IterationHost:
         return encode_value(UNDEFINED)
 
     def component(self, name: str, props_json: str | None) -> str:
-        closed = self._closed()
+        closed = self._closed_or_over(props_json, f"chat.{name}")
         if closed:
             return closed
         spec = self.config.components.get(name)
@@ -398,6 +424,9 @@ class IterationHost:
     def inspect(self, value_json: str | None) -> str:
         """An inspected value is kept for the next request; one the host cannot take (too large, nested
         too deeply) is refused like any value inspection cannot show (llmz.errors.invalid-memory-value)."""
+        closed = self._closed_or_over(value_json, "inspect")
+        if closed:
+            return closed
         try:
             self.inspections.append(decode(value_json))
         except PayloadError as exc:

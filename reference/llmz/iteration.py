@@ -17,6 +17,7 @@ from reference.llmz.config import LISTEN, RunConfig
 from reference.llmz.errors import LlmzError
 from reference.llmz.events import Events
 from reference.llmz.host import IterationHost, deliver_status
+from reference.llmz.host_ceiling import HostCeiling
 from reference.llmz.policies import Policies
 from reference.llmz.preview import UNDEFINED
 from reference.llmz.prompt import TOOL_NAME
@@ -40,6 +41,14 @@ class IterationContext:
     execution: int
     context_tokens: dict[str, int] | None = None
     """``tokens.context`` of the request this iteration sent (llmz.budget.context-tokens.*)."""
+    ceiling: HostCeiling | None = None
+    """What the execution's programs may hand the host (``reference.llmz.host_ceiling``); made from the
+    session's memory limit on first use."""
+
+    def host_ceiling(self) -> HostCeiling:
+        if self.ceiling is None:
+            self.ceiling = HostCeiling.for_memory(self.session.memory.max_bytes)
+        return self.ceiling
 
     @property
     def policies(self) -> Policies:
@@ -156,7 +165,7 @@ def run_iteration(entry: ModelResponse, ctx: IterationContext, index: int) -> It
     session = ctx.session
     previous = previous_program(session)
     iteration_id = session.mint_iteration_id()
-    host = IterationHost(ctx.config, session, ctx.events, index)
+    host = IterationHost(ctx.config, session, ctx.events, index, ctx.host_ceiling())
     call_ids = _store_call(entry, session, iteration_id)
     error = _native_problem(entry, ctx.config, ctx.policies) or _deliver_text(entry, host)
     returned: Any = UNDEFINED
@@ -201,7 +210,7 @@ def interrupted_iteration(
     session = ctx.session
     previous = previous_program(session)
     iteration_id = session.mint_iteration_id()
-    host = IterationHost(ctx.config, session, ctx.events, index)
+    host = IterationHost(ctx.config, session, ctx.events, index, ctx.host_ceiling())
     call_ids = _store_call(replace(entry, text=""), session, iteration_id)
     streaming.emit_previews(arrived, ctx.config, ctx.events, index, ctx.policies.stream_contents)
     ran = program.run(_code_to_run(entry, ctx, index, previous), host, ctx, iteration_id)

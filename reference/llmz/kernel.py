@@ -144,7 +144,9 @@ function (config, extras) {
     }
   };
   const stringifyCaptured = stringify;
-  defineProperty(G.JSON, 'stringify', { __proto__: null, value: guestStringify, writable: true, configurable: true });
+  defineProperty(G.JSON, 'stringify', {
+    __proto__: null, value: guestStringify, writable: true, configurable: true,
+  });
 
   const fail = (message) => {
     const error = new ErrorCtor(message);
