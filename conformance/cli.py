@@ -8,7 +8,10 @@ summary ending with the line ``N passed, N failed, N errored, N skipped``. Exit 
   played at all (every selected scenario was skipped): a run that checked nothing is never green;
 - 2: the run could not start, and no report was written: no scenario selected (a missing or empty
   folder, a layout that is not ``<root>/<system>/<area>/<name>.yaml``, a ``-k`` or ``--system`` that
-  matches nothing), an unknown implementation, a failed hello, an unreadable baseline.
+  matches nothing), an unknown implementation, a failed hello, an unreadable baseline, a bad number, a
+  report directory that is a link or holds one where a report file belongs;
+- 128 + the signal: stopped by Ctrl-C, SIGTERM or SIGHUP (``conformance.stopping``); its implementation's
+  processes are ended and the last complete report is left as it was.
 """
 
 from __future__ import annotations

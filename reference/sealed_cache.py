@@ -30,7 +30,6 @@ import hmac
 import os
 import stat
 import tempfile
-from functools import cache
 from pathlib import Path
 
 KEY_NAME = ".key"
@@ -56,20 +55,42 @@ def _key(folder: Path) -> bytes | None:
     if not usable_folder(folder):
         return None
     path = folder / KEY_NAME
-    if not path.exists() and not path.is_symlink():
-        with contextlib.suppress(OSError):
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
-            try:
-                os.write(fd, os.urandom(_KEY_BYTES))
-            finally:
-                os.close(fd)
+    if not os.path.lexists(path):
+        _create_key(folder, path)
     try:
         info = os.lstat(path)
     except OSError:
         return None
     if not _private_file(info):
         return None
-    return _key_bytes(str(path), info.st_ino, info.st_mtime_ns)
+    where = (str(path), info.st_ino, info.st_mtime_ns)
+    if where not in _KEYS:
+        secret = _read_key(path)
+        if secret is None:
+            return None  # not remembered: a key being created by another run is read again next time
+        _KEYS[where] = secret
+    return _KEYS[where]
+
+
+_KEYS: dict[tuple[str, int, int], bytes] = {}
+"""Keys read by this process, by file, inode and change time."""
+
+
+def _create_key(folder: Path, path: Path) -> None:
+    """Write a new key under a temporary name and link it into place: a concurrent run sees either no key
+    or a whole one, and the first link wins."""
+    with contextlib.suppress(OSError):
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".key-")
+        try:
+            try:
+                os.fchmod(handle, 0o600)
+                os.write(handle, os.urandom(_KEY_BYTES))
+            finally:
+                os.close(handle)
+            with contextlib.suppress(FileExistsError):
+                os.link(temporary, path)
+        finally:
+            os.unlink(temporary)
 
 
 def _private_file(info: os.stat_result) -> bool:
@@ -77,8 +98,7 @@ def _private_file(info: os.stat_result) -> bool:
     return stat.S_ISREG(info.st_mode) and info.st_uid == owner and not info.st_mode & _PRIVATE
 
 
-@cache
-def _key_bytes(path: str, _inode: int, _changed: int) -> bytes | None:
+def _read_key(path: Path) -> bytes | None:
     try:
         fd = os.open(path, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
     except OSError:
