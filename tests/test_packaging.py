@@ -159,3 +159,35 @@ def test_installed_wheel_exits_2_for_a_missing_scenario_folder(
     assert done.returncode == 2, done.stdout + done.stderr
     assert "does not exist" in done.stderr
     assert not (tmp_path / "build").exists()
+
+
+def test_a_clone_layout_planted_beside_the_installed_package_is_ignored(
+    installed: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    """Issue 23: a ``spec/ids.txt`` and ``fixtures/scenarios/`` in site-packages once made the installed
+    suite run a planted one-scenario tree green. The package carries its own data and never looks there."""
+    _, _, bin_dir = installed
+    python = str(bin_dir / "python")
+    probe = "import conformance, pathlib; print(pathlib.Path(conformance.__file__).parent.parent)"
+    where = _run([python, "-c", probe], cwd=tmp_path)
+    site = Path(where.stdout.strip())
+    planted = [site / "spec", site / "fixtures", site / "pyproject.toml"]
+    try:
+        (site / "spec").mkdir()
+        (site / "spec" / "ids.txt").write_text("falai.planted.rule\n", encoding="utf-8")
+        one = site / "fixtures" / "scenarios" / "falai" / "business-hours" / "closing-boundary.yaml"
+        one.parent.mkdir(parents=True)
+        shutil.copy(site / "conformance" / "_data" / "scenarios" / "falai" / one.parent.name / one.name, one)
+        project = '[project]\nname = "agent-runtime-conformance"\n'
+        (site / "pyproject.toml").write_text(project, encoding="utf-8")
+        command = [str(bin_dir / "agent-conformance"), "run", "--impl", "reference", "--system", "falai"]
+        done = _run(command, cwd=tmp_path)
+    finally:
+        for path in planted:
+            if path.is_dir():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    report = json.loads((tmp_path / "build" / "conformance" / "reference" / "report.json").read_text())
+    assert report["summary"]["passed"] > 1 and not str(report["run"]["suite_version"]).endswith("+clone")
