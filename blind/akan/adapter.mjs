@@ -3,10 +3,15 @@
 // line out; logs go to stderr only.
 
 import { createInterface } from "node:readline";
+import { writeFileSync } from "node:fs";
 import { playCase } from "./lib/play.mjs";
 import { unsupported } from "./lib/unsupported.mjs";
 
-const HELLO = { name: "blind-akan", version: "0.1.0", language: "javascript", systems: ["akan"], capabilities: [] };
+// Capabilities: the relay is implemented; speech (`akan.voice`) is not, so those cases are skipped.
+const HELLO = { name: "blind-akan", version: "0.1.0", language: "javascript", systems: ["akan"], capabilities: ["akan.relay"] };
+// BLIND_AKAN_DUMP=<dir>: write each case as received and the record sent back, for reading a failure.
+const DUMP = process.env.BLIND_AKAN_DUMP;
+const dump = (c, answer) => { if (DUMP) writeFileSync(`${DUMP}/${c.id.replaceAll("/", "__")}.json`, JSON.stringify({ case: c, answer }, null, 1)); };
 const answer = (obj) => process.stdout.write(JSON.stringify(obj) + "\n");
 
 async function handle(msg) {
@@ -18,13 +23,18 @@ async function handle(msg) {
   if (msg.cmd === "run") {
     const c = msg.case;
     const why = c.system !== "akan" ? `system ${c.system} is not implemented` : unsupported(c);
-    if (why) return answer({ seq: msg.seq, skip: { reason: why } });
-    try {
-      return answer({ seq: msg.seq, record: await playCase(c) });
-    } catch (e) {
-      console.error(e?.stack ?? e);
-      return answer({ seq: msg.seq, error: { message: String(e?.message ?? e) } });
+    let reply;
+    if (why) reply = { seq: msg.seq, skip: { reason: why } };
+    else {
+      try {
+        reply = { seq: msg.seq, record: await playCase(c) };
+      } catch (e) {
+        console.error(e?.stack ?? e);
+        reply = { seq: msg.seq, error: { message: String(e?.message ?? e) } };
+      }
     }
+    dump(c, reply);
+    return answer(reply);
   }
   return answer({ error: { message: `unknown command ${msg.cmd}` } });
 }

@@ -52,11 +52,13 @@ export async function playCase(c) {
 
   let storage = setup.stored == null ? null : toStorage(rawOf(setup.stored));
   let failure = null;
+  // Let what a step started run until it is done or parked (waiting on a tool or a question card):
+  // parked means nothing at all happens for a while, since the model and the page answer within ticks.
   const drain = async (promise) => {
     let settled = false;
     promise.then(() => (settled = true), (e) => { settled = true; failure = e; });
     let quiet = 0;
-    for (let i = 0; i < 5000 && !settled && quiet < 20; i++) {
+    for (let i = 0; i < 5000 && !(settled && !session.isRunning) && quiet < 20 && !failure; i++) {
       const before = events.length;
       await tick();
       quiet = events.length === before && page.pending === 0 ? quiet + 1 : 0;
