@@ -94,18 +94,26 @@ export function render(node, { skipRegions = true } = {}) {
   return out;
 }
 
-/** Cut a read at the limit; a cut read ends by naming the headings below the cut. */
+/**
+ * Cut a read at the limit, character-exact: everything before the limit stays readable. A cut read ends
+ * by naming the headings that begin below the cut, so the agent can still ask for them by name.
+ */
 export function fitToLimit(lines, limit = READ_LIMIT) {
   const full = lines.map((l) => l.text).join("\n");
   if (full.length <= limit) return full;
-  for (let keep = lines.length - 1; keep >= 0; keep--) {
-    const below = lines.slice(keep).filter((l) => l.heading).map((l) => l.heading);
-    const tail = `\n[cut at ${limit} characters; headings below: ${below.join(" | ") || "none"}]`;
-    let head = lines.slice(0, keep).map((l) => l.text).join("\n");
-    if (head.length + tail.length <= limit) return head + tail;
-    if (keep === 0) return (head + tail).slice(0, limit);
+  const starts = [];
+  let at = 0;
+  for (const l of lines) { starts.push(at); at += l.text.length + 1; }
+  let cut = limit;
+  let tail = "";
+  for (let round = 0; round < 4; round++) {
+    const below = lines.filter((l, i) => l.heading && starts[i] >= cut).map((l) => l.heading);
+    tail = `\n[cut at ${limit} characters; headings below: ${below.join(" | ") || "none"}]`;
+    const next = Math.max(0, limit - tail.length);
+    if (next === cut) break;
+    cut = next;
   }
-  return full.slice(0, limit);
+  return (full.slice(0, cut) + tail).slice(0, limit);
 }
 
 /** Every name a section or target may take on this screen, for refusals. */
