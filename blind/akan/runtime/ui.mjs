@@ -42,15 +42,18 @@ export function declarationsOf(page, c, ui) {
     }
     case "Dialog": {
       if (!ns) return [];
+      // Its close is published only while the dialog is open: a closed dialog draws no X to press.
+      let isOpen = !!c.open;
       const name = `closeDialogIn${ns}`;
       return [tool(name, [], async () => {
         // The dialog's own dismissal: confirmClose prompts first (no answer comes, so it stays open), and
         // onCancel fires only on a dismissal that happened.
         const closed = !c.confirmClose;
         const onCancelRan = closed && !!c.onCancel;
+        if (closed) isOpen = false;
         ui.dismissed({ namespace: ns, confirmAsked: !!c.confirmClose, onCancelRan, closed });
         return { done: name, closed };
-      }, { shared: false })];
+      }, { shared: false, when: () => isOpen })];
     }
     case "Model.EditModal":
       if (c.open) ui.modals.set("edit", true);
