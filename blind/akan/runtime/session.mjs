@@ -95,9 +95,13 @@ export class ChatSession {
 
   guidesForTurn() {
     const under = (layout) => { const p = layout.replace(/\/$/, ""); return p === "" || this.page.route === p || this.page.route.startsWith(p + "/"); };
-    const layoutGuides = this.page.guides.filter((g) => !g.zone && under(g.layout ?? "/"));
+    // The render tree is the cascade: outer layouts first, then guides inside zones; a zone agent
+    // sees its ancestors' guides and its own zone's, never a sibling zone's.
+    const depth = (layout) => layout.split("/").filter(Boolean).length;
+    const layoutGuides = this.page.guides.filter((g) => !g.zone && under(g.layout ?? "/"))
+      .map((g, i) => ({ g, i })).sort((a, b) => depth(a.g.layout ?? "/") - depth(b.g.layout ?? "/") || a.i - b.i).map((x) => x.g);
     const zoneGuides = this.page.guides.filter((g) => g.zone && (!this.zone || g.zone === this.zone));
-    return [...(this.zone ? [] : layoutGuides), ...zoneGuides].map((g) => g.text);
+    return [...layoutGuides, ...zoneGuides].map((g) => g.text);
   }
 
   // ---- user input --------------------------------------------------------------------------------------
