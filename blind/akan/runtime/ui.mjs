@@ -67,10 +67,16 @@ export function declarationsOf(page, c, ui) {
       return [tool("edit", MODEL_ID, done("edit", open("edit", true)), { when: modalOpen("view") }),
         tool("submit", [], done("submit", () => { ui.modals.set("edit", false); ui.modals.set("view", false); }), { when: modalOpen("view") }),
         tool("closeViewOf", [], done("closeViewOf", open("view", false)), { when: modalOpen("view") })];
+    // The shell. The guideline says these publish their controls but names none of the tools, so the
+    // names below are this runtime's own. ThemeToggle also opts the `theme` key onto the surface.
+    case "Layout.Sider": return [tool("toggleSider", [], done("toggleSider"), { shared: false })];
+    case "System.SelectLanguage":
+      return [tool("selectLanguage", [{ name: "language", type: "string" }], done("selectLanguage"), { shared: false })];
+    case "Link.Back": return [tool("followBackLink", [], done("followBackLink"), { shared: false })];
     case "System.ThemeToggle":
       page.keys.set("theme", { value: "light" });
-      return [];
+      return [tool("toggleTheme", [], done("toggleTheme"), { shared: false })];
     default:
-      return []; // Layout.Sider, System.SelectLanguage, Link.Back: the guideline names no tool for them
+      return [];
   }
 }
