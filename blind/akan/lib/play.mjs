@@ -8,6 +8,7 @@ import { makeRelay } from "../runtime/relay.mjs";
 import { llmConfig } from "../runtime/provider.mjs";
 import { catalogue } from "../runtime/tools.mjs";
 import { declarationsOf } from "../runtime/ui.mjs";
+import { ModelForm } from "../runtime/forms.mjs";
 import { filler, expandFiller } from "./filler.mjs";
 import { fromRecordMessage, recordEvents, recordMessage } from "./record.mjs";
 import { scriptedModel, ScriptExhausted } from "./scripted.mjs";
@@ -25,7 +26,9 @@ export async function playCase(c) {
   const page = new Page({ route: setup.route ?? "/", html: expandFiller(setup.html ?? null), screen: expandFiller(setup.screen ?? ""),
     observe: (type, d) => { if (observeSettle) events.push(...recordEvents(type, d)); } });
   const ui = { modals: new Map(), dismissed: (d) => events.push({ type: "dialog_dismissed", namespace: d.namespace, confirm_asked: d.confirmAsked, on_cancel_ran: d.onCancelRan, closed: d.closed }) };
+  const form = setup.form ? new ModelForm({ ...setup.form, postSets: setup.form.post_sets ?? [] }, (text) => events.push({ type: "console", level: "warn", text })) : null;
   mountSurface(page, setup, ui, events);
+  if (form) page.declarations.push(...form.declarations());
 
   const llm = llmFromSetup(setup);
   const model = scriptedModel(c, events, llm);
@@ -88,7 +91,9 @@ export async function playCase(c) {
   }
   if (failure && !(failure instanceof ScriptExhausted)) throw failure;
 
-  return { events, final: finalOf(session, page, setup) };
+  const final = finalOf(session, page, setup);
+  if (form) final.form = form.values;
+  return { events, final };
 }
 
 function mountSurface(page, setup, ui, events) {

@@ -1,11 +1,10 @@
 // What this adapter cannot play. A headless runtime has no panel, no composer keys, no speech engine and
-// (not written yet) no forms: a case using them is answered with `skip`, naming the field, never with a
+// : a case using them is answered with `skip`, naming the field, never with a
 // record that happens to pass.
 
 const SETUP = {
   voice: "speech (VoiceEngine) is not implemented by this headless runtime",
   panel: "the chat panel (React UI) is not implemented by this headless runtime",
-  form: "form controls (Field.*, fillForm) are not implemented yet",
 };
 const STEPS = {
   mic: "speech", send_draft: "speech", type: "the composer panel", key: "the composer panel", viewport: "the panel",

@@ -22,6 +22,7 @@ export function scalarOf(values) {
  * @returns {object | null} null when no schema can describe the type
  */
 export function argSchema(arg) {
+  if (arg.schema) return arg.schema;
   const type = arg.type ?? "string";
   if (UNDESCRIBABLE.has(type)) return null;
   if (type === "enumOf") return { type: scalarOf(arg.values ?? []), enum: [...(arg.values ?? [])] };
