@@ -9,6 +9,7 @@ import { llmConfig } from "../runtime/provider.mjs";
 import { catalogue } from "../runtime/tools.mjs";
 import { declarationsOf } from "../runtime/ui.mjs";
 import { ModelForm } from "../runtime/forms.mjs";
+import { Panel } from "../runtime/panel.mjs";
 import { filler, expandFiller } from "./filler.mjs";
 import { fromRecordMessage, recordEvents, recordMessage } from "./record.mjs";
 import { scriptedModel, ScriptExhausted } from "./scripted.mjs";
@@ -53,7 +54,20 @@ export async function playCase(c) {
   });
   announceDeclarations(page, events, new Set());
 
+  // Web storage. Without a panel the `persist` step is what saves; with one, its `persist` prop keeps
+  // storage up to date after every step (sessionStorage, or localStorage with {storage: "local"}).
   let storage = setup.stored == null ? null : toStorage(rawOf(setup.stored));
+  const panelSetup = setup.panel ?? null;
+  const persistProp = panelSetup?.persist ?? null;
+  const web = { session: null, local: null };
+  if (persistProp) web[persistProp.storage === "local" ? "local" : "session"] = storage;
+  let pendingSend = null;
+  const panel = panelSetup ? new Panel({
+    open: panelSetup.open ?? undefined, initiallyOpen: panelSetup.initially_open, launcher: panelSetup.launcher,
+    className: panelSetup.class_name, launcherClassName: panelSetup.launcher_class_name, panelClassName: panelSetup.panel_class_name,
+    intro: panelSetup.intro, header: panelSetup.header, shortcut: panelSetup.shortcut, width: panelSetup.width, agentChat: panelSetup.agent_chat,
+    overrides: Object.fromEntries(Object.entries(panelSetup.overrides ?? {}).map(([k, v]) => [k, { wrapsDefault: !!v.wraps_default }])),
+  }, { send: async (text) => { pendingSend = session.send(text); }, prompts: session.prompts, messages: () => session.messages }, emit) : null;
   let failure = null;
   // Let what a step started run until it is done or parked (waiting on a tool or a question card):
   // parked means nothing at all happens for a while, since the model and the page answer within ticks.
@@ -76,10 +90,28 @@ export async function playCase(c) {
       case "note": session.note(step.text); break;
       case "report": session.report(step.message); break;
       case "persist": storage = session.save(step.cap ?? undefined); events.push({ type: "persisted", transcript: storage.map(recordMessage) }); break;
-      case "reload":
+      case "reload": case "reopen": {
         session.abandon(); await drain(Promise.resolve());
         session.history.splice(0, session.history.length, page.route);
-        session.restore(storage ?? []); break;
+        if (step.op === "reopen") web.session = null;
+        const kept = !panel ? storage : persistProp ? web[persistProp.storage === "local" ? "local" : "session"] : null;
+        session.restore(kept ?? []); break;
+      }
+      case "type": events.push(...recordEvents("composer", panel.type(step.text, step.caret_line ?? undefined))); break;
+      case "key": {
+        const view = await panel.key(step.key);
+        events.push(...recordEvents("composer", view));
+        if (pendingSend) { await drain(pendingSend); pendingSend = null; }
+        break;
+      }
+      case "viewport": events.push(...recordEvents("viewport", panel.resize({ width: step.width, keyboard: step.keyboard }))); break;
+      case "unmount_chat": {
+        // A session the chat made ends with it; one an AgentProvider or Agent.Zone handed down does not.
+        const own = (panelSetup.session ?? "own") === "own";
+        if (own) { session.stop(); await drain(Promise.resolve()); }
+        events.push({ type: "chat_unmounted", session_ended: own });
+        break;
+      }
       case "stop": session.stop(); await drain(Promise.resolve()); break;
       case "advance": clock.advance(step.by); break;
       case "unmount": unmount(page, step); break;
@@ -88,10 +120,12 @@ export async function playCase(c) {
       case "open_row": session.openRow(step.id); break;
       default: throw new Error(`steps: op ${step.op} cannot be played`);
     }
+    if (persistProp) web[persistProp.storage === "local" ? "local" : "session"] = session.save();
   }
   if (failure && !(failure instanceof ScriptExhausted)) throw failure;
 
   const final = finalOf(session, page, setup);
+  if (panel) final.panel = panelView(panel.drawn(session.messages));
   if (form) final.form = form.values;
   return { events, final };
 }
@@ -210,4 +244,12 @@ function finalOf(session, page, setup) {
   if (described.length) final.command_descriptions = Object.fromEntries(described.map((p) => [`/${p.name}`, p.desc]));
   if (setup.state) final.page_state = Object.fromEntries([...page.keys.entries()].filter(([k]) => k in setup.state).map(([k, v]) => [k, v.value ?? null]));
   return final;
+}
+
+function panelView(d) {
+  return {
+    open: d.open, launcher: d.launcher, classes: d.classes, header: d.header, empty_state: d.emptyState,
+    parts: Object.fromEntries(Object.entries(d.parts).map(([k, v]) => [k, { drawn_by: v.drawnBy, wraps: v.wraps }])),
+    duties: d.duties, code_blocks: d.codeBlocks, layout: d.layout, lift: d.lift,
+  };
 }

@@ -62,6 +62,14 @@ export function recordEvents(type, d) {
     case "toolRow": return [{ type: "tool_row", id: d.callId, name: d.name, tokens: d.tokens, result: d.result }];
     case "settle": return [{ type: "settle", phase: d.phase }];
     case "toolRun": return [{ type: "tool_run", id: d.callId ?? null, name: d.name, phase: d.phase }];
+    case "composer": {
+      const e = { type: "composer", key: d.key, text: d.text, caret_line: d.caretLine, rows: d.rows, scrolls: d.scrolls, menu: d.menu, panel_open: d.panelOpen };
+      if (d.picked !== undefined) e.picked = d.picked;
+      if (d.captured !== undefined) e.captured = d.captured;
+      return [e];
+    }
+    case "openChange": return [{ type: "open_change", open: d.open, controlled: d.controlled }];
+    case "viewport": return [{ type: "viewport", width: d.width, keyboard: d.keyboard, layout: d.layout, lift: d.lift }];
     default: throw new Error(`no record mapping for runtime event ${type}`);
   }
 }

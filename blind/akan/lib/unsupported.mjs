@@ -4,11 +4,9 @@
 
 const SETUP = {
   voice: "speech (VoiceEngine) is not implemented by this headless runtime",
-  panel: "the chat panel (React UI) is not implemented by this headless runtime",
 };
 const STEPS = {
-  mic: "speech", send_draft: "speech", type: "the composer panel", key: "the composer panel", viewport: "the panel",
-  reopen: "the panel's persist prop", unmount_chat: "the panel",
+  mic: "speech", send_draft: "speech", 
 };
 
 /** @returns {string | null} a reason to skip */
