@@ -7,8 +7,8 @@ import { writeFileSync } from "node:fs";
 import { playCase } from "./lib/play.mjs";
 import { unsupported } from "./lib/unsupported.mjs";
 
-// Capabilities: the relay is implemented; speech (`akan.voice`) is not, so those cases are skipped.
-const HELLO = { name: "blind-akan", version: "0.1.0", language: "javascript", systems: ["akan"], capabilities: ["akan.relay"] };
+// Capability flags (the names come from the harness's skip reasons; the documents do not list them).
+const HELLO = { name: "blind-akan", version: "0.1.0", language: "javascript", systems: ["akan"], capabilities: ["akan.relay", "akan.voice"] };
 // BLIND_AKAN_DUMP=<dir>: write each case as received and the record sent back, for reading a failure.
 const DUMP = process.env.BLIND_AKAN_DUMP;
 const dump = (c, answer) => { if (DUMP) writeFileSync(`${DUMP}/${c.id.replaceAll("/", "__")}.json`, JSON.stringify({ case: c, answer }, null, 1)); };

@@ -10,6 +10,7 @@ import { catalogue } from "../runtime/tools.mjs";
 import { declarationsOf } from "../runtime/ui.mjs";
 import { ModelForm } from "../runtime/forms.mjs";
 import { Panel } from "../runtime/panel.mjs";
+import { Speech } from "../runtime/voice.mjs";
 import { filler, expandFiller } from "./filler.mjs";
 import { fromRecordMessage, recordEvents, recordMessage } from "./record.mjs";
 import { scriptedModel, ScriptExhausted } from "./scripted.mjs";
@@ -40,12 +41,14 @@ export async function playCase(c) {
     caller: { signedIn: !!relaySetup?.caller?.signed_in, roles: relaySetup?.caller?.roles ?? [] },
     llm, adaptor: model.chat,
   });
-  const clock = new Clock(Date.parse("2026-01-05T12:00:00Z"));
   const emit = (type, d) => {
     if (!observeSettle && type === "toolRun") return;
     events.push(...recordEvents(type, d));
   };
+  const clock = new Clock(Date.parse("2026-01-05T12:00:00Z"));
+  const speech = setup.voice ? new Speech(scriptedEngine(setup, events), clock, emit) : null;
   const session = new ChatSession({
+    speech,
     page, relay, clock, emit, summarize: model.summarize, zone: setup.zone ?? null,
     compact: { at: setup.compact?.at ?? undefined, keep: setup.compact?.keep ?? undefined },
     maxTurns: setup.max_turns ?? undefined, accept: relaySetup?.accept ?? undefined,
@@ -114,6 +117,16 @@ export async function playCase(c) {
       }
       case "stop": session.stop(); await drain(Promise.resolve()); break;
       case "advance": clock.advance(step.by); break;
+      case "mic":
+        speech.engine.heard = [...step.heard];
+        await speech.press(step.heard[0] ?? ""); // the first result is only used to name a refused press
+        break;
+      case "send_draft": {
+        const text = step.edit ?? speech.draft;
+        speech.draft = "";
+        await drain(session.send(text, { voiced: true }));
+        break;
+      }
       case "unmount": unmount(page, step); break;
       case "render": announceDeclarations(page, events, new Set(lastClashes(page))); break;
       case "click": await drain(click(page, step)); break;
@@ -126,6 +139,7 @@ export async function playCase(c) {
 
   const final = finalOf(session, page, setup);
   if (panel) final.panel = panelView(panel.drawn(session.messages));
+  if (speech) { final.draft = speech.draft; final.microphone = speech.microphone; }
   if (form) final.form = form.values;
   return { events, final };
 }
@@ -252,4 +266,26 @@ function panelView(d) {
     parts: Object.fromEntries(Object.entries(d.parts).map(([k, v]) => [k, { drawn_by: v.drawnBy, wraps: v.wraps }])),
     duties: d.duties, code_blocks: d.codeBlocks, layout: d.layout, lift: d.lift,
   };
+}
+
+/** The harness's scripted VoiceEngine: a subscription; each press reports what the case says it heard. */
+function scriptedEngine(setup, events) {
+  const observe = (setup.observe ?? []).includes("listen");
+  const engine = {
+    heard: [],
+    sentenceMs: setup.voice.sentence_ms ?? 1500,
+    available: () => setup.voice.available !== false,
+    speak: (sentence) => events.push({ type: "speak", sentence }),
+    listen: (handlers) => {
+      if (observe) events.push({ type: "listen", handlers: typeof handlers === "function" ? ["callback"] : Object.keys(handlers ?? {}).filter((k) => typeof handlers[k] === "function") });
+      let stopped = false;
+      const heard = engine.heard;
+      queueMicrotask(() => {
+        for (const text of heard) { if (stopped) break; handlers?.onResult?.(text); }
+        if (!stopped) handlers?.onEnd?.();
+      });
+      return () => { stopped = true; };
+    },
+  };
+  return engine;
 }

@@ -68,6 +68,8 @@ export function recordEvents(type, d) {
       if (d.captured !== undefined) e.captured = d.captured;
       return [e];
     }
+    case "draft": return [{ type: "draft", text: d.text, voiced: d.voiced }];
+    case "speechCancelled": return [{ type: "speech_cancelled", by: d.by, unspoken: d.unspoken }];
     case "openChange": return [{ type: "open_change", open: d.open, controlled: d.controlled }];
     case "viewport": return [{ type: "viewport", width: d.width, keyboard: d.keyboard, layout: d.layout, lift: d.lift }];
     default: throw new Error(`no record mapping for runtime event ${type}`);

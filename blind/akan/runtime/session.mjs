@@ -55,7 +55,8 @@ export class ChatSession {
     this.heldUntil = 0;
     this.callCounter = 0;
     this.posts = 0;
-    this.turn = null; // {abort: AbortController, question?, pendingCalls}
+    this.turn = null; // {abort: AbortController, question?, voiced}
+    this.speech = o.speech ?? null;
     this.builtins = builtinTools({ page: this.page, history: this.history, zone: this.zone, readKey: (k) => this.readKey(k) });
   }
 
@@ -115,7 +116,7 @@ export class ChatSession {
   }
 
   /** Enter in the composer. Resolves when what it started is done (or parked on a tool or question). */
-  async send(text) {
+  async send(text, { voiced = false } = {}) {
     const command = parseCommand(text);
     const builtin = command && builtinFor(command.name);
     if (builtin === "new") return this.#newConversation();
@@ -127,7 +128,7 @@ export class ChatSession {
     if (prompt) return this.#prompt(prompt, command.args);
     this.messages.push({ role: "user", text, ...(this.composerFiles.length ? { attachments: this.composerFiles } : {}) });
     this.composerFiles = [];
-    return this.#loop();
+    return this.#loop({ voiced });
   }
 
   note(text) { this.messages.push({ role: "local", text }); }
@@ -141,6 +142,7 @@ export class ChatSession {
 
   /** Stop: end the running turn now; calls left without a result are answered later by sanitize. */
   stop() {
+    this.speech?.cancel("stop");
     if (!this.turn) return;
     this.turn.abort.abort();
   }
@@ -205,10 +207,10 @@ export class ChatSession {
 
   // ---- the loop -----------------------------------------------------------------------------------------
 
-  async #loop() {
+  async #loop({ voiced = false } = {}) {
     const abort = new AbortController();
     let finish;
-    this.turn = { abort, question: null, done: new Promise((r) => (finish = r)) };
+    this.turn = { abort, question: null, voiced, done: new Promise((r) => (finish = r)) };
     this.#setStatus(true, this.isCompacting);
     try {
       await this.#steps(abort.signal);
@@ -239,7 +241,11 @@ export class ChatSession {
       if (result.outcome !== "relayed") return this.#failTurn(result);
       const calls = (result.answer.toolCalls ?? []).map((c) => ({ id: c.id ?? `call_${++this.callCounter}`, name: c.name, args: c.arguments ?? {} }));
       this.messages.push({ role: "assistant", text: result.answer.text ?? "", ...(calls.length ? { toolCalls: calls } : {}) });
-      if (!calls.length) return;
+      if (!calls.length) {
+        // A reply is read aloud only when the ask arrived by voice.
+        if (this.turn.voiced && result.answer.text) this.speech?.say(result.answer.text);
+        return;
+      }
       for (let i = 0; i < calls.length; i++) {
         if (signal.aborted) break;
         const outcome = await this.#runCall(calls[i], tools, signal);
@@ -302,6 +308,7 @@ export class ChatSession {
     return new Promise((resolve) => {
       this.turn.question = { answer: (reply) => { this.turn.question = null; resolve({ answer: reply }); } };
       this.emit("question", { callId: call.id, text });
+      if (this.turn.voiced) this.speech?.say(text); // the loop stops here: a voice user must hear the card
       signal.addEventListener("abort", () => { if (this.turn) this.turn.question = null; }, { once: true });
     });
   }
