@@ -16,7 +16,7 @@ import { builtinTools, screenRoot } from "./builtins.mjs";
 import { elements } from "./screen/html.mjs";
 import { isVisible } from "./screen/read.mjs";
 import { checkArguments, catalogue } from "./tools.mjs";
-import { estimateTokens, sanitize, toWire, wireOf } from "./transcript.mjs";
+import { estimateTokens, sanitize, wireOf } from "./transcript.mjs";
 import { readAttachment, refusalFor } from "./attachments.mjs";
 import { decode, encode } from "./storage.mjs";
 import { agentView } from "./state.mjs";
@@ -338,4 +338,3 @@ export class ChatSession {
 
 const interpolate = (text, values = {}) => text.replace(/\{(\w+)\}/g, (whole, k) => (k in values ? String(values[k]) : whole));
 
-export { toWire };
