@@ -1,9 +1,9 @@
 // Attachments (guideline, "Attachments And Speech").
 //
 // The paperclip admits files into the composer one at a time. The ceilings belong to the message: one
-// file at most 4 MB, the message at most 8 MB and five files, and the same file twice is refused by name.
+// file at most 4 MB, the message at most 8 MB and five files, and a file attached again is refused, naming it.
 // The refusal happens here, naming the file, so a message that cannot be sent is never built. The app's
-// reader runs ahead of the built-in one (an image rides as bytes, a text file as text, anything else is a
+// reader is asked first, then the built-in one (an image rides as bytes, a text file as text, anything else is a
 // `file` nothing read). `readableParts` is AgentService.readable: what the provider cannot read becomes a
 // note naming the file, never a silent drop.
 

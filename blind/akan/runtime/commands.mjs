@@ -2,7 +2,7 @@
 //
 // Six built-ins, listed first: /new (alias /clear), /retry, /compact, /copy, /help, /tools. Then the
 // app's prompt() endpoints, each as its own command, except one whose name a built-in or alias takes
-// (the built-in wins and the prompt is dropped from the menu). Arguments are positional,
+// (the built-in wins and the prompt is left out of the menu). Arguments are positional,
 // whitespace-separated, and a double-quoted span stays one argument.
 
 export const BUILTINS = ["new", "retry", "compact", "copy", "help", "tools"];

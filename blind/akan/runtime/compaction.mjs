@@ -1,13 +1,13 @@
 // Compaction (guideline, "Slash Commands And The Transcript", the long-conversation paragraph).
 //
 // Before a turn would post more than `at` estimated tokens, the wire history above the newest `keep`
-// messages is replaced by one summary message (a user-role message flagged `summary`). `/compact` does
-// the same on demand keeping nothing. The cut never opens the kept part on a tool result: where the tail
+// messages is replaced by one summary message (a user-role message flagged `summary`). `/compact` runs
+// it on request with keep = 0. The cut never opens the kept part on a tool result: where the tail
 // holds a user message the kept part starts there; where it holds none (one assistant turn that ran many
 // tools) it starts at the assistant message that made the calls. The summarizer gets no tools and no
 // screen, and a bounded digest rather than the transcript. A failed summary changes nothing and the next
-// turn asks again; a summary that landed but shrank nothing holds auto-compaction back until another
-// threshold's worth has been added.
+// turn asks again; a summary that landed without making the transcript smaller holds auto-compaction
+// off until the estimate has grown by one more threshold.
 
 import { isLocal } from "./transcript.mjs";
 

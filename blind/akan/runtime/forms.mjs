@@ -1,4 +1,4 @@
-// Forms (guideline, "Forms"): a control handed the generated setter by reference publishes that setter;
+// Forms (guideline, "Forms"): a control given the generated setter itself (no wrapping arrow) publishes it;
 // reading a form publishes one patch tool that fills several fields at once.
 //
 // Theory of operation. A form is {model, fields, subscriptions, agent, postSets}; each field has a kind

@@ -10,7 +10,7 @@
 import { menu as commandMenu } from "./commands.mjs";
 
 export const MAX_ROWS = 5; // "a few lines" before the textarea scrolls: this runtime's choice
-export const SM_BREAKPOINT = 640; // the panel is a card from `sm:` up
+export const SM_BREAKPOINT = 640; // at this width and wider the panel is a card, below it the whole screen
 export const SLOTS = ["AgentLauncher", "AgentBubble", "AgentComposer", "AgentApproval", "AgentQuestion", "AgentMenu", "AgentMarkdown", "AgentCode"];
 const DEFAULT_NAMES = { AgentLauncher: "DefaultLauncher", AgentBubble: "DefaultBubble", AgentComposer: "DefaultComposer", AgentApproval: "DefaultApproval",
   AgentQuestion: "DefaultQuestion", AgentMenu: "DefaultMenu", AgentMarkdown: "DefaultMarkdown", AgentCode: "DefaultCode" };
@@ -96,7 +96,7 @@ export class Panel {
     return this.view(key, extra);
   }
 
-  /** The arrows walk what was sent, but only from the first (up) or last (down) line of the text. */
+  /** The arrows step through earlier messages only with the caret on the first (up) or last (down) line. */
   #walk(direction) {
     const lines = this.text.split("\n").length;
     if (direction < 0 && this.caretLine !== 0) { this.caretLine -= 1; return; }

@@ -2,9 +2,9 @@
 //
 // It never executes tools: it checks the guard, asks the adaptor, and hands back the model's answer
 // (text and unexecuted calls). Guards are class names: Public passes everyone, None no one, SignedIn a
-// signed-in caller, any other name a caller holding that role; a list is ANDed. Until the app names a
+// signed-in caller, any other name a caller holding that role; a list is ANDed. Until the app chooses a
 // guard (`setAgentAccess`), AgentRelayAccess answers as None does. An adaptor answers null for "not
-// configured" (travelling as the llmUnavailable key) and throws an Err for a refusal it can explain
+// configured" (travelling as the llmUnavailable key) and throws an Err when it has a reason to give
 // (travelling as its own key and values); the browser resolves the key, not the relay.
 
 import { toProviderMessages } from "./provider.mjs";

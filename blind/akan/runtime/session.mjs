@@ -96,7 +96,7 @@ export class ChatSession {
 
   guidesForTurn() {
     const under = (layout) => { const p = layout.replace(/\/$/, ""); return p === "" || this.page.route === p || this.page.route.startsWith(p + "/"); };
-    // The render tree is the cascade: outer layouts first, then guides inside zones; a zone agent
+    // Guides cascade like the layouts rendering them: outer layouts first, then zone guides; a zone agent
     // sees its ancestors' guides and its own zone's, never a sibling zone's.
     const depth = (layout) => layout.split("/").filter(Boolean).length;
     const layoutGuides = this.page.guides.filter((g) => !g.zone && under(g.layout ?? "/"))
@@ -242,7 +242,7 @@ export class ChatSession {
       const calls = (result.answer.toolCalls ?? []).map((c) => ({ id: c.id ?? `call_${++this.callCounter}`, name: c.name, args: c.arguments ?? {} }));
       this.messages.push({ role: "assistant", text: result.answer.text ?? "", ...(calls.length ? { toolCalls: calls } : {}) });
       if (!calls.length) {
-        // A reply is read aloud only when the ask arrived by voice.
+        // Only a spoken question gets a spoken reply.
         if (this.turn.voiced && result.answer.text) this.speech?.say(result.answer.text);
         return;
       }

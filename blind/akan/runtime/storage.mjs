@@ -1,5 +1,5 @@
 // Keeping the transcript across reloads (guideline, "Mounting The Chat" `persist`, and "Attachments
-// And Speech": persisting keeps each attachment's name and drops its content).
+// And Speech": only attachment names survive a save).
 //
 // What is stored is this runtime's own message shape. `decode` reads back whatever storage holds and
 // refuses anything that is not a message rather than trusting it; the caller then sanitizes.

@@ -1,8 +1,8 @@
 // Tool declarations and the catalogue a turn offers (guideline, "Publishing A Tool").
 //
 // A declaration is what `st.tool(name, {desc}).arg(...).exec(fn)` builds: {name, desc, args, shared,
-// zone, route, run, query}. `argSchema` turns one `.arg` into JSON Schema or says it cannot (a model
-// class, `Any`, a `Map`): such a tool is withdrawn with a console warning, never a throw. A falsy name
+// zone, route, run, query}. `argSchema` turns one `.arg` into JSON Schema or says it cannot (types
+// model, Any and Map): such a tool is withdrawn with a console warning, never a throw. A falsy name
 // declares the callable without publishing it. `catalogue` collapses declarations to one entry per name
 // and reports clashes: a name registered more than once is one declaration only if every registration
 // says `shared`.

@@ -6,7 +6,7 @@
 // and `summary` (a compaction summary standing in for older history).
 //
 // Guideline, "Slash Commands And The Transcript": the wire is the transcript less local messages, and its
-// message text travels as `text` (a provider mapping reads `text`; `error` is a field only this wire has).
+// message text travels as `text` (a provider mapping reads `text`; `error` exists on this wire alone).
 
 /** @typedef {{id: string, name: string, args: Record<string, unknown>}} ToolCall */
 /** @typedef {{role: "user"|"assistant"|"tool"|"local", text: string, toolCalls?: ToolCall[], callId?: string,
@@ -28,7 +28,7 @@ export function toWire(m) {
 
 export const wireOf = (messages) => messages.filter((m) => !isLocal(m)).map(toWire);
 
-/** Estimated tokens: four characters to a token over the JSON the turn posts. */
+/** Estimated tokens: the length of the posted JSON divided by four, rounded up. */
 export const estimateTokens = (wire) => Math.ceil(JSON.stringify(wire).length / 4);
 
 export const STOPPED_TEXT = "stopped: this call was interrupted before it returned a result; call it again if it is still needed";

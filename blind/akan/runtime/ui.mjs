@@ -1,7 +1,7 @@
 // What akanjs/ui components publish on their own (guideline, "What `akanjs/ui` Publishes For You").
 //
-// Each mounted component becomes tool declarations on the page. A component that can render twice on
-// one screen (Tab, Dialog, Dropdown) publishes nothing without a namespace. Modals publish their verbs
+// Each mounted component becomes tool declarations on the page. Components that may appear more than
+// once per screen (Tab, Dialog, Dropdown) publishes nothing without a namespace. Modals publish their verbs
 // only while open; row wrappers take the row's id as `modelId` instead of closing over it, so every row's
 // registration is the same declaration (`shared`). A component tool answers {done: <name>, ...arguments}.
 

@@ -3,7 +3,7 @@
 // The engine is `{available(), listen(handlers) -> stop, speak(sentence)}`; listen is a subscription
 // (results and the end arrive through the handlers), never a promise of a transcript. The chat decides
 // the rest: a press of the microphone cuts off speech in progress and puts the first utterance into the
-// composer (not sent); a reply is read aloud only when the ask came by voice, a sentence at a time, with
+// composer (not sent); only a spoken question gets a spoken reply, a sentence at a time, with
 // markdown stripped; a question or approval the loop stops on is read under the same condition; the next
 // press or Stop cuts speech off. The clock paces sentences: each next one goes to the engine when the
 // previous has had its time.

@@ -50,7 +50,7 @@ test("readScreen never reads a password, the chat's own UI, or hidden content; a
   assert.match(readSection(root, "site footer"), /links/);
 });
 
-test("a heading resolves by its letters and digits and reads to the next heading of its level", () => {
+test("a heading resolves by its letters and digits and reads until a heading at its own level", () => {
   const root = parseHtml("<h2>Open Items (3)</h2><p>one</p><h3>Sub</h3><p>two</p><h2>Closed</h2><p>three</p>");
   const read = readSection(root, "open-items-3");
   assert.match(read, /one[\s\S]*two/);

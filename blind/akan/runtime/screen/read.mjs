@@ -130,7 +130,7 @@ export function sectionNames(root) {
 
 /**
  * Resolve a name: exact annotations, scopes, ids and skip names first, then a heading by letters and
- * digits. A heading resolves to the span from it to the next heading of its level or higher.
+ * digits. A heading resolves to the span from it up to the next heading at the same or a higher level.
  * @returns {{element: any} | {heading: any, span: any[]} | null}
  */
 export function resolve(root, name) {
@@ -146,7 +146,7 @@ export function resolve(root, name) {
   return { heading, span: headingSpan(root, heading) };
 }
 
-/** The nodes that follow a heading in document order up to the next heading of its level or higher. */
+/** The nodes after a heading, in document order, until a heading at the same or a higher level. */
 function headingSpan(root, heading) {
   const level = headingLevel(heading);
   const span = [];
