@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -145,6 +145,13 @@ def verdict_for(
     failing = sorted({m.rule for m in mismatches})
     message = "\n".join(map(str, mismatches))
     return CaseResult(item.id, rules, "fail", message, failing, record=record, checks=mismatches)
+
+
+def judge_played(item: LoadedScenario, play: Callable[[dict[str, Any]], dict[str, Any]]) -> list[Mismatch]:
+    """Judge a scenario on records the caller plays itself (tests that drive a player directly): the main
+    case and each of its twins, each played by ``play`` from its payload."""
+    twins = {name: play(item.twin_payload(name)) for name in item.twin_documents}
+    return judge(item.scenario.expect, play(item.payload), twins)
 
 
 def _checked_record(item: LoadedScenario, outcome: Outcome, which: str) -> dict[str, Any] | CaseResult:
