@@ -4,6 +4,7 @@
  * one answer per line on stdout, logs on stderr. `hello` once, `run` per case, `stop` to exit.
  */
 import { createInterface } from 'node:readline';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { playCase } from './lib/host/play.mjs';
 
 const CAPABILITIES = ['falai.turn', 'falai.wake', 'falai.event', 'falai.start', 'falai.business-hours'];
@@ -25,6 +26,18 @@ function cannotExpress(testCase) {
   return null;
 }
 
+/**
+ * With BLIND_FALAI_DUMP=<folder>, keep each case as received and the record sent back, for reading a
+ * failure (the case is what the harness sent; it never holds the expectations).
+ * @param {any} testCase @param {any} record
+ */
+function dump(testCase, record) {
+  const folder = process.env.BLIND_FALAI_DUMP;
+  if (!folder) return;
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(`${folder}/${testCase.id.replaceAll('/', '__')}.json`, JSON.stringify({ case: testCase, record }, null, 1));
+}
+
 /** @param {any} command */
 async function answer(command) {
   if (command.cmd === 'hello') {
@@ -34,7 +47,9 @@ async function answer(command) {
     const reason = cannotExpress(command.case);
     if (reason) return { seq: command.seq, skip: { reason } };
     try {
-      return { seq: command.seq, record: await playCase(command.case) };
+      const record = await playCase(command.case);
+      dump(command.case, record);
+      return { seq: command.seq, record };
     } catch (error) {
       return { seq: command.seq, error: { message: error instanceof Error ? error.stack ?? error.message : String(error) } };
     }

@@ -112,13 +112,18 @@ function mayStart(/** @type {import('./scope.mjs').TurnScope} */ scope, /** @typ
   return !repeatRefusal(scope.session, scope.lent, { flowId: flow.id, anchor, repeat, triggerKey: '', now: scope.now });
 }
 
-/** Mentions the model judges: a non-empty list, `if` holds, `repeat` allows (claimed ones are left out). */
+/**
+ * Mentions the model judges: a non-empty list whose `repeat` allows (claimed ones are left out). Their
+ * `if` is judged once the model has answered, with the extracted values as `input` (guide, "`if` on a
+ * trigger": `input` is the mention's extract).
+ */
 function modelMentions(/** @type {import('./scope.mjs').TurnScope} */ scope) {
   const out = [];
   for (const flow of scope.agent.flows) {
     const index = (flow.on ?? []).findIndex((/** @type {any} */ t) => Array.isArray(t.mention) && t.mention.length > 0);
     if (index < 0) continue;
-    if (mayStart(scope, flow, { trigger: flow.on[index] }, 'mention')) out.push({ flow, index, trigger: flow.on[index] });
+    // The `if` waits for the model's answer: it may read the mention's extract as `input`.
+    if (mayStart(scope, flow, { trigger: { ...flow.on[index], if: undefined } }, 'mention')) out.push({ flow, index, trigger: flow.on[index] });
   }
   return out;
 }
@@ -157,6 +162,7 @@ async function startMentions(/** @type {import('./scope.mjs').TurnScope} */ scop
       const verdict = verdicts[flow.id];
       if (!verdict) continue;
       if (typeof verdict === 'object') input = pick(/** @type {Record<string, unknown>} */ (verdict), Object.keys(trigger.extract ?? {}));
+      if (trigger.if && !trigger.if(scope.conditionScope(input))) continue;
     }
     const run = startRun(scope, flow, { kind: 'mention', triggerIndex: index, repeat: trigger.repeat ?? DEFAULT_REPEAT.mention, triggerKey: message.id, input });
     if (run) await advance(scope, run, { newMessage: true });
