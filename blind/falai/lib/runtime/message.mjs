@@ -77,16 +77,22 @@ function currentStep(/** @type {import('./scope.mjs').TurnScope} */ scope, /** @
 
 const emptyPlan = () => ({ scored: [], catchAll: null, lone: null });
 
-/** Steps 2 to 5: who is scored, the first catch-all, and the lone unscored candidate. */
+/**
+ * Steps 2 to 5: who is scored, the first catch-all, and the lone unscored candidate. The asking run's
+ * flow is scored too (step 3), even when an event, a start or a silence began that run.
+ */
 function planRouting(/** @type {import('./scope.mjs').TurnScope} */ scope, /** @type {any} */ asking) {
   const eligible = [];
   let catchAll = null;
   for (const flow of scope.agent.flows) {
     const found = messageTrigger(flow);
-    if (!found) continue;
-    const isAsking = asking?.flowId === flow.id;
-    if (!isAsking && !mayStart(scope, flow, found, 'message')) continue;
-    if (found.trigger.message.length === 0) { if (!isAsking) catchAll ??= flow; continue; }
+    if (asking?.flowId === flow.id) {
+      // The asking run's flow is scored whatever started it, except a catch-all, which is never scored.
+      if (found?.trigger.message.length !== 0) eligible.push(flow);
+      continue;
+    }
+    if (!found || !mayStart(scope, flow, found, 'message')) continue;
+    if (found.trigger.message.length === 0) { catchAll ??= flow; continue; }
     eligible.push(flow);
   }
   const rivals = eligible.filter((f) => f.id !== asking?.flowId);
