@@ -9,7 +9,8 @@
  * run ends with `premise-changed`.
  *
  * The floor is the right to ask the next question. A run takes it when it reaches a talk step (and a
- * message run or silence run when it starts); the run that held it is suspended and remembers who took
+ * message run or silence run when it starts) and keeps it, through `wait` steps too, until it ends or
+ * another flow wins it (guide, "Message"); the run that held it is suspended and remembers who took
  * it (`resumeAfter`), and resumes when that run ends.
  *
  * Speaking. One run answers the customer per turn. A run that would speak after another run already
@@ -62,6 +63,7 @@ export function takeFloor(/** @type {import('./scope.mjs').TurnScope} */ scope, 
     holder.status = 'suspended';
     holder.resumeAfter = run.id;
   }
+  // A holder that is waiting keeps waiting; it only loses the floor.
   scope.session.floor = run.id;
   run.status = 'active';
   run.resumeAfter = null;
@@ -191,11 +193,7 @@ const STEP_KINDS = {
   async wait(/** @type {any} */ scope, /** @type {any} */ run, /** @type {any} */ step) {
     const at = scope.agent.workingTime(scope.now + parseDuration(step.wait), step.businessHours, scope.context);
     run.wakeKey = `${run.id}:wait:${step.id}:${at}`;
-    if (scope.session.floor === run.id) {
-      scope.session.floor = null;
-      const waiting = scope.session.runs.filter((r) => r.status === 'suspended' && r.resumeAfter === run.id).at(-1);
-      if (waiting) takeFloor(scope, waiting);
-    }
+    // A run keeps the floor while it waits: it holds it until it ends or another flow wins it.
     run.status = 'waiting';
     scope.result.schedule.push({ key: run.wakeKey, at });
     return 'stop';
