@@ -79,7 +79,8 @@ const emptyPlan = () => ({ scored: [], catchAll: null, lone: null });
 
 /**
  * Steps 2 to 5: who is scored, the first catch-all, and the lone unscored candidate. The asking run's
- * flow is scored too (step 3), even when an event, a start or a silence began that run.
+ * flow is scored too (step 3), even when an event, a start or a silence began that run. A catch-all
+ * needs the floor free (guide, "Message"): a run waiting on a `wait` step still holds it.
  */
 function planRouting(/** @type {import('./scope.mjs').TurnScope} */ scope, /** @type {any} */ asking) {
   const eligible = [];
@@ -92,7 +93,7 @@ function planRouting(/** @type {import('./scope.mjs').TurnScope} */ scope, /** @
       continue;
     }
     if (!found || !mayStart(scope, flow, found, 'message')) continue;
-    if (found.trigger.message.length === 0) { catchAll ??= flow; continue; }
+    if (found.trigger.message.length === 0) { if (scope.session.floor === null) catchAll ??= flow; continue; }
     eligible.push(flow);
   }
   const rivals = eligible.filter((f) => f.id !== asking?.flowId);
