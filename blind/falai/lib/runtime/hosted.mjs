@@ -4,7 +4,7 @@
  */
 import { parseDuration } from './duration.mjs';
 import { DEFAULT_REPEAT } from './claims.mjs';
-import { advance, endRun, premiseHolds, stampAssistant, startRun, takeFloor } from './runs.mjs';
+import { advance, endRun, stampAssistant, startRun, takeFloor } from './runs.mjs';
 import { parseSilenceKey, silenceStillHolds } from './silence.mjs';
 
 /**
@@ -99,4 +99,3 @@ async function silenceWake(scope, key, silence) {
   await advance(scope, run, { newMessage: false });
 }
 
-export { premiseHolds };

@@ -20,7 +20,7 @@
 import { parseDuration } from './duration.mjs';
 import { render, renderDeep } from './templates.mjs';
 import { repeatRefusal, writeClaim } from './claims.mjs';
-import { liveRunOf, runById } from './session.mjs';
+import { liveRunOf } from './session.mjs';
 
 /**
  * Start a run if `repeat`, the ledger and the one-live-run rule allow it; otherwise write the skip line.
@@ -204,4 +204,3 @@ function templateScope(/** @type {import('./scope.mjs').TurnScope} */ scope, /**
   return { input: run.input, data: scope.session.data, context: scope.context };
 }
 
-export { runById };
