@@ -67,12 +67,19 @@ class Alignment:
     sections: tuple[SectionAlignment, ...]
 
     def for_section(self, title: str) -> SectionAlignment | None:
-        """The pair whose old or new heading (or heading path) is ``title``."""
-        for pair in self.sections:
-            for side in (pair.old, pair.new):
-                if side is not None and title in (side.title, " > ".join(side.path)):
-                    return pair
+        """The pair whose old or new heading (or heading path) is ``title`` (``Document.section``'s match)."""
+        for exact in (True, False):
+            for pair in self.sections:
+                for side in (pair.old, pair.new):
+                    if side is not None and _matches(side, title, exact):
+                        return pair
         return None
+
+
+def _matches(section: Section, title: str, exact: bool) -> bool:
+    if exact:
+        return title in (section.title, " > ".join(section.path))
+    return section.title.startswith(title + " ")
 
 
 def align(old: Document, new: Document) -> Alignment:

@@ -59,8 +59,11 @@ class Document:
     sections: tuple[Section, ...]
 
     def section(self, title: str) -> Section | None:
-        """The first section whose heading is ``title`` (or whose path, joined by " > ", is)."""
-        return next((s for s in self.sections if title in (s.title, " > ".join(s.path))), None)
+        """The first section whose heading is ``title`` (or whose path, joined by " > ", is); failing that,
+        one whose heading line starts with ``title`` and a space: the re-flowed Akan guideline runs some
+        headings and their first paragraph into one line (``## Built-In Tools - The framework ...``)."""
+        exact = next((s for s in self.sections if title in (s.title, " > ".join(s.path))), None)
+        return exact or next((s for s in self.sections if s.title.startswith(title + " ")), None)
 
 
 def sentences(text: str) -> list[str]:
