@@ -89,7 +89,7 @@ def align(old: Document, new: Document) -> Alignment:
 
 def _pair_sections(old: list[Section], new: list[Section]) -> list[tuple[Section | None, Section | None]]:
     pairs: list[tuple[Section | None, Section | None]] = []
-    for key in (lambda s: s.path, lambda s: s.title):
+    for key in (_path, _title):
         for a in list(old):
             b = next((b for b in new if key(b) == key(a)), None)
             if b is not None:
@@ -104,6 +104,14 @@ def _pair_sections(old: list[Section], new: list[Section]) -> list[tuple[Section
             new.remove(best)
     pairs += [(a, None) for a in old] + [(None, b) for b in new]
     return sorted(pairs, key=_position)
+
+
+def _path(section: Section) -> tuple[str, ...]:
+    return section.path
+
+
+def _title(section: Section) -> tuple[str, ...]:
+    return (section.title,)
 
 
 def _overlap(a: Section, b: Section) -> float:
@@ -147,7 +155,9 @@ def _pair_units(old: list[Unit], new: list[Unit]) -> list[UnitChange]:
     used: set[int] = set()
     floor = 0
     for unit in old:
-        scored = [(similarity(unit.text, n.text), j) for j, n in enumerate(new) if j >= floor and j not in used]
+        scored = [
+            (similarity(unit.text, n.text), j) for j, n in enumerate(new) if j >= floor and j not in used
+        ]
         score, j = max(scored, default=(0.0, -1))
         if score >= EDIT_SIMILARITY:
             changes.append(UnitChange("changed", unit, new[j]))

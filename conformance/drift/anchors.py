@@ -18,7 +18,9 @@ def unresolved(rules: list[RuleRef], document: Document, name: str) -> list[str]
     for rule in rules:
         section = document.section(rule.section)
         if section is None:
-            problems.append(f"{rule.file}: {rule.id}: field source.section: {rule.section!r} is no heading of {name}")
+            problems.append(
+                f"{rule.file}: {rule.id}: field source.section: {rule.section!r} is no heading of {name}"
+            )
             continue
         missing = [p for p in rule.passages if p not in section.fingerprints()]
         if missing:

@@ -40,7 +40,9 @@ def add_parser(commands: Any) -> None:
     drift.add_argument("--out", type=Path, default=BUILD_ROOT / "spec", help="default: build/spec/")
     drift.add_argument("--spec", type=Path, default=SPEC_ROOT, help=argparse.SUPPRESS)
     anchors = actions.add_parser("anchors", help="every rule's section and passages resolve in its document")
-    anchors.add_argument("--seeds", type=Path, help="the source documents' folder (default: as the tests find it)")
+    anchors.add_argument(
+        "--seeds", type=Path, help="the source documents' folder (default: as the tests find it)"
+    )
     anchors.add_argument("--spec", type=Path, default=SPEC_ROOT, help=argparse.SUPPRESS)
 
 
@@ -94,9 +96,13 @@ def drift(args: argparse.Namespace) -> int:
         load_index(),
     )
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "drift.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    (args.out / "drift.json").write_text(
+        json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
     (args.out / "drift.md").write_text(to_markdown(report), encoding="utf-8")
-    print("\n".join([*console(report)[:-1], f"reports: {args.out}/drift.json, drift.md", console(report)[-1]]))
+    print(
+        "\n".join([*console(report)[:-1], f"reports: {args.out}/drift.json, drift.md", console(report)[-1]])
+    )
     return 0
 
 
@@ -114,7 +120,11 @@ def load_index(scenario_root: Path = SCENARIO_ROOT, golden_root: Path = GOLDEN_R
             continue  # an unreadable scenario is nox -s spec's to report
         rules = document.get("rules") if isinstance(document, dict) else None
         scenarios[scenario_id(path, scenario_root)] = tuple(str(r) for r in rules or [])
-    goldens = frozenset(p.relative_to(golden_root).as_posix() for p in golden_root.rglob("*.json")) if golden_root.exists() else frozenset()
+    goldens = (
+        frozenset(p.relative_to(golden_root).as_posix() for p in golden_root.rglob("*.json"))
+        if golden_root.exists()
+        else frozenset()
+    )
     return Index(
         scenarios,
         goldens,

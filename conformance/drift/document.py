@@ -120,7 +120,7 @@ def _section(path: tuple[str, ...], line: int, body: list[tuple[int, str]]) -> S
 
 
 def _blocks(body: list[tuple[int, str]]) -> list[Block]:
-    """Paragraphs: runs of non-blank lines, except that a fenced code block is one block, blank lines and all."""
+    """Paragraphs: runs of non-blank lines; a fenced code block is one block, blank lines and all."""
     blocks: list[Block] = []
     current: list[tuple[int, str]] = []
     fenced = False

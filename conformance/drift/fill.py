@@ -1,9 +1,10 @@
-"""``python -m conformance.drift.fill SEEDS [RULE-ID...]``: write proposed passages into the catalogue.
+"""``python -m conformance.drift.fill SEEDS [--write] [RULE-ID...]``: propose passages for rules.
 
-For every rule (or those named) that cites a document found in SEEDS and has no ``passages`` yet, the best
-units of its section (``suggest.propose``) are written into its ``source``, editing the YAML text in place
-so the hand-kept layout of the files survives. Review the result with ``git diff``: the tool ranks, a
-person decides. Prints one line per rule with the proposal's score, lowest first, to review those first.
+For every rule (or those named) that cites a document found in SEEDS, prints the best units of its
+section (``suggest.propose``) with their score and text, lowest score first so the doubtful ones are read
+first. With ``--write``, the proposals for rules that have no ``passages`` yet are written into their
+``source``, editing the YAML text in place so the hand-kept layout of the files survives; review them with
+``git diff``: the tool ranks, a person decides.
 """
 
 from __future__ import annotations
@@ -47,8 +48,10 @@ def add_passages(text: str, passages: dict[str, list[str]]) -> str:
 
 
 def main(argv: list[str]) -> int:
+    write = "--write" in argv
+    argv = [a for a in argv if a != "--write"]
     if not argv:
-        print("usage: python -m conformance.drift.fill SEEDS_DIR [RULE-ID...]", file=sys.stderr)
+        print("usage: python -m conformance.drift.fill SEEDS_DIR [--write] [RULE-ID...]", file=sys.stderr)
         return 2
     seeds, only = Path(argv[0]), set(argv[1:])
     documents: dict[str, Document] = {}
@@ -58,7 +61,7 @@ def main(argv: list[str]) -> int:
     for rule_id, entry in sorted(catalogue.rules.items()):
         rule = entry.rule
         path = seeds / rule.source.document
-        if rule.source.passages or (only and rule_id not in only) or not path.is_file():
+        if (only and rule_id not in only) or not path.is_file() or (rule.source.passages and not only):
             continue
         document = documents.setdefault(rule.source.document, parse(path.read_text(encoding="utf-8")))
         section = document.section(rule.source.section)
@@ -67,10 +70,11 @@ def main(argv: list[str]) -> int:
             continue
         query = query_words(rule.title, rule.statement, rule.params)
         units = propose(query, section)
-        if units:
+        if units and not rule.source.passages:
             edits.setdefault(entry.path, {})[rule_id] = [u.fingerprint for u in units]
-            lines.append((ranked(query, section)[0][0], f"{rule_id}: {[u.fingerprint for u in units]}"))
-    for file, wanted in edits.items():
+        shown = "; ".join(f"{u.fingerprint} {u.text[:100]!r}" for u in units)
+        lines.append((ranked(query, section)[0][0], f"{rule_id} (now {rule.source.passages}): {shown}"))
+    for file, wanted in edits.items() if write else []:
         file.write_text(add_passages(file.read_text(encoding="utf-8"), dict(wanted)), encoding="utf-8")
     for score, line in sorted(lines):
         print(f"{score:.2f} {line}")

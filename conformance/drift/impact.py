@@ -58,7 +58,9 @@ def _impact(rule: RuleRef, alignment: Alignment) -> RuleImpact:
         return RuleImpact(rule, "unresolved", "missing", None, ())
     section: SectionStatus = pair.kind
     if not rule.passages:
-        return RuleImpact(rule, "section-changed" if pair.changes else "unchanged", section, pair, pair.changes)
+        return RuleImpact(
+            rule, "section-changed" if pair.changes else "unchanged", section, pair, pair.changes
+        )
     touched = [c for c in pair.changes if _cites(rule, c)]
     sides = [s.fingerprints() for s in (pair.old, pair.new) if s is not None]
     kinds = {c.kind for c in touched}
@@ -84,7 +86,7 @@ def _cites(rule: RuleRef, change: UnitChange) -> bool:
 
 @dataclass(frozen=True)
 class Candidate:
-    """A new or edited normative unit no rule cites: perhaps a rule is missing."""
+    """A new or edited normative unit no rule cites (on either side of the edit): a rule may be missing."""
 
     section: str
     change: UnitChange
@@ -98,6 +100,6 @@ def uncited(alignment: Alignment, rules: list[RuleRef]) -> list[Candidate]:
             continue
         for change in pair.changes:
             unit = change.new
-            if unit is not None and unit.fingerprint not in cited and is_normative(unit, pair.new.blocks):
+            if unit is not None and not _fps(change) & cited and is_normative(unit, pair.new.blocks):
                 found.append(Candidate(pair.new.title, change))
     return found

@@ -28,14 +28,20 @@ def diff_lines(changes: tuple[UnitChange, ...] | list[UnitChange]) -> list[str]:
     """The changed units, old side then new side, one unit a line, as a unified diff without headers."""
     old = [c.old.text for c in changes if c.old is not None]
     new = [c.new.text for c in changes if c.new is not None]
-    return [line for line in unified_diff(old, new, lineterm="", n=0) if not line.startswith(("---", "+++", "@@"))]
+    return [
+        line for line in unified_diff(old, new, lineterm="", n=0) if not line.startswith(("---", "+++", "@@"))
+    ]
 
 
 def _change(change: UnitChange) -> dict[str, Any]:
     return {
         "kind": change.kind,
-        "old": None if change.old is None else {"line": change.old.line, "fingerprint": change.old.fingerprint},
-        "new": None if change.new is None else {"line": change.new.line, "fingerprint": change.new.fingerprint},
+        "old": None
+        if change.old is None
+        else {"line": change.old.line, "fingerprint": change.old.fingerprint},
+        "new": None
+        if change.new is None
+        else {"line": change.new.line, "fingerprint": change.new.fingerprint},
     }
 
 
@@ -60,7 +66,8 @@ def build(
         ],
         "rules": [_rule(impact, index, new_version) for impact in affected],
         "candidates": [
-            {"section": c.section, **_change(c.change), "diff": diff_lines([c.change]), "suggested_since": new_version}
+            {"section": c.section, **_change(c.change), "diff": diff_lines([c.change]),
+             "suggested_since": new_version}
             for c in candidates
         ],
     }  # fmt: skip
@@ -154,7 +161,9 @@ def _summary(report: dict[str, Any]) -> list[str]:
 def console(report: dict[str, Any]) -> list[str]:
     lines = [f"spec drift: {report['document']} {report['old_version']} -> {report['new_version']}"]
     for s in report["sections"]:
-        lines.append(f"  section {s['kind']}: {s['old'] or '-'} -> {s['new'] or '-'} ({s['changes']} changes)")
+        lines.append(
+            f"  section {s['kind']}: {s['old'] or '-'} -> {s['new'] or '-'} ({s['changes']} changes)"
+        )
     for file, rules in _by_file(report["rules"]).items():
         lines.append(file)
         for r in rules:
