@@ -56,11 +56,19 @@ def command(args: argparse.Namespace) -> int:
 
 def rule_refs(catalogue: Catalogue, document: str) -> list[RuleRef]:
     return [
-        RuleRef(rule_id, str(entry.path), entry.rule.statement, entry.rule.source.section,
+        RuleRef(rule_id, _shown(entry.path), entry.rule.statement, entry.rule.source.section,
                 tuple(entry.rule.source.passages), entry.rule.since)
         for rule_id, entry in sorted(catalogue.rules.items())
         if entry.rule.source.document == document
     ]  # fmt: skip
+
+
+def _shown(path: Path) -> str:
+    """A catalogue file as a reviewer finds it: relative to the current directory where it can be."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def read_document(path: Path) -> Document:

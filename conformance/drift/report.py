@@ -132,8 +132,19 @@ def _rule_markdown(rule: dict[str, Any]) -> list[str]:
     for key in ("scenarios", "goldens", "mutants", "permitted"):
         lines.append(f"- {key}: {', '.join(rule[key]) or 'none'}")
     if rule["diff"]:
-        lines += ["", "```diff", *rule["diff"], "```"]
+        where = ", ".join(_lines(rule["changes"]))
+        lines += ["", f"Changed units ({where}):", "", "```diff", *rule["diff"], "```"]
     return [*lines, ""]
+
+
+def _lines(changes: list[dict[str, Any]]) -> list[str]:
+    """Where a rule's changed units are: ``old line 141``, ``new line 145``, each place once."""
+    found: list[str] = []
+    for change in changes:
+        for side in ("old", "new"):
+            if change[side] and f"{side} line {change[side]['line']}" not in found:
+                found.append(f"{side} line {change[side]['line']}")
+    return found
 
 
 def _by_file(rules: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
