@@ -208,3 +208,20 @@ def test_a_document_the_catalogue_does_not_cite_is_a_usage_error(
     b.write_text("# T\n\nTwo.\n", encoding="utf-8")
     assert main(["spec", "drift", str(a), str(b), "--out", str(tmp_path / "out")]) == 2
     assert "--document" in capsys.readouterr().err
+
+
+@needs_seeds
+def test_the_anchor_command_fails_on_a_catalogue_whose_passage_was_edited_away(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from conformance.paths import SPEC_ROOT
+
+    spec = tmp_path / "spec"
+    (spec / "llmz").mkdir(parents=True)
+    text = (SPEC_ROOT / "llmz" / "hooks.yaml").read_text(encoding="utf-8")
+    anchored = load_catalogue(schema_check=False).rules["llmz.hooks.on-exit"].rule.source.passages[0]
+    (spec / "llmz" / "hooks.yaml").write_text(text.replace(anchored, "0badf00d"), encoding="utf-8")
+    assert main(["spec", "anchors", "--seeds", str(SEEDS), "--spec", str(spec)]) == 1
+    out = capsys.readouterr().out
+    assert "llmz.hooks.on-exit: field source.passages: 0badf00d not found" in out
+    assert "1 do not resolve" in out

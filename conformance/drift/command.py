@@ -147,12 +147,19 @@ def check_anchors(args: argparse.Namespace) -> int:
     seeds = args.seeds or locate_seeds()
     if seeds is None or not seeds.is_dir():
         raise DriftError("no source documents found: pass --seeds DIR or set SEEDS_DIR")
-    catalogue = load_catalogue(args.spec, schema_check=False)
-    problems, checked = [], 0
+    problems, checked = anchor_problems(load_catalogue(args.spec, schema_check=False), seeds)
+    print("\n".join([*problems, f"{checked} rules' anchors checked, {len(problems)} do not resolve"]))
+    return 1 if problems else 0
+
+
+def anchor_problems(catalogue: Catalogue, seeds: Path) -> tuple[list[str], int]:
+    """Every rule whose section or passages are not in its document (as found in ``seeds``), and how many
+    rules were checked (those whose document is there)."""
+    problems: list[str] = []
+    checked = 0
     for name in SOURCE_DOCUMENTS:
         rules = rule_refs(catalogue, name)
         if rules and (seeds / name).is_file():
             problems += unresolved(rules, read_document(seeds / name), name)
             checked += len(rules)
-    print("\n".join([*problems, f"{checked} rules' anchors checked, {len(problems)} do not resolve"]))
-    return 1 if problems else 0
+    return problems, checked
