@@ -224,4 +224,5 @@ def test_the_anchor_command_fails_on_a_catalogue_whose_passage_was_edited_away(
     assert main(["spec", "anchors", "--seeds", str(SEEDS), "--spec", str(spec)]) == 1
     out = capsys.readouterr().out
     assert "llmz.hooks.on-exit: field source.passages: 0badf00d not found" in out
-    assert "1 do not resolve" in out
+    assert "llmz.hooks.names: field source.passages: 0badf00d" in out  # the hook table's rows, that one too
+    assert "14 rules' anchors checked, 2 do not resolve" in out
