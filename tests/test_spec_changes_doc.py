@@ -30,6 +30,7 @@ def test_the_page_walks_the_whole_workflow() -> None:
 @pytest.mark.skipif(
     SEEDS is None, reason="the seed documents are not here: set SEEDS_DIR or keep ../shared/seeds"
 )
+@pytest.mark.timeout(1800)  # the page runs nox -s spec, snapshots and mutants: minutes on a loaded machine
 def test_every_command_on_the_page_runs_as_written() -> None:
     assert SEEDS is not None
     for command in COMMANDS:
