@@ -5,7 +5,9 @@ verdict and the rest still run), keeps those selected by system and keyword, and
 adapter. Before playing, a case whose system the implementation does not implement, or which requires a
 capability it does not declare, is a ``skip`` naming what is missing. After playing, the record is checked
 against the record schema, the envelope and then its system's vocabulary (``conformance.records``; a broken
-record is the implementation's ``error``, naming the path and the schema rule), its volatile values are
+record is the implementation's ``error``, naming the path and the schema rule), what the implementation
+carries for itself is set aside with a note (events of its own types, ``x-`` fields; values of open sets
+the documents do not name are noted too: ``conformance.records.extras``), its volatile values are
 replaced by placeholders, and ``conformance.judging.judge`` evaluates the expectations: no mismatch is
 ``pass``, any mismatch is ``fail`` with every failing matcher and its rule id in the message. The runner
 never judges anything itself and never stops early: one verdict per selected file, always.
@@ -30,6 +32,7 @@ from conformance.paths import PROTOCOL_DIR, SCENARIO_ROOT
 from conformance.protocol import ImplementationInfo
 from conformance.record import Record
 from conformance.records.check import problems as vocabulary_problems
+from conformance.records.extras import notes as record_notes
 from conformance.resources import files_under
 from conformance.scenario.load import LoadedScenario, LoadError, load_all
 from conformance.systems import SYSTEMS
@@ -52,6 +55,9 @@ class CaseResult:
     """The normalised record, when the implementation returned a valid one."""
     checks: list[Mismatch] = field(default_factory=list)
     """The failed expectations of a ``fail``, with what they expected and what the record held."""
+    notes: list[str] = field(default_factory=list)
+    """What judging set aside (events of the implementation's own types, ``x-`` fields) and values of open
+    sets the documents do not name (``conformance.records.extras``): allowed, and shown in the reports."""
 
     @property
     def system(self) -> str:
@@ -140,13 +146,16 @@ def verdict_for(item: LoadedScenario, outcome: Outcome) -> CaseResult:
         return CaseResult(
             item.id, rules, "error", f"the record breaks the {system} record schema: " + "; ".join(problems)
         )
-    record = normalise(outcome.record, keep=item.kept_values)
+    judged, notes = record_notes(system, outcome.record)
+    record = normalise(judged, keep=item.kept_values)
     mismatches = judge(item.scenario.expect, record)
     if not mismatches:
-        return CaseResult(item.id, rules, "pass", record=record)
+        return CaseResult(item.id, rules, "pass", record=record, notes=notes)
     failing = sorted({m.rule for m in mismatches})
     message = "\n".join(map(str, mismatches))
-    return CaseResult(item.id, rules, "fail", message, failing, record=record, checks=mismatches)
+    return CaseResult(
+        item.id, rules, "fail", message, failing, record=record, checks=mismatches, notes=notes
+    )
 
 
 def run_case(
