@@ -10,7 +10,7 @@ implementation's own.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -99,12 +99,15 @@ class SummaryRequest(Open):
     messages: list[Message] = optional()
 
 
-ModelRequest = open_union(
-    "purpose",
-    {"turn": TurnRequest, "summary": SummaryRequest},
-    "a model request",
-    within=("type", "model_request"),
-)
+ModelRequest = Annotated[
+    Any,
+    open_union(
+        "purpose",
+        {"turn": TurnRequest, "summary": SummaryRequest},
+        "a model request",
+        within=("type", "model_request"),
+    ),
+]
 
 
 class ToolCall(Open):
@@ -187,18 +190,21 @@ class RelayRelayed(Open):
     deltas: list[str] = optional()
 
 
-Relay = open_union(
-    "outcome",
-    {
-        "absent": RelayAbsent,
-        "refused": RelayRefused,
-        "error": RelayError,
-        "failed": RelayFailed,
-        "relayed": RelayRelayed,
-    },
-    "a relay",
-    within=("type", "relay"),
-)
+Relay = Annotated[
+    Any,
+    open_union(
+        "outcome",
+        {
+            "absent": RelayAbsent,
+            "refused": RelayRefused,
+            "error": RelayError,
+            "failed": RelayFailed,
+            "relayed": RelayRelayed,
+        },
+        "a relay",
+        within=("type", "relay"),
+    ),
+]
 
 
 class Draft(Open):
@@ -314,16 +320,19 @@ class CompactionNothing(Open):
     trigger: str = open_set("auto", "command")
 
 
-Compaction = open_union(
-    "outcome",
-    {
-        "summarized": CompactionSummarized,
-        "failed": CompactionFailed,
-        "nothing-to-summarize": CompactionNothing,
-    },
-    "a compaction",
-    within=("type", "compaction"),
-)
+Compaction = Annotated[
+    Any,
+    open_union(
+        "outcome",
+        {
+            "summarized": CompactionSummarized,
+            "failed": CompactionFailed,
+            "nothing-to-summarize": CompactionNothing,
+        },
+        "a compaction",
+        within=("type", "compaction"),
+    ),
+]
 
 
 class Status(Open):
@@ -421,45 +430,48 @@ class ScriptExhausted(Open):
     message: str = optional()
 
 
-Event = open_union(
-    "type",
-    {
-        "model_request": ModelRequest,
-        "model_response": ModelResponse,
-        "tool_call": ToolCall,
-        "tool_result": ToolResult,
-        "turn_limit": TurnLimit,
-        "turn_failed": TurnFailed,
-        "relay": Relay,
-        "draft": Draft,
-        "speak": Speak,
-        "speech_cancelled": SpeechCancelled,
-        "listen": Listen,
-        "settle": Settle,
-        "tool_run": ToolRun,
-        "question": Question,
-        "turn_stopped": TurnStopped,
-        "input_refused": InputRefused,
-        "prompt_called": PromptCalled,
-        "prompt_denied": PromptDenied,
-        "tool_clash": ToolClash,
-        "console": Console,
-        "restored": Restored,
-        "compaction": Compaction,
-        "status": Status,
-        "attachment_added": AttachmentAdded,
-        "attachment_refused": AttachmentRefused,
-        "export": Export,
-        "persisted": Persisted,
-        "tool_row": ToolRow,
-        "composer": ComposerEvent,
-        "open_change": OpenChange,
-        "viewport": Viewport,
-        "chat_unmounted": ChatUnmounted,
-        "dialog_dismissed": DialogDismissed,
-        "script_exhausted": ScriptExhausted,
-    },
-)
+Event = Annotated[
+    Any,
+    open_union(
+        "type",
+        {
+            "model_request": ModelRequest,
+            "model_response": ModelResponse,
+            "tool_call": ToolCall,
+            "tool_result": ToolResult,
+            "turn_limit": TurnLimit,
+            "turn_failed": TurnFailed,
+            "relay": Relay,
+            "draft": Draft,
+            "speak": Speak,
+            "speech_cancelled": SpeechCancelled,
+            "listen": Listen,
+            "settle": Settle,
+            "tool_run": ToolRun,
+            "question": Question,
+            "turn_stopped": TurnStopped,
+            "input_refused": InputRefused,
+            "prompt_called": PromptCalled,
+            "prompt_denied": PromptDenied,
+            "tool_clash": ToolClash,
+            "console": Console,
+            "restored": Restored,
+            "compaction": Compaction,
+            "status": Status,
+            "attachment_added": AttachmentAdded,
+            "attachment_refused": AttachmentRefused,
+            "export": Export,
+            "persisted": Persisted,
+            "tool_row": ToolRow,
+            "composer": ComposerEvent,
+            "open_change": OpenChange,
+            "viewport": Viewport,
+            "chat_unmounted": ChatUnmounted,
+            "dialog_dismissed": DialogDismissed,
+            "script_exhausted": ScriptExhausted,
+        },
+    ),
+]
 
 
 class LauncherView(Open):

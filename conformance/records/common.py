@@ -29,6 +29,7 @@ from pydantic import (
     ConfigDict,
     Discriminator,
     Field,
+    GetCoreSchemaHandler,
     GetJsonSchemaHandler,
     Tag,
     WithJsonSchema,
@@ -126,9 +127,7 @@ class _OpenUnionSchema:
         return schema
 
 
-def open_union(
-    tag: str, members: Mapping[str, Any], what: str = "an event", within: tuple[str, str] | None = None
-) -> Any:
+class open_union:  # a lower-case name: it reads as a type constructor, ``Annotated[Any, open_union(...)]``
     """A union told apart by the string ``tag``, open to tags it does not list.
 
     ``members`` maps each listed tag to its model (or to a union of its own). An object whose tag is not
@@ -136,7 +135,25 @@ def open_union(
     types, and judging ignores them. An object without a string tag is refused, naming the tag. ``within``
     (field, value) is the tag of the enclosing union this one sits in (a ``model_request``'s kinds), which
     the last branch repeats so that the branches of the enclosing ``oneOf`` stay exclusive.
+
+    Written as the metadata of ``Annotated[Any, open_union(...)]``, so that type checkers see a plain type
+    and pydantic builds the union from here.
     """
+
+    def __init__(
+        self,
+        tag: str,
+        members: Mapping[str, Any],
+        what: str = "an event",
+        within: tuple[str, str] | None = None,
+    ) -> None:
+        self.union = _open_union(tag, members, what, within)
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        return handler.generate_schema(self.union)
+
+
+def _open_union(tag: str, members: Mapping[str, Any], what: str, within: tuple[str, str] | None) -> Any:
     known = tuple(members)
 
     def tag_of(value: Any) -> str | None:

@@ -8,7 +8,7 @@ implementation (a talk message's ``key``, a ``wait`` wake key) are typed as stri
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -71,12 +71,15 @@ class IdleRequest(Open):
     instructions: list[str] = optional()
 
 
-ModelRequest = open_union(
-    "purpose",
-    {"understand": UnderstandRequest, "talk": TalkRequest, "idle": IdleRequest},
-    "a model request",
-    within=("type", "model_request"),
-)
+ModelRequest = Annotated[
+    Any,
+    open_union(
+        "purpose",
+        {"understand": UnderstandRequest, "talk": TalkRequest, "idle": IdleRequest},
+        "a model request",
+        within=("type", "model_request"),
+    ),
+]
 
 
 class MessageInput(Open):
@@ -101,11 +104,14 @@ class WakeInput(Open):
     key: str = optional()
 
 
-TurnInput = open_union(
-    "kind",
-    {"message": MessageInput, "event": EventInput, "start": StartInput, "wake": WakeInput},
-    "an input",
-)
+TurnInput = Annotated[
+    Any,
+    open_union(
+        "kind",
+        {"message": MessageInput, "event": EventInput, "start": StartInput, "wake": WakeInput},
+        "an input",
+    ),
+]
 
 
 class Started(Open):
@@ -197,16 +203,19 @@ class Error(Open):
     message: str = optional()
 
 
-Event = open_union(
-    "type",
-    {
-        "model_request": ModelRequest,
-        "model_response": ModelResponse,
-        "turn": Turn,
-        "action": Action,
-        "error": Error,
-    },
-)
+Event = Annotated[
+    Any,
+    open_union(
+        "type",
+        {
+            "model_request": ModelRequest,
+            "model_response": ModelResponse,
+            "turn": Turn,
+            "action": Action,
+            "error": Error,
+        },
+    ),
+]
 
 
 class Run(Open):
@@ -228,7 +237,9 @@ class AssistantEntry(Open):
     key: str = optional()
 
 
-HistoryEntry = open_union("role", {"customer": CustomerEntry, "assistant": AssistantEntry}, "an entry")
+HistoryEntry = Annotated[
+    Any, open_union("role", {"customer": CustomerEntry, "assistant": AssistantEntry}, "an entry")
+]
 
 
 class Session(Open):

@@ -8,7 +8,7 @@ left to the implementation (a bridge maps llmz's native messages, which may carr
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -274,27 +274,30 @@ class HostCall(Open):
     error: HostCallError = optional()
 
 
-Event = open_union(
-    "type",
-    {
-        "model_request": ModelRequest,
-        "model_response": ModelResponse,
-        "tool_call": ToolCall,
-        "delivery": Delivery,
-        "delta": Delta,
-        "inspection": Inspection,
-        "hook": Hook,
-        "compaction": Compaction,
-        "summary": Summary,
-        "request_messages": RequestMessages,
-        "error": Error,
-        "iteration": Iteration,
-        "exit": Exit,
-        "result": Result,
-        "host_call": HostCall,
-        "probe": Probe,
-    },
-)
+Event = Annotated[
+    Any,
+    open_union(
+        "type",
+        {
+            "model_request": ModelRequest,
+            "model_response": ModelResponse,
+            "tool_call": ToolCall,
+            "delivery": Delivery,
+            "delta": Delta,
+            "inspection": Inspection,
+            "hook": Hook,
+            "compaction": Compaction,
+            "summary": Summary,
+            "request_messages": RequestMessages,
+            "error": Error,
+            "iteration": Iteration,
+            "exit": Exit,
+            "result": Result,
+            "host_call": HostCall,
+            "probe": Probe,
+        },
+    ),
+]
 
 
 class TranscriptEntry(Open):
