@@ -2,7 +2,7 @@
 
 The prose is ``spec/protocol/records/akan.md``; the generated JSON Schema is
 ``spec/protocol/records/akan.schema.json``. Events whose fields depend on an outcome (``relay``,
-``compaction``) or a purpose (``model_request``) are one model per case, under a second discriminator. A
+``compaction``) or a purpose (``model_request``) are one model per case, under a second open union. A
 message's fields are typed but never closed: keeping more than the documents ask (an attachment's MIME type
 after persisting, say) is allowed, and built-in tool results are plain text whose wording is the
 implementation's own.

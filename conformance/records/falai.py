@@ -2,8 +2,10 @@
 
 The prose is ``spec/protocol/records/falai.md``; the generated JSON Schema is
 ``spec/protocol/records/falai.schema.json``. A ``model_request`` is the suite's neutral request shape, one
-model per ``purpose`` (a second discriminator inside the first). Keys the documents leave to the
-implementation (a talk message's ``key``, a ``wait`` wake key) are typed as strings and nothing more.
+model per ``purpose`` (a second open union inside the first). Keys the documents leave to the
+implementation (a talk message's ``key``, a ``wait`` wake key) are typed as strings and nothing more. No
+field is required: the guide's ``turn`` result and session are what an adapter maps from, and a runtime
+without one of the reference's fields (``floor``) leaves it out.
 """
 
 from __future__ import annotations

@@ -1,9 +1,11 @@
 """The llmz record vocabulary as models: one per event type, discriminated by ``type``, and the final state.
 
 The prose, with what each field means, is ``spec/protocol/records/llmz.md``; the JSON Schema generated from
-these models is ``spec/protocol/records/llmz.schema.json``. The models fix field names and JSON types, and
-enums where the prose gives a closed set; wording, and the request shape beyond what the prose states, are
-left to the implementation (a bridge maps llmz's native messages, which may carry ``null`` content).
+these models is ``spec/protocol/records/llmz.schema.json``. The models fix field names and JSON types; a
+field is required only where a rule needs it (an ``error``'s code, message and criticality), and value
+sets are open (``conformance.records.common``). Wording, and the request shape beyond what the prose
+states, are left to the implementation (a bridge maps llmz's native messages, which may carry ``null``
+content).
 """
 
 from __future__ import annotations
