@@ -171,7 +171,9 @@ class Wake(Open):
     (``falai.silence.replaces#open_question``)."""
 
     key: str = optional()
-    at: int = optional()
+    at: int | str = optional(
+        "When to fire: virtual ms, or an ISO 8601 time (the guide fixes the time, not its JSON form)."
+    )
     replaces: str | None = None
 
 
@@ -250,7 +252,9 @@ class Session(Open):
     claims: list[str] = optional()
     data: dict[str, Any] = optional()
     history: list[HistoryEntry] = optional()
-    lastAssistantAt: int | None = None
+    lastAssistantAt: int | str | None = Field(
+        default=None, description="Virtual ms or an ISO 8601 time, like a wake's `at`."
+    )
 
 
 class Final(Open):
