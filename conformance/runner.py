@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -130,25 +130,23 @@ def precheck(item: LoadedScenario, info: ImplementationInfo) -> str | None:
     return None
 
 
-def verdict_for(item: LoadedScenario, outcome: Outcome) -> CaseResult:
-    """Turn what the adapter returned into a verdict (the judging step)."""
+def verdict_for(
+    item: LoadedScenario, outcome: Outcome, twin_outcomes: Mapping[str, Outcome] | None = None
+) -> CaseResult:
+    """Turn what the adapter returned into a verdict (the judging step). ``twin_outcomes`` are the plays
+    of the scenario's twins (``conformance.scenario.twins``), which ``relation`` expectations read."""
     rules = list(item.scenario.rules)
-    if outcome.skip is not None:
-        return CaseResult(item.id, rules, "skip", outcome.skip)
-    if outcome.error is not None or outcome.record is None:
-        return CaseResult(item.id, rules, "error", outcome.error or "the adapter returned no record")
-    problems = record_problems(outcome.record)
-    if problems:
-        return CaseResult(item.id, rules, "error", "invalid record: " + "; ".join(problems))
-    system = item.scenario.system
-    problems = vocabulary_problems(system, outcome.record)
-    if problems:
-        return CaseResult(
-            item.id, rules, "error", f"the record breaks the {system} record schema: " + "; ".join(problems)
-        )
-    judged, notes = record_notes(system, outcome.record)
-    record = normalise(judged, keep=item.kept_values)
-    mismatches = judge(item.scenario.expect, record)
+    notes: list[str] = []
+    record = _checked_record(item, outcome, "", notes)
+    if isinstance(record, CaseResult):
+        return record
+    twins: dict[str, dict[str, Any]] = {}
+    for name, twin_outcome in (twin_outcomes or {}).items():
+        twin_record = _checked_record(item, twin_outcome, f"twin {name!r}: ")
+        if isinstance(twin_record, CaseResult):
+            return twin_record
+        twins[name] = twin_record
+    mismatches = judge(item.scenario.expect, record, twins)
     if not mismatches:
         return CaseResult(item.id, rules, "pass", record=record, notes=notes)
     failing = sorted({m.rule for m in mismatches})
@@ -156,6 +154,47 @@ def verdict_for(item: LoadedScenario, outcome: Outcome) -> CaseResult:
     return CaseResult(
         item.id, rules, "fail", message, failing, record=record, checks=mismatches, notes=notes
     )
+
+
+def judge_played(item: LoadedScenario, play: Callable[[dict[str, Any]], dict[str, Any]]) -> list[Mismatch]:
+    """Judge a scenario on records the caller plays itself (tests that drive a player directly): the main
+    case and each of its twins, each played by ``play`` from its payload."""
+    twins = {name: play(item.twin_payload(name)) for name in item.twin_documents}
+    return judge(item.scenario.expect, play(item.payload), twins)
+
+
+def _checked_record(
+    item: LoadedScenario, outcome: Outcome, which: str, notes: list[str] | None = None
+) -> dict[str, Any] | CaseResult:
+    """The play's record, checked, without what the implementation carries for itself, and normalised; or
+    the skip or error verdict the play earns instead. ``notes`` receives what was set aside or is
+    undocumented (``conformance.records.extras``), for the main play's report."""
+    rules = list(item.scenario.rules)
+    if outcome.skip is not None:
+        return CaseResult(item.id, rules, "skip", which + outcome.skip)
+    if outcome.error is not None or outcome.record is None:
+        reason = outcome.error or "the adapter returned no record"
+        return CaseResult(item.id, rules, "error", which + reason)
+    problems = record_problems(outcome.record)
+    if problems:
+        return CaseResult(item.id, rules, "error", f"{which}invalid record: " + "; ".join(problems))
+    system = item.scenario.system
+    problems = vocabulary_problems(system, outcome.record)
+    if problems:
+        message = f"{which}the record breaks the {system} record schema: " + "; ".join(problems)
+        return CaseResult(item.id, rules, "error", message)
+    judged, found = record_notes(system, outcome.record)
+    if notes is not None:
+        notes.extend(found)
+    normalised: dict[str, Any] = normalise(judged, keep=item.kept_values)
+    return normalised
+
+
+def _play(adapter: Adapter, payload: dict[str, Any], timeout: float) -> Outcome:
+    try:
+        return adapter.run(payload, timeout)
+    except Exception as exc:  # an adapter bug must cost one case, never the run
+        return Outcome(error=f"the adapter raised {type(exc).__name__}: {exc}")
 
 
 def run_case(
@@ -170,12 +209,12 @@ def run_case(
     if reason is not None:
         return CaseResult(item.id, list(item.scenario.rules), "skip", reason)
     started = time.perf_counter()
+    outcome = _play(adapter, item.payload, timeout)
+    twins: dict[str, Outcome] = {}
+    if outcome.record is not None:  # a main play that skipped or errored decides the case alone
+        twins = {name: _play(adapter, item.twin_payload(name), timeout) for name in item.twin_documents}
     try:
-        outcome = adapter.run(item.payload, timeout)
-    except Exception as exc:  # an adapter bug must cost one case, never the run
-        outcome = Outcome(error=f"the adapter raised {type(exc).__name__}: {exc}")
-    try:
-        result = verdict_for(item, outcome)
+        result = verdict_for(item, outcome, twins)
     except Exception as exc:
         result = CaseResult(
             item.id, list(item.scenario.rules), "error", f"judging failed: {type(exc).__name__}: {exc}"
