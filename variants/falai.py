@@ -12,6 +12,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from reference.falai import routing
 from reference.falai.definitions import Flow
 from reference.falai.policies import Policies
 from reference.falai.repeat import Policy
@@ -110,6 +111,15 @@ def _cooldown_exclusive(base: Policies) -> Policies:
     return dataclasses.replace(base, verdict=verdict)
 
 
+def _suspended_scored_only_when_eligible(situation: routing.Situation) -> routing.Plan:
+    """The guide's own candidate list: a flow with a suspended run is scored only when it is eligible
+    (its ``repeat`` still allows a start: step 2), the asking run's flow being the one addition (step 3).
+    A spent ``repeat: 'once'`` flow with a suspended run is then no candidate at all."""
+    scored = routing.plan(situation)
+    keep = {*situation.eligible, *filter(None, [situation.asking])}
+    return dataclasses.replace(scored, candidates=tuple(f for f in scored.candidates if f in keep))
+
+
 def _ties_to_later(scores: Mapping[str, float], flows: Sequence[str]) -> tuple[str, float] | None:
     """Among equal top scores the later flow (agent order) wins."""
     winner: tuple[str, float] | None = None
@@ -186,5 +196,12 @@ PERMITTED: list[Permitted] = [
         ),
         description="among equal top scores the later flow in agent order wins",
         policies=lambda base: dataclasses.replace(base, best=_ties_to_later),
+    ),
+    Permitted(
+        name="falai-suspended-flow-scored-only-when-eligible",
+        system="falai",
+        exercises=("falai.routing.eligible", "falai.routing.asking-scored", "falai.routing.takeover.effect"),
+        description="a flow with a suspended run is scored only while its repeat allows a start",
+        policies=lambda base: dataclasses.replace(base, plan=_suspended_scored_only_when_eligible),
     ),
 ]
