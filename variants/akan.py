@@ -21,7 +21,7 @@ from reference.akan.commands import CommandTable
 from reference.akan.cut import choose_cut
 from reference.akan.declarations import Declarations
 from reference.akan.html_tree import Element
-from reference.akan.model import Accepts, Message, PageTool
+from reference.akan.model import Accepts, File, Message, PageTool
 from reference.akan.policies import AkanPolicies
 from reference.akan.screen import Line, ScreenReader
 from reference.akan.speech import SpeechPolicy
@@ -226,6 +226,31 @@ class _NotesReworded(CommandTable):
         return "This screen offers " + str(len(names)) + " tools of its own."
 
 
+def _prompt_images_unnamed(text: str, images: Sequence[File]) -> Message:
+    """A prompt's ``Msg.image`` has no file name, so its attachment is named by position (``image-1``)."""
+    message = attachments.prompt_message(text, images)
+    for index, attachment in enumerate(message.get("attachments", []), start=1):
+        attachment["name"] = f"image-{index}"
+    return message
+
+
+def _copy_confirms_with_a_note(record: Record) -> Record:
+    """``/copy`` confirms itself with a local note (a command output: "Slash Commands And The Transcript").
+
+    A note changes nothing on the wire, so the reference's record is rewritten: when the chat's last
+    act was a ``/copy`` (no request after the last export), its note ends the final transcript."""
+    events = record.get("events", [])
+    exports = [index for index, event in enumerate(events) if event.get("type") == "export"]
+    transcript = record.get("final", {}).get("transcript")
+    if not exports or not isinstance(transcript, list):
+        return record
+    if any(event.get("type") == "model_request" for event in events[exports[-1] :]):
+        return record
+    changed = copy.deepcopy(record)
+    changed["final"]["transcript"].append({"role": "local", "content": "Conversation copied."})
+    return changed
+
+
 def _max_turns_one_more(configured: int | None) -> int:
     """``maxTurns`` counts rounds of tool calls: the request after the last round still goes out."""
     return (configured or 100) + 1
@@ -390,5 +415,19 @@ PERMITTED: list[Permitted] = [
         exercises=("akan.builtin.max-turns-bound#open_question",),
         description="maxTurns bounds rounds of tool calls, so one more request goes out after the last round",
         policies=_change(max_turns=_max_turns_one_more),
+    ),
+    Permitted(
+        name="akan-prompt-image-named-by-position",
+        system="akan",
+        exercises=("akan.attachments.msg-image-same-shape",),
+        description="a prompt's Msg.image (which has no file name) is attached as image-1, image-2, ...",
+        policies=_change(prompt_message=_prompt_images_unnamed),
+    ),
+    Permitted(
+        name="akan-copy-confirms-with-a-note",
+        system="akan",
+        exercises=("akan.local.withheld-from-wire",),
+        description="/copy confirms itself with a local note in the transcript",
+        transform=_copy_confirms_with_a_note,
     ),
 ]
