@@ -23,6 +23,7 @@ from reference.akan.declarations import Declarations
 from reference.akan.html_tree import Element
 from reference.akan.model import Accepts, File, Message, PageTool
 from reference.akan.policies import AkanPolicies
+from reference.akan.sanitize import STOPPED_RESULT, sanitize
 from reference.akan.screen import Line, ScreenReader
 from reference.akan.speech import SpeechPolicy
 from reference.akan.wire import json_text, on_wire
@@ -251,6 +252,18 @@ def _copy_confirms_with_a_note(record: Record) -> Record:
     return changed
 
 
+def _every_save_sanitized(record: Record) -> Record:
+    """The store sanitizes every save, capped or not: no stored transcript ever holds an unanswered call.
+
+    Restoring sanitizes again and sanitize changes nothing it already repaired, so only the ``persisted``
+    events differ from the reference's record."""
+    changed = copy.deepcopy(record)
+    for event in changed.get("events", []):
+        if event.get("type") == "persisted" and isinstance(event.get("transcript"), list):
+            event["transcript"] = sanitize(event["transcript"], STOPPED_RESULT)
+    return changed
+
+
 def _max_turns_one_more(configured: int | None) -> int:
     """``maxTurns`` counts rounds of tool calls: the request after the last round still goes out."""
     return (configured or 100) + 1
@@ -429,5 +442,12 @@ PERMITTED: list[Permitted] = [
         exercises=("akan.local.withheld-from-wire",),
         description="/copy confirms itself with a local note in the transcript",
         transform=_copy_confirms_with_a_note,
+    ),
+    Permitted(
+        name="akan-every-save-sanitized",
+        system="akan",
+        exercises=("akan.sanitize.runs-on-restore", "akan.sanitize.runs-on-capped-store"),
+        description="the store sanitizes every save, not only a capped one",
+        transform=_every_save_sanitized,
     ),
 ]
