@@ -204,4 +204,18 @@ PERMITTED: list[Permitted] = [
         description="a flow with a suspended run is scored only while its repeat allows a start",
         policies=lambda base: dataclasses.replace(base, plan=_suspended_scored_only_when_eligible),
     ),
+    Permitted(
+        name="falai-understand-call-on-ingest",
+        system="falai",
+        exercises=("falai.routing.ingest-first#open_question",),
+        description="a message a waiting run ingests still gets the turn's understand call (its answer unused)",
+        policies=lambda base: dataclasses.replace(base, understand_on_ingest=True),
+    ),
+    Permitted(
+        name="falai-waiting-run-gives-floor-back",
+        system="falai",
+        exercises=("falai.silence.fires#open_question",),
+        description="a run parked on a wait hands the floor back to the run it suspended",
+        policies=lambda base: dataclasses.replace(base, waiting_run_keeps_floor=False),
+    ),
 ]
