@@ -450,4 +450,11 @@ PERMITTED: list[Permitted] = [
         description="the store sanitizes every save, not only a capped one",
         transform=_every_save_sanitized,
     ),
+    Permitted(
+        name="akan-unclaimed-file-refused",
+        system="akan",
+        exercises=("akan.attachments.builtin-read#open_question",),
+        description="a file that is neither image nor text and that no reader claims is refused at the paperclip",
+        policies=_change(unclaimed_file="refused"),
+    ),
 ]
