@@ -17,7 +17,7 @@ from reference.falai.definitions import Flow
 from reference.falai.policies import Policies
 from reference.falai.repeat import Policy
 from variants import Permitted, Record
-from variants.records import extra_event_and_final_fields
+from variants.records import EXTRA, extra_event_and_final_fields
 
 
 def _turns(record: Record) -> list[dict[str, Any]]:
@@ -80,6 +80,30 @@ def _idle_kind_reply(record: Record) -> Record:
     return changed
 
 
+_LINE_LISTS = ("started", "skipped", "ended", "outcomes", "schedule", "messages")
+"""The lists of a turn whose entries are report lines (not data a flow or an action received)."""
+
+
+def _extra_fields_in_lines(record: Record) -> Record:
+    """Every report line carries one more field: each entry of a turn's started, skipped, ended, outcomes,
+    schedule and messages, each candidate of an understand call, and each run of the final session.
+
+    The guide names the fields it fixes (``code``, ``runId``, ``key``, ``at``, ``replaces`` ...); nothing
+    forbids an implementation from reporting more on a line, so no expectation may pin a line whole."""
+    changed = copy.deepcopy(record)
+    lines: list[Any] = []
+    for event in changed.get("events", []):
+        if event.get("type") == "turn":
+            lines += [line for name in _LINE_LISTS for line in event.get(name, [])]
+        if event.get("type") == "model_request":
+            lines += event.get("candidates", [])
+    lines += changed.get("final", {}).get("session", {}).get("runs", [])
+    for line in lines:
+        if isinstance(line, dict):
+            line[EXTRA] = "added by a permitted variant"
+    return changed
+
+
 # -- readings of open questions -----------------------------------------------------------------------------
 
 
@@ -137,6 +161,13 @@ PERMITTED: list[Permitted] = [
         exercises=("protocol:extra-fields",),
         description="every event and the final state carry a field the record vocabulary does not list",
         transform=extra_event_and_final_fields,
+    ),
+    Permitted(
+        name="falai-extra-fields-on-report-lines",
+        system="falai",
+        exercises=("protocol:extra-fields",),
+        description="every started/skipped/ended/outcome/schedule/message line, candidate and run has a field more",
+        transform=_extra_fields_in_lines,
     ),
     Permitted(
         name="falai-catch-all-holds-floor-after-mention",
