@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from conformance.judging.layout import align, duration_ms, json_container, parts_text
+from conformance.judging.layout import align, duration_ms, instant_ms, json_container, parts_text
 from conformance.judging.matchers import check
 from conformance.scenario.common import Expectation
 
@@ -106,3 +106,22 @@ def test_json_container_reads_only_objects_and_arrays() -> None:
     assert json_container("[1, 2]") == [1, 2]
     assert json_container("3") is None
     assert json_container("{not json") is None
+
+
+@pytest.mark.parametrize(
+    "found",
+    ["2026-01-05T13:30:00Z", "2026-01-05T13:30:00.000Z", "2026-01-05T14:30:00+01:00", 1_767_619_800_000],
+)
+def test_an_instant_matches_as_iso_text_or_epoch_milliseconds(found: Any) -> None:
+    assert verdict(found, equals="2026-01-05T13:30:00Z") is None
+    assert verdict({"at": found}, subset={"at": "2026-01-05T13:30:00.000Z"}) is None
+
+
+@pytest.mark.parametrize("found", ["2026-01-05T13:30:01Z", 1_767_619_800_001, "2026-01-05 13:30"])
+def test_another_instant_fails_in_every_layout(found: Any) -> None:
+    assert verdict(found, equals="2026-01-05T13:30:00Z") is not None
+
+
+def test_a_bare_number_is_not_an_instant_beside_another_number() -> None:
+    assert instant_ms("1767619800000") is None
+    assert verdict(1_767_619_800_000, equals=1_767_619_800_001) is not None

@@ -28,7 +28,7 @@ from reference.akan.screen import Line, ScreenReader
 from reference.akan.speech import SpeechPolicy
 from reference.akan.wire import json_text, on_wire
 from variants import Permitted, PolicyChange, Record
-from variants.records import extra_event_and_final_fields
+from variants.records import EXTRA, extra_event_and_final_fields
 
 
 def _change(**fields: Any) -> PolicyChange:
@@ -264,6 +264,22 @@ def _every_save_sanitized(record: Record) -> Record:
     return changed
 
 
+def _extra_fields_on_items(record: Record) -> Record:
+    """Every object listed directly under an event or the final state carries one field more: each message
+    of a request, a transcript, an export or a save, each tool declaration, each provider message.
+
+    The guideline fixes what such an item says (a role, a text, a name), never that it says nothing else,
+    so no expectation may pin one whole (the record protocol's extra-fields freedom, one level down)."""
+    changed = copy.deepcopy(record)
+    holders = [*changed.get("events", []), changed.get("final", {})]
+    for holder in holders:
+        for value in holder.values() if isinstance(holder, dict) else ():
+            for item in value if isinstance(value, list) else ():
+                if isinstance(item, dict):
+                    item[EXTRA] = "added by a permitted variant"
+    return changed
+
+
 def _max_turns_one_more(configured: int | None) -> int:
     """``maxTurns`` counts rounds of tool calls: the request after the last round still goes out."""
     return (configured or 100) + 1
@@ -454,7 +470,14 @@ PERMITTED: list[Permitted] = [
         name="akan-unclaimed-file-refused",
         system="akan",
         exercises=("akan.attachments.builtin-read#open_question",),
-        description="a file that is neither image nor text and that no reader claims is refused at the paperclip",
+        description="a file neither image nor text that no reader claims is refused at the paperclip",
         policies=_change(unclaimed_file="refused"),
+    ),
+    Permitted(
+        name="akan-extra-fields-on-listed-items",
+        system="akan",
+        exercises=("protocol:extra-fields",),
+        description="every object listed directly under an event or the final state has a field more",
+        transform=_extra_fields_on_items,
     ),
 ]

@@ -166,7 +166,7 @@ PERMITTED: list[Permitted] = [
         name="falai-extra-fields-on-report-lines",
         system="falai",
         exercises=("protocol:extra-fields",),
-        description="every started/skipped/ended/outcome/schedule/message line, candidate and run has a field more",
+        description="every report line (started, skipped, ended, outcomes, schedule, messages) has a field more",
         transform=_extra_fields_in_lines,
     ),
     Permitted(
@@ -239,7 +239,7 @@ PERMITTED: list[Permitted] = [
         name="falai-understand-call-on-ingest",
         system="falai",
         exercises=("falai.routing.ingest-first#open_question",),
-        description="a message a waiting run ingests still gets the turn's understand call (its answer unused)",
+        description="a message a waiting run ingests still gets an understand call (its answer unused)",
         policies=lambda base: dataclasses.replace(base, understand_on_ingest=True),
     ),
     Permitted(

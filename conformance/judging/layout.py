@@ -10,6 +10,9 @@ behaviour the documents allow (issue 22). Three such freedoms are read here, in 
 - **A duration** is written in any unit (``"24h"``, ``"1d"``, ``"86400s"``, ``"86400000ms"``): two
   duration strings are the same when they are the same length of time. Only strings with a unit count;
   a bare number stays a number (its unit would be a guess).
+- **A point in time** is ISO 8601 text with a zone (``"2026-01-05T13:30:00Z"``, with or without
+  milliseconds, any offset) or a number of epoch milliseconds: two of them are the same when they name the
+  same instant.
 - **A structured value** is an object, or the JSON text of one (``tool_result.content`` as the tool's
   raw string or as the provider's parsed JSON): a string holding a JSON object or array matches the
   object or array it encodes.
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import datetime
 from typing import Any
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)\s*$")
@@ -34,6 +38,24 @@ def duration_ms(value: Any) -> float | None:
         return None
     match = _DURATION.match(value)
     return float(match.group(1)) * _UNIT_MS[match.group(2)] if match else None
+
+
+_INSTANT = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$")
+
+
+def instant_ms(value: Any) -> float | None:
+    """Epoch milliseconds of ISO 8601 text with a zone; None for anything else (a bare number included:
+    it is read as an instant only beside ISO text, see :func:`align`)."""
+    if not isinstance(value, str) or not _INSTANT.match(value):
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp() * 1000
+    except ValueError:
+        return None
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def parts_text(value: Any) -> str | None:
@@ -67,8 +89,15 @@ def json_container(value: Any) -> dict[str, Any] | list[Any] | None:
 def align(expected: Any, actual: Any) -> tuple[Any, Any]:
     """``expected`` and ``actual`` in one layout, where the documents leave the layout open."""
     if isinstance(expected, str) and isinstance(actual, str):
-        low, high = duration_ms(expected), duration_ms(actual)
-        return (low, high) if low is not None and high is not None else (expected, actual)
+        for read in (duration_ms, instant_ms):
+            low, high = read(expected), read(actual)
+            if low is not None and high is not None:
+                return low, high
+        return expected, actual
+    if isinstance(expected, str) and _number(actual) and instant_ms(expected) is not None:
+        return instant_ms(expected), actual
+    if isinstance(actual, str) and _number(expected) and instant_ms(actual) is not None:
+        return expected, instant_ms(actual)
     if isinstance(expected, str) and isinstance(actual, list | dict):
         return _align_text(expected, actual)
     if isinstance(actual, str) and isinstance(expected, list | dict):
