@@ -166,7 +166,7 @@ PERMITTED: list[Permitted] = [
         name="falai-extra-fields-on-report-lines",
         system="falai",
         exercises=("protocol:extra-fields",),
-        description="every report line (started, skipped, ended, outcomes, schedule, messages) has a field more",
+        description="every report line of a turn, candidate and run carries one field more",
         transform=_extra_fields_in_lines,
     ),
     Permitted(
