@@ -145,7 +145,7 @@ def conformance_llmz(s: nox.Session) -> None:
 
 
 #: The blind second implementations under blind/, each written from its seed document alone (issue 22).
-BLIND = ("falai",)
+BLIND = ("falai", "akan")
 
 
 @nox.session(name="conformance-blind", venv_backend=OWN_ENV)
