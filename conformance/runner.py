@@ -5,7 +5,9 @@ verdict and the rest still run), keeps those selected by system and keyword, and
 adapter. Before playing, a case whose system the implementation does not implement, or which requires a
 capability it does not declare, is a ``skip`` naming what is missing. After playing, the record is checked
 against the record schema, the envelope and then its system's vocabulary (``conformance.records``; a broken
-record is the implementation's ``error``, naming the path and the schema rule), its volatile values are
+record is the implementation's ``error``, naming the path and the schema rule), what the implementation
+carries for itself is set aside with a note (events of its own types, ``x-`` fields; values of open sets
+the documents do not name are noted too: ``conformance.records.extras``), its volatile values are
 replaced by placeholders, and ``conformance.judging.judge`` evaluates the expectations: no mismatch is
 ``pass``, any mismatch is ``fail`` with every failing matcher and its rule id in the message. The runner
 never judges anything itself and never stops early: one verdict per selected file, always.
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -31,6 +33,7 @@ from conformance.paths import PROTOCOL_DIR, SCENARIO_ROOT
 from conformance.protocol import ImplementationInfo
 from conformance.record import Record
 from conformance.records.check import problems as vocabulary_problems
+from conformance.records.extras import notes as record_notes
 from conformance.resources import files_under
 from conformance.scenario.load import LoadedScenario, LoadError, load_all
 from conformance.systems import SYSTEMS
@@ -53,6 +56,9 @@ class CaseResult:
     """The normalised record, when the implementation returned a valid one."""
     checks: list[Mismatch] = field(default_factory=list)
     """The failed expectations of a ``fail``, with what they expected and what the record held."""
+    notes: list[str] = field(default_factory=list)
+    """What judging set aside (events of the implementation's own types, ``x-`` fields) and values of open
+    sets the documents do not name (``conformance.records.extras``): allowed, and shown in the reports."""
 
     @property
     def system(self) -> str:
@@ -125,29 +131,73 @@ def precheck(item: LoadedScenario, info: ImplementationInfo) -> str | None:
     return None
 
 
-def verdict_for(item: LoadedScenario, outcome: Outcome) -> CaseResult:
-    """Turn what the adapter returned into a verdict (the judging step)."""
+def verdict_for(
+    item: LoadedScenario, outcome: Outcome, twin_outcomes: Mapping[str, Outcome] | None = None
+) -> CaseResult:
+    """Turn what the adapter returned into a verdict (the judging step). ``twin_outcomes`` are the plays
+    of the scenario's twins (``conformance.scenario.twins``), which ``relation`` expectations read."""
+    rules = list(item.scenario.rules)
+    notes: list[str] = []
+    record = _checked_record(item, outcome, "", notes)
+    if isinstance(record, CaseResult):
+        return record
+    twins: dict[str, dict[str, Any]] = {}
+    for name, twin_outcome in (twin_outcomes or {}).items():
+        twin_record = _checked_record(item, twin_outcome, f"twin {name!r}: ")
+        if isinstance(twin_record, CaseResult):
+            return twin_record
+        twins[name] = twin_record
+    mismatches = judge(item.scenario.expect, record, twins)
+    if not mismatches:
+        return CaseResult(item.id, rules, "pass", record=record, notes=notes)
+    failing = sorted({m.rule for m in mismatches})
+    message = "\n".join(map(str, mismatches))
+    return CaseResult(
+        item.id, rules, "fail", message, failing, record=record, checks=mismatches, notes=notes
+    )
+
+
+def judge_played(item: LoadedScenario, play: Callable[[dict[str, Any]], dict[str, Any]]) -> list[Mismatch]:
+    """Judge a scenario on records the caller plays itself (tests that drive a player directly): the main
+    case and each of its twins, each played by ``play`` from its payload."""
+    twins = {name: play(item.twin_payload(name)) for name in item.twin_documents}
+    return judge(item.scenario.expect, play(item.payload), twins)
+
+
+def _checked_record(
+    item: LoadedScenario, outcome: Outcome, which: str, notes: list[str] | None = None
+) -> dict[str, Any] | CaseResult:
+    """The play's record, checked, without what the implementation carries for itself, and normalised; or
+    the skip or error verdict the play earns instead. ``notes`` receives what was set aside or is
+    undocumented (``conformance.records.extras``), for the main play's report."""
     rules = list(item.scenario.rules)
     if outcome.skip is not None:
-        return CaseResult(item.id, rules, "skip", outcome.skip)
+        return CaseResult(item.id, rules, "skip", which + outcome.skip)
     if outcome.error is not None or outcome.record is None:
-        return CaseResult(item.id, rules, "error", outcome.error or "the adapter returned no record")
+        reason = outcome.error or "the adapter returned no record"
+        return CaseResult(item.id, rules, "error", which + reason)
     problems = record_problems(outcome.record)
     if problems:
-        return CaseResult(item.id, rules, "error", "invalid record: " + "; ".join(problems))
+        return CaseResult(item.id, rules, "error", f"{which}invalid record: " + "; ".join(problems))
     system = item.scenario.system
     problems = vocabulary_problems(system, outcome.record)
     if problems:
-        return CaseResult(
-            item.id, rules, "error", f"the record breaks the {system} record schema: " + "; ".join(problems)
-        )
-    record = normalise(outcome.record, keep=item.kept_values)
-    mismatches = judge(item.scenario.expect, record)
-    if not mismatches:
-        return CaseResult(item.id, rules, "pass", record=record)
-    failing = sorted({m.rule for m in mismatches})
-    message = "\n".join(map(str, mismatches))
-    return CaseResult(item.id, rules, "fail", message, failing, record=record, checks=mismatches)
+        message = f"{which}the record breaks the {system} record schema: " + "; ".join(problems)
+        return CaseResult(item.id, rules, "error", message)
+    judged, found = record_notes(system, outcome.record)
+    if notes is not None:
+        notes.extend(found)
+    normalised: dict[str, Any] = normalise(judged, keep=item.kept_values)
+    return normalised
+
+
+def _play(adapter: Adapter, payload: dict[str, Any], timeout: float) -> Outcome:
+    try:
+        return adapter.run(payload, timeout)
+    except BaseException as exc:  # an adapter bug (even SystemExit) costs one case, never the run
+        if stopping.let_through(exc):  # the user's Ctrl-C or SIGTERM still stops it
+            raise
+        return Outcome(error=f"the adapter raised {type(exc).__name__}: {exc}")
 
 
 def run_case(
@@ -162,14 +212,12 @@ def run_case(
     if reason is not None:
         return CaseResult(item.id, list(item.scenario.rules), "skip", reason)
     started = time.perf_counter()
+    outcome = _play(adapter, item.payload, timeout)
+    twins: dict[str, Outcome] = {}
+    if outcome.record is not None:  # a main play that skipped or errored decides the case alone
+        twins = {name: _play(adapter, item.twin_payload(name), timeout) for name in item.twin_documents}
     try:
-        outcome = adapter.run(item.payload, timeout)
-    except BaseException as exc:  # an adapter bug (even SystemExit) costs one case, never the run
-        if stopping.let_through(exc):  # the user's Ctrl-C or SIGTERM still stops it
-            raise
-        outcome = Outcome(error=f"the adapter raised {type(exc).__name__}: {exc}")
-    try:
-        result = verdict_for(item, outcome)
+        result = verdict_for(item, outcome, twins)
     except Exception as exc:
         result = CaseResult(
             item.id, list(item.scenario.rules), "error", f"judging failed: {type(exc).__name__}: {exc}"

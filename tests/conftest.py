@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
@@ -85,6 +86,7 @@ ScenarioTree = Callable[..., Path]
 START_FIRST = (
     "tests/test_llmz_node.py::test_the_suite_against_llmz_1_0_1_matches_its_baseline",
     "tests/test_packaging.py",
+    "tests/test_spec_changes_doc.py::test_every_command_on_the_page_runs_as_written",
     "tests/test_conformance_reference.py",
     "tests/test_permitted_variants.py",
     "tests/test_reliability_scenarios.py",
@@ -171,7 +173,7 @@ def every_scenario() -> tuple[LoadedScenario | LoadError, ...]:
     deep-copied), the walk ``LoadedScenario.payload`` makes for each read; ``copy.deepcopy`` gave the same
     documents at three times the cost, about a second of each worker's collection."""
     return tuple(
-        LoadedScenario(item.id, item.path, _fresh(item.document), item.scenario)
+        dataclasses.replace(item, document=_fresh(item.document))
         if isinstance(item, LoadedScenario)
         else item
         for item in _scenarios_as_loaded()
