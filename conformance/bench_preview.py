@@ -12,6 +12,7 @@ import json
 import sys
 import time
 
+from conformance import argtypes
 from reference.llmz.preview import Preserve, preview
 
 SHAPES: tuple[Preserve, ...] = ("top", "bottom", "both")
@@ -28,8 +29,8 @@ def texts(chars: int) -> dict[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m conformance.bench_preview", description=__doc__)
-    parser.add_argument("--chars", type=int, default=4_000_000, help="size of each value (default 4 M)")
-    parser.add_argument("--budget", type=int, default=2000, help="display budget in tokens (default 2,000)")
+    parser.add_argument("--chars", type=argtypes.POSITIVE, default=4_000_000, help="value size (default 4 M)")
+    parser.add_argument("--budget", type=argtypes.NON_NEGATIVE, default=2000, help="tokens (default 2,000)")
     args = parser.parse_args(argv)
     for name, text in texts(args.chars).items():
         for shape in SHAPES:

@@ -68,6 +68,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
+from conformance import argtypes
 from conformance.paths import SCENARIO_ROOT
 from conformance.players.common import model_response
 from conformance.scenario.common import ScriptEntry
@@ -514,7 +515,7 @@ def main(argv: list[str] | None = None) -> int:
         help="the scenario (YAML path or id) whose script to play; without it, an empty script "
         "until one is posted to /_script",
     )
-    parser.add_argument("--port", type=int, default=0, help="port to listen on (0 picks a free one)")
+    parser.add_argument("--port", type=argtypes.PORT, default=0, help="port to listen on (0: a free one)")
     parser.add_argument(
         "--no-check",
         action="store_true",
