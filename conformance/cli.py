@@ -150,18 +150,24 @@ def _start_and_play(
     items: list[LoadedScenario | LoadError],
     entries: list[baseline.Entry],
 ) -> int:
-    """Start the implementation, then claim the report folder (named after its hello), then play.
+    """Claim the report folder, start the implementation, play.
 
-    The hello comes first because the default folder carries the name the implementation gives; and a
-    start that fails thus leaves no folder behind. The folder is still claimed before the first case (exit
-    2 when it is unwritable or another run holds it), so a run never plays for an hour and then loses its
-    results."""
+    The folder is claimed before the first case (exit 2 when it is unwritable or another run holds it), so
+    a run never plays for an hour and then loses its results; a ``--report-dir`` is claimed even before the
+    implementation starts. The default folder carries the name the implementation gives in its hello, so
+    it is claimed just after the hello. A run that ends without a report removes the folder it created
+    (``discard_if_unused``): a failed start leaves no folder holding only the lock."""
     from conformance.adapters.registry import create
-    from conformance.report.files import ReportDirectory, ReportDirectoryError
+    from conformance.report.files import ReportDirectoryError
+    from conformance.report.folder import Claim
 
+    claim = Claim()
     try:
+        if args.report_dir:
+            claim.take(args.report_dir)
         adapter = create(args.impl, hello_timeout=args.timeout)
-    except AdapterError as exc:
+    except (AdapterError, ReportDirectoryError) as exc:
+        claim.abandon()
         return _usage_error(str(exc))
     try:
         info = adapter.hello()
@@ -170,15 +176,15 @@ def _start_and_play(
         systems = set(args.system) if args.system else set(info.systems)
         items = [item for item in items if item.id.split("/", 1)[0] in systems]
         if not items:
-            return _usage_error(
+            raise AdapterError(
                 f"none of the selected scenarios belongs to a system {info.name} implements "
                 f"({', '.join(info.systems)}); name one with --system to count them as skips"
             )
-        directory, note = _report_folder(args, info.name)
-        existed = directory.exists()
-        claim = ReportDirectory(directory).claim()
+        if not args.report_dir:
+            claim.take(*_default_folder(args, info.name))
     except (AdapterError, ReportDirectoryError) as exc:
         adapter.close()
+        claim.abandon()
         return _usage_error(str(exc))
     # Everything alive now (the modules, the loaded suite) stays alive for the whole run, so the cyclic
     # garbage collector need not look at it again: frozen, its passes over what the cases allocate cost
@@ -188,21 +194,16 @@ def _start_and_play(
     try:
         cases = _play(args, adapter, info, items, entries)
         if isinstance(cases, int):  # the implementation broke off the run: no report, so no folder
-            from conformance.report.folder import discard_if_unused
-
-            claim.release()
-            discard_if_unused(directory, existed)
+            claim.abandon()
             return cases
-        return _report(args, clock, info, cases, entries, directory, systems, note)
+        return _report(args, clock, info, cases, entries, claim.path, systems, claim.note)
     finally:
         gc.unfreeze()
-        claim.release()  # idempotent
+        claim.release()
 
 
-def _report_folder(args: argparse.Namespace, name: str) -> tuple[Path, str]:
-    """``--report-dir``, else the default folder for the implementation's hello name (and why not, if not)."""
-    if args.report_dir:
-        return args.report_dir, ""
+def _default_folder(args: argparse.Namespace, name: str) -> tuple[Path, str]:
+    """The default report folder for the implementation's hello name, and why not that one, if not."""
     from conformance.report.folder import default_folder
 
     choice = default_folder(BUILD_ROOT / "conformance", name, args.impl)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conformance.adapters.registry import display_name
-from conformance.report.files import LOCK_NAME
+from conformance.report.files import LOCK_NAME, ReportDirectory
 
 
 @dataclass(frozen=True)
@@ -56,3 +56,28 @@ def discard_if_unused(folder: Path, existed: bool) -> None:
     with contextlib.suppress(OSError):
         (folder / LOCK_NAME).unlink()
         folder.rmdir()  # fails, and keeps the folder, when anything else is in it
+
+
+class Claim:
+    """The report folder a run holds: taken once, released at the end, abandoned (released, and removed
+    when this run created it and wrote nothing but the lock) when the run ends without a report."""
+
+    def __init__(self) -> None:
+        self.path = Path()
+        self.note = ""
+        self._held: ReportDirectory | None = None
+        self._existed = True
+
+    def take(self, path: Path, note: str = "") -> None:
+        """Claim ``path``; ``ReportDirectoryError`` when it is unwritable or another run holds it."""
+        self.path, self.note, self._existed = path, note, path.exists()
+        self._held = ReportDirectory(path).claim()
+
+    def release(self) -> None:
+        if self._held is not None:
+            self._held.release()
+
+    def abandon(self) -> None:
+        self.release()
+        if self._held is not None:
+            discard_if_unused(self.path, self._existed)
