@@ -282,6 +282,13 @@ PERMITTED: list[Permitted] = [
         policies=_change(ceilings=_SameNameSameFile()),
     ),
     Permitted(
+        name="akan-empty-retry-silent",
+        system="akan",
+        exercises=("akan.slash.six-builtins#open_question",),
+        description="a /retry with no message of the user's to replay writes nothing at all",
+        policies=_change(nothing_to_retry=None),
+    ),
+    Permitted(
         name="akan-persist-keeps-mime",
         system="akan",
         exercises=("akan.attachments.persist-names-only",),

@@ -106,6 +106,9 @@ class AkanPolicies:
     """akan.slash.six-builtins, akan.slash.builtin-wins-collision, akan.slash.new-and-copy-dispatch-first."""
     retry: Callable[[Transcript], Transcript | None] = retry_transcript
     """akan.slash.retry-replays-trailing-user-message."""
+    nothing_to_retry: str | None = "There is no message of yours left to retry."
+    """The local note of a ``/retry`` with no message of the user's to replay; None writes nothing (the
+    documents say neither: akan.slash.six-builtins#open_question)."""
     export: Callable[[str, str, Transcript], dict[str, Any]] = export
     """akan.slash.copy-includes-route-and-time."""
     new_aborts: bool = True

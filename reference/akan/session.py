@@ -504,7 +504,8 @@ class ChatSession:
         """Replay the newest message the user wrote; what came before it stays and is not re-sent."""
         kept = self.policies.retry(self.transcript)
         if kept is None:
-            self.note("There is no message of yours left to retry.")
+            if self.policies.nothing_to_retry is not None:
+                self.note(self.policies.nothing_to_retry)
             return
         self.transcript = kept
         self._run()
