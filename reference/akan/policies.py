@@ -88,6 +88,10 @@ class AkanPolicies:
     """akan.attachments.persist-names-only: a message as saved to web storage."""
     prompt_message: Callable[[str, Sequence[File]], Message] = attachments.prompt_message
     """akan.attachments.msg-image-same-shape: a prompt's message, images included."""
+    unclaimed_file: Literal["kept", "refused"] = "kept"
+    """akan.attachments.builtin-read's open question: a file that is neither image nor text and that no
+    reader claims is kept as an opaque attachment the provider sees as a note (the reference), or refused
+    at the paperclip, naming the file (another reading)."""
 
     # -- sanitize: reference.akan.sanitize (akan.sanitize.single-function, wherever it runs) -----------
     stopped_result: str = sanitize.STOPPED_RESULT

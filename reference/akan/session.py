@@ -212,6 +212,10 @@ class ChatSession:
             self._emit("attachment_refused", name=file.name, reason=admission.reason, text=admission.text)
             return admission
         attachment = read_file(file, self.reader)
+        if attachment["kind"] == "file" and self.policies.unclaimed_file == "refused":
+            text = f"{file.name} cannot be read here, so it was not attached."
+            self._emit("attachment_refused", name=file.name, reason="unreadable", text=text)
+            return ceilings.Admission(False, "unreadable", text)
         self.composer.append((candidate, attachment))
         self._emit("attachment_added", name=file.name, kind=attachment["kind"], size=file.byte_size)
         return admission
