@@ -27,27 +27,16 @@ PACKAGED_DATA = "_data"
 def clone_root(package_dir: Path = PACKAGE_DIR) -> Path | None:
     """The repository this package was imported from, or None for an installed package.
 
-    An installed package carries its own data (``_data``, put there by the build) and is never taken for
-    a clone, whatever sits beside it: a ``spec/ids.txt`` and ``fixtures/scenarios/`` planted in
-    site-packages once made an installed suite run a planted one-scenario tree green (issue 23). A clone
-    is recognised by its layout and by its own project file, which names this distribution."""
+    An installed package carries its own data (``_data``, put there by the build; ``setup.py`` refuses to
+    build without it) and is never taken for a clone, whatever sits beside it: a ``spec/ids.txt`` and
+    ``fixtures/scenarios/`` planted in site-packages once made an installed suite run a planted
+    one-scenario tree green (issue 23). Without ``_data`` the package is running from source, and the
+    tree around it is the clone."""
     if (package_dir / PACKAGED_DATA).is_dir():
         return None
     checkout = package_dir.parent
-    looks_like_clone = (
-        (checkout / "spec" / "ids.txt").is_file()
-        and (checkout / "fixtures" / "scenarios").is_dir()
-        and _names_this_distribution(checkout / "pyproject.toml")
-    )
-    return checkout if looks_like_clone else None
-
-
-def _names_this_distribution(project_file: Path) -> bool:
-    try:
-        text = project_file.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return False
-    return f'name = "{DISTRIBUTION}"' in text
+    layout = (checkout / "spec" / "ids.txt").is_file() and (checkout / "fixtures" / "scenarios").is_dir()
+    return checkout if layout else None
 
 
 def packaged(*parts: str) -> Path:

@@ -159,12 +159,6 @@ def test_a_clone_is_still_recognised(tmp_path: Path) -> None:
     assert resources.clone_root(package) == package.parent
 
 
-def test_a_layout_without_the_project_file_is_no_clone(tmp_path: Path) -> None:
-    package = _site_packages(tmp_path, shipped_data=False)
-    (package.parent / "pyproject.toml").unlink()
-    assert resources.clone_root(package) is None
-
-
 # -- links planted in the report directory --------------------------------------------------------------
 
 

@@ -28,9 +28,8 @@ from typing import Any
 from conformance.mutation_tool.exclude import excluded_in, exclusion_of
 from conformance.mutation_tool.plan import LAST, TIMEOUT, Target, wanted_operator
 
-#: What the test command needs from the clone, copied into each system's tree. The project file too: it is
-#: how ``conformance.resources`` knows a clone from an installed package beside a planted tree (issue 23).
-COPIED = ("reference", "conformance", "variants", "fixtures", "spec", "pyproject.toml")
+#: What the test command needs from the clone, copied into each system's tree.
+COPIED = ("reference", "conformance", "variants", "fixtures", "spec")
 
 
 def copy_tree(root: Path, tree: Path) -> None:
@@ -39,10 +38,7 @@ def copy_tree(root: Path, tree: Path) -> None:
     tree.mkdir(parents=True)
     ignore = shutil.ignore_patterns("__pycache__", "node_modules", "*.pyc")
     for name in COPIED:
-        if (root / name).is_file():
-            shutil.copy2(root / name, tree / name)
-        else:
-            shutil.copytree(root / name, tree / name, ignore=ignore)
+        shutil.copytree(root / name, tree / name, ignore=ignore)
 
 
 def test_command(item: Target) -> str:
