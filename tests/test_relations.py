@@ -243,6 +243,11 @@ def _verdict(scenario: str, adapter: ReferenceAdapter) -> str:
     [
         ("llmz/inspection/tool-result-default-budget", "llmz-inspection-default-budget-off-by-one"),
         ("akan/attachments/same-name-either-order", "akan-duplicate-by-ordered-size"),
+        (
+            "llmz/compaction/summary-allowance-within-remaining-space",
+            "llmz-compaction-summary-room-ignores-kept",
+        ),
+        ("llmz/compaction/summary-allowance-within-remaining-space", "llmz-compaction-summary-room-doubled"),
     ],
 )
 def test_each_relation_scenario_passes_the_reference_and_fails_its_mutant(scenario: str, mutant: str) -> None:

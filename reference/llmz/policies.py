@@ -248,6 +248,9 @@ class Policies:
         compaction.discarded_iterations
     )
     segment_end: Callable[[Sequence[int], int, int], int] = compaction.segment_end
+    summary_room: Callable[[int, int, int, int], int] = compaction.summary_room
+    """llmz.compaction.max-summary-tokens: the summary's allowance from (limit, input budget, ceiling, what
+    the kept request measures)."""
     summary_failure_fallback: str | None = None
     """What replaces a summary that failed: nothing, compaction fails and the history stays
     (llmz.compaction.failure-keeps-history, llmz.errors.compaction-failed)."""
