@@ -177,6 +177,8 @@ class Policies:
 
     # -- memory (reference.llmz.memory) --------------------------------------------------------------------
     current_return: memory.ReturnRule = memory.current_return
+    default_memory_limit: int = memory.DEFAULT_MAX_BYTES
+    """llmz.memory.default-limit: the memory limit of a session created without maxBytes."""
     memory_fits: memory.Limit = memory.fits
     record_result: Callable[[memory.Memory, str, bool, Any, bool, memory.Limit], bool] = (
         memory.Memory.add_record
