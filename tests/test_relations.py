@@ -250,6 +250,8 @@ def _verdict(scenario: str, adapter: ReferenceAdapter) -> str:
         ("llmz/compaction/summary-allowance-within-remaining-space", "llmz-compaction-summary-room-doubled"),
         ("llmz/memory/default-limit-as-written-out", "llmz-memory-default-limit-off-by-one"),
         ("llmz/compaction/restored-session-compacts-as-unsaved", "llmz-compaction-controls-reset-on-restore"),
+        ("akan/sanitize/reload-continues-as-never-reloaded", "akan-restore-answers-every-call"),
+        ("falai/routing/winner-independent-of-flow-order", "falai-first-qualifying-flow-wins"),
     ],
 )
 def test_each_relation_scenario_passes_the_reference_and_fails_its_mutant(scenario: str, mutant: str) -> None:
