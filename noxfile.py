@@ -1,5 +1,5 @@
-"""Sessions: tests, conformance (the main job), conformance-llmz, report, snapshots, spec, mutants, mutation,
-fuzz, fuzz-llmz, bench, lint, typecheck, demo, reliability.
+"""Sessions: tests, conformance (the main job), conformance-llmz, conformance-blind, report, snapshots, spec,
+mutants, mutation, fuzz, fuzz-llmz, bench, lint, typecheck, demo, reliability.
 
 Every session needs the same packages (the project with its dev extra), so they share one environment,
 ``.nox/shared``, instead of building one each: set-up is paid once per clone, not once per session. It is
@@ -144,6 +144,26 @@ def conformance_llmz(s: nox.Session) -> None:
     )  # fmt: skip
 
 
+#: The blind second implementations under blind/, each written from its seed document alone (issue 22).
+BLIND = ("falai", "akan")
+
+
+@nox.session(name="conformance-blind", venv_backend=OWN_ENV)
+def conformance_blind(s: nox.Session) -> None:
+    """The suite against each blind implementation (Node, through stdio) with its baseline.
+
+    Reports go to build/conformance/blind-<system>/. Needs Node 20 on PATH: without it the session fails
+    (these runs are part of CI; a skipped foreign run would prove nothing)."""
+    if shutil.which("node") is None:
+        s.error("conformance-blind needs Node 20 (node) on PATH to run the blind implementations")
+    for system in BLIND:
+        _run(
+            s, "python", "-m", "conformance", "run", "--impl", f"stdio:node blind/{system}/adapter.mjs",
+            "--system", system, "--expected-failures", f"conformance/baselines/blind-{system}.yaml",
+            "--report-dir", f"build/conformance/blind-{system}", *s.posargs,
+        )  # fmt: skip
+
+
 @nox.session(venv_backend=OWN_ENV)
 def report(s: nox.Session) -> None:
     """report.html for the reference and llmz 1.0.1 side by side, and its screenshot in headless Chromium.
@@ -163,9 +183,10 @@ def snapshots(s: nox.Session) -> None:
 @nox.session(venv_backend=OWN_ENV)
 def spec(s: nox.Session) -> None:
     """Check the schemas are current, validate catalogue and scenarios, write build/spec/traceability.*;
-    every untested rule must say why (--require-reasons)."""
+    every untested rule must say why (--require-reasons); every rule's section and passages must be in its
+    source document, where the seed documents are found (--anchors)."""
     _run(s, "python", "-m", "conformance.schemas", "--check")
-    _run(s, "python", "-m", "conformance.catalogue", "--require-reasons", *s.posargs)
+    _run(s, "python", "-m", "conformance.catalogue", "--require-reasons", "--anchors", *s.posargs)
 
 
 @nox.session(venv_backend=OWN_ENV)

@@ -8,7 +8,8 @@ and third-party code run by outside testers. Each disagreement with one of them 
   changed (``resolution`` says how) and the implementation now passes that case.
 * ``implementation-wrong``: the implementation breaks a statement of the documents; the ledger entry cites
   the document and section, and each of its ``baseline`` ids is an entry of that implementation's
-  expected-failures file (whose reason says what was observed).
+  expected-failures file (whose reason says what was observed), unless the implementation was corrected
+  (``fixed`` says where: a blind implementation changes only when a sentence says it is wrong).
 * ``documents-open``: the documents allow both behaviours; the rule carries an ``open_question`` and a
   permitted variant (``variant``) plays the other reading, so every scenario is shown to accept both.
 
@@ -76,6 +77,8 @@ class Disagreement(BaseModel):
     """implementation-wrong: the baseline entry ids that list it (default: ``ids``)."""
     variant: str | None = None
     """documents-open: the permitted variant that plays the other reading."""
+    fixed: str | None = Field(default=None, min_length=1)
+    """implementation-wrong: where the implementation was corrected (a commit), so no baseline lists it."""
 
     def baseline_ids(self) -> tuple[str, ...]:
         return self.baseline or self.ids
@@ -121,7 +124,8 @@ def problems(ledger: Ledger, world: World) -> list[str]:
         where = f"entries[{index}] ({entry.implementation}: {', '.join(entry.ids)})"
         found.extend(f"{where}: {p}" for p in _entry_problems(entry, ledger, world))
         implementation = ledger.implementations.get(entry.implementation)
-        if entry.verdict == "implementation-wrong" and implementation and implementation.baseline:
+        in_baseline = entry.verdict == "implementation-wrong" and not entry.fixed
+        if in_baseline and implementation and implementation.baseline:
             listed.update((implementation.baseline, i) for i in entry.baseline_ids())
     for name, implementation in sorted(ledger.implementations.items()):
         if implementation.baseline is None:
@@ -150,7 +154,12 @@ def _entry_problems(entry: Disagreement, ledger: Ledger, world: World) -> Iterab
             yield f"ids: {ident!r} names no rule and no scenario"
     if entry.source.document not in world.documents:
         yield f"source.document: {entry.source.document!r} is not a document the catalogue cites"
-    if entry.verdict == "implementation-wrong":
+    if entry.fixed is not None and entry.verdict != "implementation-wrong":
+        yield f"fixed: only an implementation-wrong entry is fixed in its implementation, not {entry.verdict}"
+    if entry.verdict == "implementation-wrong" and entry.fixed is not None:
+        if entry.baseline:
+            yield "baseline: a disagreement fixed in the implementation is not in its baseline"
+    elif entry.verdict == "implementation-wrong":
         yield from _baseline_problems(entry, implementation, world)
     elif entry.baseline:
         yield f"baseline: only an implementation-wrong entry is listed in a baseline, this is {entry.verdict}"

@@ -115,3 +115,18 @@ def test_a_malformed_ledger_names_the_file_and_field(tmp_path: Path) -> None:
     )
     with pytest.raises(LedgerError, match=r"ledger\.yaml: field entries\.0\.verdict"):
         load(path)
+
+
+def test_a_disagreement_fixed_in_the_implementation_needs_no_baseline_entry() -> None:
+    fixed = _entry(ids=["x.a.shut"], fixed="abc1234")
+    assert problems(_ledger(_entry(), fixed), _world()) == []
+    listed = _entry(ids=["x.a.shut"], fixed="abc1234", baseline=["x/a/case"])
+    assert any(
+        "fixed in the implementation is not in its baseline" in p
+        for p in problems(_ledger(_entry(), listed), _world())
+    )
+    suite = _entry(verdict="suite-wrong", ids=["x.a.shut"], fixed="abc1234")
+    assert any(
+        "only an implementation-wrong entry is fixed" in p
+        for p in problems(_ledger(_entry(), suite), _world())
+    )
