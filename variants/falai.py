@@ -231,7 +231,7 @@ PERMITTED: list[Permitted] = [
     Permitted(
         name="falai-suspended-flow-scored-only-when-eligible",
         system="falai",
-        exercises=("falai.routing.eligible", "falai.routing.asking-scored", "falai.routing.takeover.effect"),
+        exercises=("falai.routing.asking-scored#open_question", "falai.routing.takeover.effect"),
         description="a flow with a suspended run is scored only while its repeat allows a start",
         policies=lambda base: dataclasses.replace(base, plan=_suspended_scored_only_when_eligible),
     ),
