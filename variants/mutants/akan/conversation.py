@@ -173,6 +173,12 @@ class _MenuShowsFirstMessage(CommandTable):
 
 MUTANTS: list[Mutant] = [
     mutant(
+        "akan-default-threshold-below-24000",
+        "akan.compaction.threshold.default",
+        "with no compact.at the chat compacts past 23,999 estimated tokens, below either reading of 24k",
+        default_at_tokens=compaction.DEFAULT_AT_TOKENS - 1,
+    ),
+    mutant(
         "akan-menu-shows-first-message",
         "akan.slash.menu-shows-dictionary-desc",
         "the / menu describes a prompt by its first message rather than its dictionary desc",
