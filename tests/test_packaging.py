@@ -177,3 +177,31 @@ def test_installed_wheel_exits_2_for_a_missing_scenario_folder(
     assert done.returncode == 2, done.stdout + done.stderr
     assert "does not exist" in done.stderr
     assert not (tmp_path / "build").exists()
+
+
+def _copy_of_the_tree(into: Path) -> Path:
+    """The clone's tracked and unignored files, as a fresh clone would have them."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard", "-z"],
+        cwd=REPO_ROOT, capture_output=True, check=True,
+    ).stdout.decode().split("\0")  # fmt: skip
+    for name in filter(None, listed):
+        source = REPO_ROOT / name
+        if source.is_file():
+            (into / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, into / name)
+    return into
+
+
+def test_pip_wheel_leaves_no_build_folder_or_egg_info_in_the_clone(tmp_path: Path) -> None:
+    """`pip wheel .` used to leave build/lib/, build/bdist.*/ and an .egg-info folder in the clone
+    (setup.py now builds in a temporary folder); build/ is where a clone's reports go."""
+    tree = _copy_of_the_tree(tmp_path / "clone")
+    built = _run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path), "."],
+        cwd=tree,
+    )
+    assert built.returncode == 0, built.stderr[-3000:]
+    assert list(tmp_path.glob("agent_runtime_conformance-*.whl"))
+    left = sorted(str(p.relative_to(tree)) for p in [*tree.glob("build/*"), *tree.glob("*.egg-info")])
+    assert left == [], f"the build left {left} in the clone"
