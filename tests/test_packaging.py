@@ -197,10 +197,8 @@ def test_pip_wheel_leaves_no_build_folder_or_egg_info_in_the_clone(tmp_path: Pat
     """`pip wheel .` used to leave build/lib/, build/bdist.*/ and an .egg-info folder in the clone
     (setup.py now builds in a temporary folder); build/ is where a clone's reports go."""
     tree = _copy_of_the_tree(tmp_path / "clone")
-    built = _run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path), "."],
-        cwd=tree,
-    )
+    pip_wheel = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q"]
+    built = _run([*pip_wheel, "-w", str(tmp_path), "."], cwd=tree)
     assert built.returncode == 0, built.stderr[-3000:]
     assert list(tmp_path.glob("agent_runtime_conformance-*.whl"))
     left = sorted(str(p.relative_to(tree)) for p in [*tree.glob("build/*"), *tree.glob("*.egg-info")])
