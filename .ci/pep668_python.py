@@ -76,8 +76,10 @@ def refused(python: Path) -> bool:
         [str(python), "-m", "pip", "install", "--dry-run", "nox"], capture_output=True, text=True, check=False
     )
     if "No module named pip" in attempt.stderr:
-        check = "import sys, sysconfig, pathlib; sys.exit(not pathlib.Path(sysconfig.get_path('stdlib')," \
+        check = (
+            "import sys, sysconfig, pathlib; sys.exit(not pathlib.Path(sysconfig.get_path('stdlib'),"
             " 'EXTERNALLY-MANAGED').is_file())"
+        )
         return subprocess.run([str(python), "-c", check], check=False).returncode == 0
     return attempt.returncode != 0 and "externally-managed-environment" in attempt.stdout + attempt.stderr
 
