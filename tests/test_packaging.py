@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import copy_of_the_tree
 
 from conformance.paths import REPO_ROOT, SCENARIO_ROOT
 
@@ -179,24 +180,10 @@ def test_installed_wheel_exits_2_for_a_missing_scenario_folder(
     assert not (tmp_path / "build").exists()
 
 
-def _copy_of_the_tree(into: Path) -> Path:
-    """The clone's tracked and unignored files, as a fresh clone would have them."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-co", "--exclude-standard", "-z"],
-        cwd=REPO_ROOT, capture_output=True, check=True,
-    ).stdout.decode().split("\0")  # fmt: skip
-    for name in filter(None, listed):
-        source = REPO_ROOT / name
-        if source.is_file():
-            (into / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, into / name)
-    return into
-
-
 def test_pip_wheel_leaves_no_build_folder_or_egg_info_in_the_clone(tmp_path: Path) -> None:
     """`pip wheel .` used to leave build/lib/, build/bdist.*/ and an .egg-info folder in the clone
     (setup.py now builds in a temporary folder); build/ is where a clone's reports go."""
-    tree = _copy_of_the_tree(tmp_path / "clone")
+    tree = copy_of_the_tree(tmp_path / "clone")
     pip_wheel = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q"]
     built = _run([*pip_wheel, "-w", str(tmp_path), "."], cwd=tree)
     assert built.returncode == 0, built.stderr[-3000:]
