@@ -33,8 +33,8 @@ FENCE = re.compile(r"^```(?:sh|bash|shell)\n(.*?)^```", re.M | re.S)
 INLINE = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
 #: What an inline code span starts with when it is a command a reader could type.
 COMMAND_WORDS = ("python ", "python3 ", "nox ", "pytest ", "pip ", ".nox/", ".venv/", "venv/bin")
-#: A template's placeholder: ``<name>`` or a word in capitals (``ARGS``, ``OLD``).
-PLACEHOLDER = re.compile(r"<[^>]+>|\b[A-Z]{2,}\b")
+#: A template's placeholder: ``<name>``, a word in capitals (``ARGS``, ``OLD``) or ``...``.
+PLACEHOLDER = re.compile(r"<[^>]+>|\b[A-Z]{2,}\b|\.\.\.")
 #: The knob: ``all`` runs every command exactly as written.
 EVERYTHING = os.environ.get("DOC_COMMANDS") == "all"
 #: Set for the commands this test starts, so a documented test command does not run this test again.
