@@ -1,5 +1,6 @@
 """Sessions: tests, conformance (the main job), conformance-llmz, report, snapshots, spec, mutants, mutation,
-fuzz, fuzz-llmz, bench, lint, typecheck, demo, reliability.
+fuzz, fuzz-llmz, bench, lint, typecheck, demo, reliability; and shared-env, which only builds the environment
+(`python3 bootstrap.py python ...` asks for it).
 
 Every session needs the same packages (the project with its dev extra), so they share one environment,
 ``.nox/shared``, instead of building one each: set-up is paid once per clone, not once per session. It is

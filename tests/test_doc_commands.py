@@ -3,8 +3,9 @@
 The documents promise that a newcomer can type what they show. So this takes every line of every
 ```sh block, in document order (README.md first, then docs/ by name), and runs it with bash in one fresh
 copy of the tree (the tracked and unignored files, as a clone has them: no .venv, no .nox, no build), with
-``python3`` being the first one on PATH outside the project's environments (under ``.ci/run`` that is the
-distribution's own, externally managed). The README's first command therefore does the whole set-up.
+``python3`` being the distribution's own ``/usr/bin/python3`` where there is one (Debian 12: 3.11.2,
+externally managed, none of the project's dependencies), else the first one on PATH outside the
+project's environments. The README's first command therefore does the whole set-up.
 A command that exits non-zero fails its test with its output, unless its comment says which status it
 exits with (``# ...: exits 1``).
 
@@ -38,6 +39,8 @@ COMMAND_WORDS = ("python ", "python3 ", "nox ", "pytest ", "pip ", ".nox/", ".ve
 PLACEHOLDER = re.compile(r"<[^>]+>|\b[A-Z]{2,}\b|\.\.\.")
 #: The knob: ``all`` runs every command exactly as written.
 EVERYTHING = os.environ.get("DOC_COMMANDS") == "all"
+#: What runs the commands' ``python3`` where the machine has it.
+DISTRIBUTION_PYTHON = "/usr/bin/python3"
 #: Set for the commands this test starts, so a documented test command does not run this test again.
 INSIDE = "DOC_COMMANDS_INSIDE"
 
@@ -144,6 +147,17 @@ def test_every_inline_command_is_a_block_command_or_a_template() -> None:
     assert not loose, f"inline commands that no test runs ({advice}):\n" + "\n".join(loose)
 
 
+def _newcomers_python3(path: str) -> str:
+    """The distribution's own ``/usr/bin/python3`` where it is 3.11 or newer (what a newcomer has, without
+    the project's dependencies and usually externally managed), else the first ``python3`` on PATH."""
+    check = [DISTRIBUTION_PYTHON, "-c", "import sys; sys.exit(sys.version_info < (3, 11))"]
+    if Path(DISTRIBUTION_PYTHON).exists() and subprocess.run(check, check=False).returncode == 0:
+        return DISTRIBUTION_PYTHON
+    found = shutil.which("python3", path=path)
+    assert found, "no python3 on PATH outside the project's environments"
+    return found
+
+
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict[str, str]]]:
     """A fresh copy of the tree and the environment a newcomer's shell would have."""
@@ -159,9 +173,11 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict
     path = [p for p in os.environ.get("PATH", "").split(os.pathsep) if p and not p.startswith(ours)]
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")}
     env.pop("LLMZ_NODE_REPORT_DIR", None)
-    env.update(PATH=os.pathsep.join(path), **{INSIDE: "1"})
-    python3 = shutil.which("python3", path=env["PATH"])
-    assert python3, "no python3 on PATH outside the project's environments"
+    python3 = _newcomers_python3(os.pathsep.join(path))
+    first = tree.parent / "bin"
+    first.mkdir()
+    (first / "python3").symlink_to(python3)
+    env.update(PATH=os.pathsep.join([str(first), *path]), **{INSIDE: "1"})
     yield tree, env
     shutil.rmtree(tree, ignore_errors=True)
 
