@@ -1,6 +1,6 @@
-"""Sessions: tests, conformance (the main job), conformance-llmz, report, snapshots, spec, mutants, mutation,
-fuzz, fuzz-llmz, bench, lint, typecheck, demo, reliability; and shared-env, which only builds the environment
-(`python3 bootstrap.py python ...` asks for it).
+"""Sessions: tests, conformance (the main job), conformance-llmz, conformance-blind, report, snapshots, spec,
+mutants, mutation, fuzz, fuzz-llmz, bench, lint, typecheck, demo, reliability; and shared-env, which only
+builds the environment (`python3 bootstrap.py python ...` asks for it).
 
 Every session needs the same packages (the project with its dev extra), so they share one environment,
 ``.nox/shared``, instead of building one each: set-up is paid once per clone, not once per session. It is
@@ -154,6 +154,26 @@ def conformance_llmz(s: nox.Session) -> None:
         s, "python", "-m", "conformance", "run", "--impl", "llmz-node",
         "--expected-failures", "conformance/baselines/llmz-1.0.1.yaml", *s.posargs,
     )  # fmt: skip
+
+
+#: The blind second implementations under blind/, each written from its seed document alone (issue 22).
+BLIND = ("falai",)
+
+
+@nox.session(name="conformance-blind", venv_backend=OWN_ENV)
+def conformance_blind(s: nox.Session) -> None:
+    """The suite against each blind implementation (Node, through stdio) with its baseline.
+
+    Reports go to build/conformance/blind-<system>/. Needs Node 20 on PATH: without it the session fails
+    (these runs are part of CI; a skipped foreign run would prove nothing)."""
+    if shutil.which("node") is None:
+        s.error("conformance-blind needs Node 20 (node) on PATH to run the blind implementations")
+    for system in BLIND:
+        _run(
+            s, "python", "-m", "conformance", "run", "--impl", f"stdio:node blind/{system}/adapter.mjs",
+            "--system", system, "--expected-failures", f"conformance/baselines/blind-{system}.yaml",
+            "--report-dir", f"build/conformance/blind-{system}", *s.posargs,
+        )  # fmt: skip
 
 
 @nox.session(venv_backend=OWN_ENV)

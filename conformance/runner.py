@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -124,29 +124,61 @@ def precheck(item: LoadedScenario, info: ImplementationInfo) -> str | None:
     return None
 
 
-def verdict_for(item: LoadedScenario, outcome: Outcome) -> CaseResult:
-    """Turn what the adapter returned into a verdict (the judging step)."""
+def verdict_for(
+    item: LoadedScenario, outcome: Outcome, twin_outcomes: Mapping[str, Outcome] | None = None
+) -> CaseResult:
+    """Turn what the adapter returned into a verdict (the judging step). ``twin_outcomes`` are the plays
+    of the scenario's twins (``conformance.scenario.twins``), which ``relation`` expectations read."""
     rules = list(item.scenario.rules)
-    if outcome.skip is not None:
-        return CaseResult(item.id, rules, "skip", outcome.skip)
-    if outcome.error is not None or outcome.record is None:
-        return CaseResult(item.id, rules, "error", outcome.error or "the adapter returned no record")
-    problems = record_problems(outcome.record)
-    if problems:
-        return CaseResult(item.id, rules, "error", "invalid record: " + "; ".join(problems))
-    system = item.scenario.system
-    problems = vocabulary_problems(system, outcome.record)
-    if problems:
-        return CaseResult(
-            item.id, rules, "error", f"the record breaks the {system} record schema: " + "; ".join(problems)
-        )
-    record = normalise(outcome.record, keep=item.kept_values)
-    mismatches = judge(item.scenario.expect, record)
+    record = _checked_record(item, outcome, "")
+    if isinstance(record, CaseResult):
+        return record
+    twins: dict[str, dict[str, Any]] = {}
+    for name, twin_outcome in (twin_outcomes or {}).items():
+        twin_record = _checked_record(item, twin_outcome, f"twin {name!r}: ")
+        if isinstance(twin_record, CaseResult):
+            return twin_record
+        twins[name] = twin_record
+    mismatches = judge(item.scenario.expect, record, twins)
     if not mismatches:
         return CaseResult(item.id, rules, "pass", record=record)
     failing = sorted({m.rule for m in mismatches})
     message = "\n".join(map(str, mismatches))
     return CaseResult(item.id, rules, "fail", message, failing, record=record, checks=mismatches)
+
+
+def judge_played(item: LoadedScenario, play: Callable[[dict[str, Any]], dict[str, Any]]) -> list[Mismatch]:
+    """Judge a scenario on records the caller plays itself (tests that drive a player directly): the main
+    case and each of its twins, each played by ``play`` from its payload."""
+    twins = {name: play(item.twin_payload(name)) for name in item.twin_documents}
+    return judge(item.scenario.expect, play(item.payload), twins)
+
+
+def _checked_record(item: LoadedScenario, outcome: Outcome, which: str) -> dict[str, Any] | CaseResult:
+    """The play's record, checked and normalised; or the skip or error verdict the play earns instead."""
+    rules = list(item.scenario.rules)
+    if outcome.skip is not None:
+        return CaseResult(item.id, rules, "skip", which + outcome.skip)
+    if outcome.error is not None or outcome.record is None:
+        reason = outcome.error or "the adapter returned no record"
+        return CaseResult(item.id, rules, "error", which + reason)
+    problems = record_problems(outcome.record)
+    if problems:
+        return CaseResult(item.id, rules, "error", f"{which}invalid record: " + "; ".join(problems))
+    system = item.scenario.system
+    problems = vocabulary_problems(system, outcome.record)
+    if problems:
+        message = f"{which}the record breaks the {system} record schema: " + "; ".join(problems)
+        return CaseResult(item.id, rules, "error", message)
+    normalised: dict[str, Any] = normalise(outcome.record, keep=item.kept_values)
+    return normalised
+
+
+def _play(adapter: Adapter, payload: dict[str, Any], timeout: float) -> Outcome:
+    try:
+        return adapter.run(payload, timeout)
+    except Exception as exc:  # an adapter bug must cost one case, never the run
+        return Outcome(error=f"the adapter raised {type(exc).__name__}: {exc}")
 
 
 def run_case(
@@ -161,12 +193,12 @@ def run_case(
     if reason is not None:
         return CaseResult(item.id, list(item.scenario.rules), "skip", reason)
     started = time.perf_counter()
+    outcome = _play(adapter, item.payload, timeout)
+    twins: dict[str, Outcome] = {}
+    if outcome.record is not None:  # a main play that skipped or errored decides the case alone
+        twins = {name: _play(adapter, item.twin_payload(name), timeout) for name in item.twin_documents}
     try:
-        outcome = adapter.run(item.payload, timeout)
-    except Exception as exc:  # an adapter bug must cost one case, never the run
-        outcome = Outcome(error=f"the adapter raised {type(exc).__name__}: {exc}")
-    try:
-        result = verdict_for(item, outcome)
+        result = verdict_for(item, outcome, twins)
     except Exception as exc:
         result = CaseResult(
             item.id, list(item.scenario.rules), "error", f"judging failed: {type(exc).__name__}: {exc}"

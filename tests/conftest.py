@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
@@ -190,7 +191,7 @@ def every_scenario() -> tuple[LoadedScenario | LoadError, ...]:
     deep-copied), the walk ``LoadedScenario.payload`` makes for each read; ``copy.deepcopy`` gave the same
     documents at three times the cost, about a second of each worker's collection."""
     return tuple(
-        LoadedScenario(item.id, item.path, _fresh(item.document), item.scenario)
+        dataclasses.replace(item, document=_fresh(item.document))
         if isinstance(item, LoadedScenario)
         else item
         for item in _scenarios_as_loaded()

@@ -11,8 +11,9 @@ from functools import cache
 import pytest
 from conftest import every_scenario
 
-from conformance.judging.judge import Mismatch, judge
+from conformance.judging.judge import Mismatch
 from conformance.players import play
+from conformance.runner import judge_played
 from conformance.scenario.load import LoadedScenario, LoadError
 from variants import Mutant
 from variants.mutants.akan import MUTANTS
@@ -27,7 +28,7 @@ def akan_scenarios() -> tuple[LoadedScenario, ...]:
 
 
 def _mismatches(item: LoadedScenario, mutant: str | None) -> list[Mismatch]:
-    return judge(item.scenario.expect, play(item.payload, variant=mutant))
+    return judge_played(item, lambda payload: play(payload, variant=mutant))
 
 
 @pytest.mark.parametrize("item", akan_scenarios(), ids=lambda item: item.id)
@@ -35,7 +36,7 @@ def test_the_reference_passes_every_akan_scenario(item: LoadedScenario) -> None:
     record = play(item.payload)
     exhausted = [e for e in record["events"] if e["type"] == "script_exhausted"]
     assert not exhausted, f"{item.id}: {exhausted[0]['message']}" if exhausted else ""
-    mismatches = judge(item.scenario.expect, record)
+    mismatches = judge_played(item, lambda payload: record if payload["id"] == item.id else play(payload))
     assert not mismatches, "\n".join(str(m) for m in mismatches)
 
 

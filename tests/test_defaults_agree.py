@@ -118,7 +118,7 @@ REFERENCE: dict[tuple[str, str], Getter] = {
     ),
     ("llmz.inspection.budget-integers", "max"): attribute("reference.llmz.preview:MAX_SAFE_INTEGER"),
     ("llmz.inspection.tool-result-default", "default_tokens"): attribute(
-        "reference.llmz.api:DEFAULT_OPTIONS.tool_result_max_tokens"
+        "reference.llmz.policies:DEFAULT_POLICIES.default_result_budget"
     ),
     ("llmz.inspection.tool-result-range", "min"): _item("reference.llmz.definitions:RESULT_BUDGET_RANGE", 0),
     ("llmz.inspection.tool-result-range", "max"): _item("reference.llmz.definitions:RESULT_BUDGET_RANGE", 1),

@@ -10,8 +10,8 @@ from conftest import every_scenario
 from pydantic import ValidationError
 
 from conformance.catalogue.model import RuleFile
-from conformance.judging.judge import judge
 from conformance.players import play
+from conformance.runner import judge_played
 from conformance.scenario.load import LoadedScenario
 from conformance.scenario.model import parse_scenario
 
@@ -79,7 +79,7 @@ def test_every_scenario_pins_existing_rules() -> None:
 
 @pytest.mark.parametrize("item", _falai_scenarios(), ids=lambda i: i.id)
 def test_reference_passes_scenario(item: LoadedScenario) -> None:
-    assert judge(item.scenario.expect, play(item.payload)) == []
+    assert judge_played(item, play) == []
 
 
 def test_bare_on_key_gets_a_clear_error() -> None:

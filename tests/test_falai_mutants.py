@@ -7,8 +7,9 @@ from functools import cache
 import pytest
 from conftest import every_scenario
 
-from conformance.judging.judge import Mismatch, judge
+from conformance.judging.judge import Mismatch
 from conformance.players import play
+from conformance.runner import judge_played
 from conformance.scenario.load import LoadedScenario
 from variants import Mutant
 from variants.mutants.falai import MUTANTS
@@ -51,7 +52,7 @@ KILLERS: dict[str, tuple[str, ...]] = {
 @cache
 def _mismatches_cached(scenario_id: str, mutant: str | None) -> tuple[Mismatch, ...]:
     item = _scenarios()[scenario_id]
-    return tuple(judge(item.scenario.expect, play(item.payload, variant=mutant)))
+    return tuple(judge_played(item, lambda payload: play(payload, variant=mutant)))
 
 
 @cache

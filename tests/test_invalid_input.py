@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from conformance.judging.judge import judge
 from conformance.players import play
+from conformance.runner import judge_played
 from conformance.scenario.invalid import Invalid, raw
 from conformance.scenario.load import SCENARIO_ROOT, LoadedScenario, LoadError, load_file
 from conformance.scenario.model import SCENARIO_ADAPTER
@@ -82,9 +82,9 @@ def test_every_scenario_with_a_marker_or_in_an_invalid_input_folder_has_its_muta
 @pytest.mark.parametrize("scenario_id", sorted(CAUGHT_BY))
 def test_the_reference_passes_and_the_mutant_fails_naming_the_rule(scenario_id: str) -> None:
     item = _loaded(scenario_id)
-    assert judge(item.scenario.expect, play(item.payload)) == []
+    assert judge_played(item, play) == []
     mutant = get_mutant(CAUGHT_BY[scenario_id])
-    mismatches = judge(item.scenario.expect, play(item.payload, variant=mutant.name))
+    mismatches = judge_played(item, lambda payload: play(payload, variant=mutant.name))
     named = {m.rule for m in mismatches} & set(mutant.rules) & set(item.scenario.rules)
     assert named, f"{scenario_id} passes against {mutant.name}: {[str(m) for m in mismatches]}"
 

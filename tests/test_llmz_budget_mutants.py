@@ -12,8 +12,9 @@ from functools import cache
 import pytest
 from conftest import every_scenario
 
-from conformance.judging.judge import Mismatch, judge
+from conformance.judging.judge import Mismatch
 from conformance.players import play
+from conformance.runner import judge_played
 from conformance.scenario.load import LoadedScenario, LoadError
 from variants import Mutant, all_mutants
 from variants.mutants.llmz import BUDGET_MUTANTS as MUTANTS
@@ -85,7 +86,7 @@ def scenarios() -> dict[str, LoadedScenario]:
 
 def mismatches(scenario_id: str, mutant: str | None) -> list[Mismatch]:
     item = scenarios()[scenario_id]
-    return judge(item.scenario.expect, play(item.payload, variant=mutant))
+    return judge_played(item, lambda payload: play(payload, variant=mutant))
 
 
 @pytest.mark.parametrize("scenario_id", sorted(scenarios()))

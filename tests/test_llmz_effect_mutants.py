@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.judging.judge import judge
 from conformance.paths import SCENARIO_ROOT
 from conformance.players import play
+from conformance.runner import judge_played
 from conformance.scenario.load import LoadedScenario, load_file
 from variants.mutants.llmz.definitions import MUTANTS as DEFINITION_MUTANTS
 from variants.mutants.llmz.effects import MUTANTS as EFFECT_MUTANTS
@@ -80,6 +80,6 @@ def test_every_effect_mutant_is_listed() -> None:
 def test_scenario_fails_against_its_mutant(sid: str, mutant: str) -> None:
     item = _scenario(sid)
     rules = next(m for m in MUTANTS if m.name == mutant).rules
-    mismatches = judge(item.scenario.expect, play(item.payload, variant=mutant))
+    mismatches = judge_played(item, lambda payload: play(payload, variant=mutant))
     assert any(m.rule in rules for m in mismatches), f"{sid} passes against {mutant}"
-    assert not judge(item.scenario.expect, play(item.payload))
+    assert not judge_played(item, play)

@@ -17,6 +17,7 @@ from typing import Any
 from reference.akan import attachments
 from reference.akan.attachments import CanRead
 from reference.akan.builtins import BUILTIN_NAMES, BUILTIN_TOOLS, Builtins
+from reference.akan.ceilings import Candidate, Ceilings
 from reference.akan.commands import CommandTable
 from reference.akan.cut import choose_cut
 from reference.akan.declarations import Declarations
@@ -37,6 +38,17 @@ def _change(**fields: Any) -> PolicyChange:
         return replace(policies, **fields)
 
     return apply
+
+
+# -- attachments ------------------------------------------------------------------------------------------
+
+
+class _SameNameSameFile(Ceilings):
+    """The other reading of "the same file": a file of an attached file's name is that file, whatever its
+    size or content (akan.attachments.duplicate-refused#open_question)."""
+
+    def same_file(self, a: Candidate, b: Candidate) -> bool:
+        return a.name == b.name
 
 
 # -- compaction -------------------------------------------------------------------------------------------
@@ -261,6 +273,13 @@ PERMITTED: list[Permitted] = [
         exercises=("akan.compaction.summary-as-system-for-provider",),
         description="the provider's system message opens with a header line before the summary text",
         policies=_change(provider_message=_summary_with_header),
+    ),
+    Permitted(
+        name="akan-duplicate-by-name",
+        system="akan",
+        exercises=("akan.attachments.duplicate-refused#open_question",),
+        description="a second file of an attached file's name is refused as the same file, whatever its size",
+        policies=_change(ceilings=_SameNameSameFile()),
     ),
     Permitted(
         name="akan-persist-keeps-mime",

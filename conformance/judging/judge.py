@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from conformance.judging.matchers import check, excerpt
 from conformance.judging.path import PathError, select
+from conformance.judging.relations import check_relation
 from conformance.scenario.common import Expectation
 
 
@@ -29,20 +31,33 @@ class Mismatch:
         return text + (f"\n    why: {self.why}" if self.why else "")
 
 
-def judge(expectations: list[Expectation], record: dict[str, Any]) -> list[Mismatch]:
-    """Every failed expectation, in order; an empty list means the record satisfies the scenario."""
+def judge(
+    expectations: list[Expectation],
+    record: dict[str, Any],
+    twins: Mapping[str, dict[str, Any]] | None = None,
+) -> list[Mismatch]:
+    """Every failed expectation, in order; an empty list means the record satisfies the scenario.
+
+    ``twins`` holds the records of the scenario's twins by name, for ``relation`` expectations that
+    compare with another play (``conformance.judging.relations``)."""
     mismatches: list[Mismatch] = []
     for index, expectation in enumerate(expectations):
+        matcher = expectation.matcher
         try:
-            problem = check(record, expectation)
+            if matcher == "relation":
+                problem = check_relation(record, expectation, twins)
+            else:
+                problem = check(record, expectation)
         except PathError as exc:
             problem = str(exc)
         if problem is not None:
-            matcher = expectation.matcher
+            argument = getattr(expectation, matcher)
+            if matcher == "relation":
+                argument = argument.model_dump(exclude_none=True)
             mismatches.append(
                 Mismatch(
                     expectation.rule, index, problem, expectation.why, matcher, expectation.path,
-                    getattr(expectation, matcher), _found(record, expectation.path),
+                    argument, _found(record, expectation.path),
                 )
             )
     return mismatches

@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import Field, model_validator
 
 from conformance.scenario.common import Expectation, Strict
+from conformance.scenario.twins import Twin
 
 CASE_FIELDS = ("system", "requires", "setup", "script", "steps")
 """The half of a scenario an implementation plays. The other half (``title``, ``description``, ``rules``,
@@ -26,6 +27,13 @@ class Judging(Strict):
     description: str | None = None
     rules: list[str] = Field(min_length=1, description="The rule ids this scenario pins.")
     expect: list[Expectation] = Field(min_length=1)
+    twins: dict[str, Twin] = Field(
+        default_factory=dict,
+        description=(
+            "Second plays of this case, each differing in one documented way, for `relation` expectations "
+            "(conformance/scenario/twins.py). Part of the answer key: each is sent as a case of its own."
+        ),
+    )
 
     @model_validator(mode="after")
     def _expectations_name_listed_rules(self) -> Judging:
@@ -35,6 +43,15 @@ class Judging(Strict):
                     f"expect[{index}].rule {expectation.rule!r} is not one of this scenario's rules "
                     f"{self.rules}"
                 )
+            play = expectation.relation.play if expectation.relation is not None else None
+            if play is not None and play not in self.twins:
+                raise ValueError(
+                    f"expect[{index}].relation.play {play!r} names no twin of this scenario "
+                    f"(twins: {', '.join(self.twins) or 'none'})"
+                )
+        for name in self.twins:
+            if not name.replace("-", "").replace("_", "").isalnum():
+                raise ValueError(f"twins.{name}: a twin's name uses letters, digits, - and _ only")
         return self
 
 

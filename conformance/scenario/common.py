@@ -122,8 +122,40 @@ class ScriptEntry(Strict):
 
 
 MATCHERS = (
-    "equals", "subset", "contains", "regex", "count", "between", "absent", "lacks", "parts_sum_to", "in_order"
+    "equals", "subset", "contains", "regex", "count", "between", "absent", "lacks", "parts_sum_to",
+    "in_order", "relation",
 )
+
+RelationOp = Literal["equal", "at_most", "at_least", "within"]
+
+
+class Relation(Strict):
+    """Two observations compared with each other instead of one with a constant (see
+    ``conformance.judging.relations``): the value at the expectation's ``path`` in this play, and the value
+    at ``to`` (default: the same path) in this play or in the twin named by ``play``."""
+
+    op: RelationOp = Field(
+        description=(
+            "equal: the same JSON value; at_most / at_least: the first number is at most / at least the "
+            "second; within: they differ by at most `tolerance`. A list, object or string stands for its "
+            "length where a number is compared."
+        )
+    )
+    to: str | None = Field(default=None, min_length=1, description="The other path (default: the same).")
+    play: str | None = Field(
+        default=None, min_length=1, description="A twin of this scenario whose record `to` is read in."
+    )
+    tolerance: float | None = Field(default=None, ge=0, description="within: the largest difference allowed.")
+
+    @model_validator(mode="after")
+    def _two_observations(self) -> Relation:
+        if self.to is None and self.play is None:
+            raise ValueError(
+                "a relation compares two observations: give `to` (another path), `play` (a twin), or both"
+            )
+        if (self.op == "within") != (self.tolerance is not None):
+            raise ValueError("`tolerance` goes with op within, and op within needs it")
+        return self
 
 
 class Expectation(Strict):
@@ -175,6 +207,7 @@ class Expectation(Strict):
             "For an order the documents fix between events of different types (a wait inside a call)."
         ),
     )
+    relation: Relation | None = None
     why: str | None = Field(default=None, description="What a failure of this check means, for the report.")
 
     @model_validator(mode="after")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import copy
 import importlib
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -27,6 +27,8 @@ from conformance.judging.normalise import scenario_values
 from conformance.paths import SCENARIO_ROOT
 from conformance.resources import files_under
 from conformance.scenario.answer_key import case_payload
+from conformance.scenario.twins import TwinError, twin_id
+from conformance.scenario.twins import apply as apply_twin
 from conformance.systems import SYSTEMS
 from conformance.validation import field_problems
 from conformance.yamlio import YamlFileError, parse_yaml_bytes, read_file_bytes
@@ -45,6 +47,8 @@ class LoadedScenario:
     path: Path
     document: dict[str, Any]
     scenario: AnyScenario
+    twin_documents: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Each twin's name -> the document as that twin plays it (``conformance.scenario.twins``)."""
 
     @cached_property
     def kept_values(self) -> frozenset[str]:
@@ -60,6 +64,11 @@ class LoadedScenario:
         docstring), so a runtime that changes what it was handed (a mutant that lets ``onInspect`` write
         through, say) must not change the case for anyone else."""
         fresh: dict[str, Any] = _fresh(case_payload(self.id, self.document))
+        return fresh
+
+    def twin_payload(self, name: str) -> dict[str, Any]:
+        """What goes on the wire for one twin: an ordinary case with the id ``<id>~<name>``."""
+        fresh: dict[str, Any] = _fresh(case_payload(twin_id(self.id, name), self.twin_documents[name]))
         return fresh
 
 
@@ -144,7 +153,31 @@ def _load_bytes(data: bytes, path: Path, sid: str) -> LoadedScenario | LoadError
             path,
             f"{path}: field system: expected {expected_system!r} (the first folder), got {scenario.system!r}",
         )
-    return LoadedScenario(sid, path, document, scenario)
+    try:
+        twins = _twin_documents(document, scenario)
+    except TwinError as exc:
+        return LoadError(sid, path, f"{path}: invalid scenario\n  {exc}")
+    return LoadedScenario(sid, path, document, scenario, twins)
+
+
+def _twin_documents(document: dict[str, Any], scenario: AnyScenario) -> dict[str, dict[str, Any]]:
+    """Each twin's patched document, its case validated as an implementation would receive it."""
+    from conformance.scenario.cases import parse_case
+
+    twins: dict[str, dict[str, Any]] = {}
+    for name, twin in scenario.twins.items():
+        patched = apply_twin(document, name, twin)
+        try:
+            parse_case({k: v for k, v in case_payload("", patched).items() if k != "id"})
+        except ValidationError as exc:
+            raise TwinError(f"twins.{name}: the patched case is invalid: {_first_problem(exc)}") from exc
+        twins[name] = patched
+    return twins
+
+
+def _first_problem(exc: ValidationError) -> str:
+    error = exc.errors()[0]
+    return f"field {'.'.join(map(str, error['loc'])) or '(case)'}: {error['msg']}"
 
 
 def parse_scenario(document: dict[str, Any]) -> AnyScenario:

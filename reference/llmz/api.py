@@ -31,7 +31,6 @@ from reference.llmz.compaction import (
     DEFAULT_TRIGGER_RATIO,
 )
 from reference.llmz.inspector import InspectEvent
-from reference.llmz.preview import DEFAULT_RESULT_BUDGET
 
 JsonSchema = dict[str, Any]
 Preserve = Literal["top", "bottom", "both"]
@@ -272,7 +271,9 @@ class Options:
     """JavaScript time budget: milliseconds, or a duration such as ``"30s"``."""
     require_chat_response: bool = True
     max_tokens: object = None
-    tool_result_max_tokens: object = DEFAULT_RESULT_BUDGET
+    tool_result_max_tokens: object = None
+    """``options.toolResultMaxTokens``; None (left out, as JavaScript's undefined): the documented default,
+    2,000 (llmz.inspection.tool-result-default, applied by ``execute``)."""
     mid_stream_fallback: bool = False
     """``options.midStreamFallback``: a stream that breaks before dispatch restarts on the next model."""
     transcription_model: str | None = None

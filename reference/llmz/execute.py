@@ -448,6 +448,8 @@ def execute(
             )
             iterations.append(ended)
 
+    if options.tool_result_max_tokens is None:  # left out: the documented default applies
+        options = replace(options, tool_result_max_tokens=session.policies.default_result_budget)
     config = config_module.resolve(
         instructions=instructions,
         tools=tools,

@@ -294,6 +294,8 @@ class Policies:
     format_value: Callable[[Any], str] = preview.format_value
     cut_preview: preview.Cut = preview.cut
     display_budget_problem: Callable[[object], str | None] = preview.display_budget_problem
+    default_result_budget: int = preview.DEFAULT_RESULT_BUDGET
+    """llmz.inspection.tool-result-default: the budget when options.toolResultMaxTokens is left out."""
     unwrap_truncated: Callable[[Truncated], tuple[Any, Display]] = unwrap_truncated
     preview_budget: Callable[[Display, int], tuple[int, preview.Preserve]] = feedback.preview_budget
     section: Callable[[str, str], str] = feedback.section

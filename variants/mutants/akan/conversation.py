@@ -142,6 +142,14 @@ class _DuplicateBySize(Ceilings):
         return a.size == b.size
 
 
+class _DuplicateByOrderedSize(Ceilings):
+    """A file is "the same" as an attached one of its name that is no larger: which of two files of one
+    name is refused then depends on which came first, which no reading of "the same file" allows."""
+
+    def same_file(self, a: Candidate, b: Candidate) -> bool:
+        return a.name == b.name and a.size <= b.size
+
+
 class _MenuWithoutPrompts(CommandTable):
     """The / menu lists only the chat's own commands; the app's prompts are left out of it."""
 
@@ -220,6 +228,12 @@ MUTANTS: list[Mutant] = [
         "akan.attachments.duplicate-refused",
         "a file of the same size as one already attached is refused as a duplicate, whatever its name",
         ceilings=_DuplicateBySize(),
+    ),
+    mutant(
+        "akan-duplicate-by-ordered-size",
+        "akan.attachments.duplicate-refused",
+        "a file of an attached file's name is refused when the attached one is no larger (order decides)",
+        ceilings=_DuplicateByOrderedSize(),
     ),
     mutant(
         "akan-threshold-halved",

@@ -131,6 +131,12 @@ MUTANTS: list[Mutant] = [
         policies=lambda p: replace(p, inspector_budget=lambda _tokens: preview.DEFAULT_RESULT_BUDGET),
     ),
     Mutant(
+        "llmz-inspection-default-budget-off-by-one",
+        rules=("llmz.inspection.tool-result-default",),
+        description="a left-out toolResultMaxTokens gives previews 1,999 tokens, not the 2,000 written out",
+        policies=lambda p: replace(p, default_result_budget=preview.DEFAULT_RESULT_BUDGET - 1),
+    ),
+    Mutant(
         "llmz-inspection-truncate-preserve-dropped",
         rules=("llmz.inspection.truncate-options",),
         description="truncate({value, maxTokens, preserve}) ignores preserve",

@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+/**
+ * The harness's stdio protocol (spec/protocol/README.md, protocol 2): one JSON command per line on stdin,
+ * one answer per line on stdout, logs on stderr. `hello` once, `run` per case, `stop` to exit.
+ */
+import { createInterface } from 'node:readline';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { playCase } from './lib/host/play.mjs';
+
+const CAPABILITIES = ['falai.turn', 'falai.wake', 'falai.event', 'falai.start', 'falai.business-hours'];
+const STEP_OPS = new Set(['message', 'event', 'start', 'wake', 'advance', 'context']);
+
+const HELLO = {
+  protocol: 2,
+  implementation: {
+    name: 'blind-falai', version: '0.1.0', language: 'javascript', systems: ['falai'], capabilities: CAPABILITIES,
+  },
+};
+
+/** What this adapter cannot express, or null. @param {any} testCase */
+function cannotExpress(testCase) {
+  if (testCase.system !== 'falai') return `system ${testCase.system} is not implemented (falai only)`;
+  for (const [i, step] of (testCase.steps ?? []).entries()) {
+    if (!STEP_OPS.has(step.op)) return `steps[${i}].op ${JSON.stringify(step.op)} has no mapping`;
+  }
+  return null;
+}
+
+/**
+ * With BLIND_FALAI_DUMP=<folder>, keep each case as received and the record sent back, for reading a
+ * failure (the case is what the harness sent; it never holds the expectations).
+ * @param {any} testCase @param {any} record
+ */
+function dump(testCase, record) {
+  const folder = process.env.BLIND_FALAI_DUMP;
+  if (!folder) return;
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(`${folder}/${testCase.id.replaceAll('/', '__')}.json`, JSON.stringify({ case: testCase, record }, null, 1));
+}
+
+/** @param {any} command */
+async function answer(command) {
+  if (command.cmd === 'hello') {
+    return (command.protocol ?? []).includes(2) ? HELLO : { error: { message: 'only protocol 2 is spoken' } };
+  }
+  if (command.cmd === 'run') {
+    const reason = cannotExpress(command.case);
+    if (reason) return { seq: command.seq, skip: { reason } };
+    try {
+      const record = await playCase(command.case);
+      dump(command.case, record);
+      return { seq: command.seq, record };
+    } catch (error) {
+      return { seq: command.seq, error: { message: error instanceof Error ? error.stack ?? error.message : String(error) } };
+    }
+  }
+  return { error: { message: `unknown command ${JSON.stringify(command.cmd)}` } };
+}
+
+const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+for await (const line of lines) {
+  if (!line.trim()) continue;
+  const command = JSON.parse(line);
+  if (command.cmd === 'stop') break;
+  process.stdout.write(`${JSON.stringify(await answer(command))}\n`);
+}
+process.exit(0);
