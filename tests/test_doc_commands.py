@@ -83,7 +83,14 @@ ELSEWHERE: dict[str, str] = {
     "venv/bin/agent-conformance": "tests/test_packaging.py runs the installed agent-conformance",
     "python3 bootstrap.py -s lint typecheck": "ruff, import-linter and mypy are CI's gates (.ci/run)",
 }
-NEEDS_NODE = ("llmz-node", "conformance-llmz", "conformance-blind", "fuzz-llmz", "stdio:node", "test_llmz_node")
+NEEDS_NODE = (
+    "llmz-node",
+    "conformance-llmz",
+    "conformance-blind",
+    "fuzz-llmz",
+    "stdio:node",
+    "test_llmz_node",
+)
 
 
 def _logical_lines(block: str) -> Iterator[str]:
