@@ -78,6 +78,9 @@ def _parser(prog: str = "python -m conformance") -> argparse.ArgumentParser:
     from conformance.fuzz.arguments import add_parser as add_fuzz
 
     add_fuzz(commands)
+    from conformance.drift.command import add_parser as add_spec
+
+    add_spec(commands)
     return parser
 
 
@@ -277,6 +280,10 @@ def main(argv: list[str] | None = None, prog: str = "python -m conformance") -> 
         from conformance.fuzz.command import command as fuzz
 
         return fuzz(args)
+    if args.command == "spec":
+        from conformance.drift.command import command as spec
+
+        return spec(args)
     if args.command in ("compare", "html"):
         from conformance.report import compare, html
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import sys
 import traceback
 
-from conformance.judging.judge import judge
 from conformance.players import play
+from conformance.runner import judge_played
 from conformance.scenario.load import LoadError, load_all
 
 
@@ -26,12 +26,11 @@ def main(argv: list[str]) -> int:
             failed += 1
             continue
         try:
-            record = play(item.payload)
+            mismatches = judge_played(item, play)  # the case and each of its twins
         except Exception:
             print(f"ERROR {item.id}\n{traceback.format_exc()}")
             failed += 1
             continue
-        mismatches = judge(item.scenario.expect, record)
         if mismatches:
             failed += 1
             print(f"FAIL  {item.id}")

@@ -3,7 +3,7 @@
 Newline-delimited JSON, one object per line, on the implementation's stdin and stdout (stderr is free
 for logs). The harness speaks first:
 
-1. ``{"cmd": "hello", "protocol": [2]}`` -> ``{"protocol": 2, "implementation": {...}}``: the harness
+1. ``{"cmd": "hello", "protocol": [2, 3]}`` -> ``{"protocol": 3, "implementation": {...}}``: the harness
    offers the versions it speaks and the implementation picks one, or answers ``{"error": ...}``.
 2. ``{"cmd": "run", "seq": n, "case": {...}}`` -> ``{"seq": n, "record": {...}}``, or
    ``{"seq": n, "skip": {"reason": ...}}`` for something it cannot express, or
@@ -12,6 +12,8 @@ for logs). The harness speaks first:
 
 Version 2 sends only the played half of a scenario (``id``, ``system``, ``requires``, ``setup``,
 ``script``, ``steps``); version 1 sent the whole document, answer key included, and is no longer spoken.
+Version 3 keeps every message of version 2 and relaxes the record (``spec/protocol/README.md``,
+"Migrating from version 2").
 
 ``spec/protocol/*.schema.json`` are generated from these models (``python -m conformance.schemas``).
 """

@@ -5,7 +5,9 @@ verdict and the rest still run), keeps those selected by system and keyword, and
 adapter. Before playing, a case whose system the implementation does not implement, or which requires a
 capability it does not declare, is a ``skip`` naming what is missing. After playing, the record is checked
 against the record schema, the envelope and then its system's vocabulary (``conformance.records``; a broken
-record is the implementation's ``error``, naming the path and the schema rule), its volatile values are
+record is the implementation's ``error``, naming the path and the schema rule), what the implementation
+carries for itself is set aside with a note (events of its own types, ``x-`` fields; values of open sets
+the documents do not name are noted too: ``conformance.records.extras``), its volatile values are
 replaced by placeholders, and ``conformance.judging.judge`` evaluates the expectations: no mismatch is
 ``pass``, any mismatch is ``fail`` with every failing matcher and its rule id in the message. The runner
 never judges anything itself and never stops early: one verdict per selected file, always.
@@ -30,6 +32,7 @@ from conformance.paths import PROTOCOL_DIR, SCENARIO_ROOT
 from conformance.protocol import ImplementationInfo
 from conformance.record import Record
 from conformance.records.check import problems as vocabulary_problems
+from conformance.records.extras import notes as record_notes
 from conformance.resources import files_under
 from conformance.scenario.load import LoadedScenario, LoadError, load_all
 from conformance.systems import SYSTEMS
@@ -52,6 +55,9 @@ class CaseResult:
     """The normalised record, when the implementation returned a valid one."""
     checks: list[Mismatch] = field(default_factory=list)
     """The failed expectations of a ``fail``, with what they expected and what the record held."""
+    notes: list[str] = field(default_factory=list)
+    """What judging set aside (events of the implementation's own types, ``x-`` fields) and values of open
+    sets the documents do not name (``conformance.records.extras``): allowed, and shown in the reports."""
 
     @property
     def system(self) -> str:
@@ -130,7 +136,8 @@ def verdict_for(
     """Turn what the adapter returned into a verdict (the judging step). ``twin_outcomes`` are the plays
     of the scenario's twins (``conformance.scenario.twins``), which ``relation`` expectations read."""
     rules = list(item.scenario.rules)
-    record = _checked_record(item, outcome, "")
+    notes: list[str] = []
+    record = _checked_record(item, outcome, "", notes)
     if isinstance(record, CaseResult):
         return record
     twins: dict[str, dict[str, Any]] = {}
@@ -141,10 +148,12 @@ def verdict_for(
         twins[name] = twin_record
     mismatches = judge(item.scenario.expect, record, twins)
     if not mismatches:
-        return CaseResult(item.id, rules, "pass", record=record)
+        return CaseResult(item.id, rules, "pass", record=record, notes=notes)
     failing = sorted({m.rule for m in mismatches})
     message = "\n".join(map(str, mismatches))
-    return CaseResult(item.id, rules, "fail", message, failing, record=record, checks=mismatches)
+    return CaseResult(
+        item.id, rules, "fail", message, failing, record=record, checks=mismatches, notes=notes
+    )
 
 
 def judge_played(item: LoadedScenario, play: Callable[[dict[str, Any]], dict[str, Any]]) -> list[Mismatch]:
@@ -154,8 +163,12 @@ def judge_played(item: LoadedScenario, play: Callable[[dict[str, Any]], dict[str
     return judge(item.scenario.expect, play(item.payload), twins)
 
 
-def _checked_record(item: LoadedScenario, outcome: Outcome, which: str) -> dict[str, Any] | CaseResult:
-    """The play's record, checked and normalised; or the skip or error verdict the play earns instead."""
+def _checked_record(
+    item: LoadedScenario, outcome: Outcome, which: str, notes: list[str] | None = None
+) -> dict[str, Any] | CaseResult:
+    """The play's record, checked, without what the implementation carries for itself, and normalised; or
+    the skip or error verdict the play earns instead. ``notes`` receives what was set aside or is
+    undocumented (``conformance.records.extras``), for the main play's report."""
     rules = list(item.scenario.rules)
     if outcome.skip is not None:
         return CaseResult(item.id, rules, "skip", which + outcome.skip)
@@ -170,7 +183,10 @@ def _checked_record(item: LoadedScenario, outcome: Outcome, which: str) -> dict[
     if problems:
         message = f"{which}the record breaks the {system} record schema: " + "; ".join(problems)
         return CaseResult(item.id, rules, "error", message)
-    normalised: dict[str, Any] = normalise(outcome.record, keep=item.kept_values)
+    judged, found = record_notes(system, outcome.record)
+    if notes is not None:
+        notes.extend(found)
+    normalised: dict[str, Any] = normalise(judged, keep=item.kept_values)
     return normalised
 
 

@@ -104,6 +104,7 @@ START_FIRST = (
     "tests/test_llmz_node.py::test_the_suite_against_llmz_1_0_1_matches_its_baseline",
     "tests/test_doc_commands.py",
     "tests/test_packaging.py",
+    "tests/test_spec_changes_doc.py::test_every_command_on_the_page_runs_as_written",
     "tests/test_conformance_reference.py",
     "tests/test_permitted_variants.py",
     "tests/test_reliability_scenarios.py",

@@ -2,15 +2,18 @@
 
 The documents promise that a newcomer can type what they show. So this takes every line of every
 ```sh block, in document order (README.md first, then docs/ by name), and runs it with bash in one fresh
-copy of the tree (the tracked and unignored files, as a clone has them: no .venv, no .nox, no build), with
-``python3`` being the distribution's own ``/usr/bin/python3`` where there is one (Debian 12: 3.11.2,
-externally managed, none of the project's dependencies), else the first one on PATH outside the
-project's environments. The README's first command therefore does the whole set-up.
+copy of the tree (the tracked and unignored files, committed into a new repository as a clone has them:
+no .venv, no .nox, no build), with ``python3`` being the distribution's own ``/usr/bin/python3`` where
+there is one (Debian 12: 3.11.2, externally managed, none of the project's dependencies), else the first
+one on PATH outside the project's environments. The README's first command therefore does the whole
+set-up. The seed documents are found as ``conformance.originality.locate_seeds`` finds them and handed
+on as SEEDS_DIR; a command naming ``../shared/seeds`` is skipped, saying so, where there are none.
 A command that exits non-zero fails its test with its output, unless its comment says which status it
 exits with (``# ...: exits 1``).
 
 Long commands get a small selection appended (``QUICK``, each with its reason), and the few that another
-test already runs the same way are left to it (``ELSEWHERE``: the packaging round trip, CI's gates), so
+test already runs the same way are left to it (``ELSEWHERE``: the packaging round trip, CI's gates;
+``OWN_TEST``: a page whose own test runs its commands in order), so
 the test command stays short; ``DOC_COMMANDS=all`` runs every one exactly as written (the mutation
 session alone then takes about 25 minutes). Commands that need Node and npm (the llmz 1.0.1 bridge)
 are skipped, saying so, where those are missing. Inline commands in the prose must be one of the block
@@ -28,6 +31,8 @@ from pathlib import Path
 
 import pytest
 from conftest import copy_of_the_tree
+
+from conformance.originality import locate_seeds
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -83,6 +88,13 @@ ELSEWHERE: dict[str, str] = {
     "venv/bin/agent-conformance": "tests/test_packaging.py runs the installed agent-conformance",
     "python3 bootstrap.py -s lint typecheck": "ruff, import-linter and mypy are CI's gates (.ci/run)",
 }
+#: Document -> why the default (quick) mode leaves its commands to that document's own test.
+OWN_TEST: dict[str, str] = {
+    "docs/spec-changes.md": "tests/test_spec_changes_doc.py runs this page's commands in order",
+}
+#: Where the documents expect the seed documents (the project's layout); substituted with where they are.
+SEEDS_AS_WRITTEN = "../shared/seeds"
+SEEDS = locate_seeds()
 NEEDS_NODE = (
     "llmz-node",
     "conformance-llmz",
@@ -130,6 +142,8 @@ def as_run(command: str) -> tuple[str, str | None]:
         return bare, None
     for prefix, (extra, why) in QUICK.items():
         if bare.startswith(prefix):
+            if extra.startswith("-- ") and " -- " in bare:  # the command makes its own selection
+                return bare, None
             return f"{bare} {extra}", why
     return bare, None
 
@@ -171,6 +185,9 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict
     if os.environ.get(INSIDE):
         pytest.skip("started by a documented command of this very test")
     tree = copy_of_the_tree(tmp_path_factory.mktemp("doc-commands") / "clone")
+    git = ["git", "-c", "user.name=doc-commands", "-c", "user.email=doc-commands@localhost"]
+    for step in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "a fresh clone"]):
+        subprocess.run([*git, *step], cwd=tree, check=True, capture_output=True)
     few = tree / "build" / "few-scenarios"
     for scenario in sorted((tree / "fixtures" / "scenarios" / "falai" / "routing").glob("*.yaml"))[:3]:
         target = few / "falai" / "routing" / scenario.name
@@ -180,6 +197,8 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict
     path = [p for p in os.environ.get("PATH", "").split(os.pathsep) if p and not p.startswith(ours)]
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")}
     env.pop("LLMZ_NODE_REPORT_DIR", None)
+    if SEEDS is not None:
+        env["SEEDS_DIR"] = str(SEEDS)
     python3 = _newcomers_python3(os.pathsep.join(path))
     first = tree.parent / "bin"
     first.mkdir()
@@ -197,9 +216,13 @@ def test_documented_command_runs_in_a_fresh_copy(
     if any(word in command for word in NEEDS_NODE) and not (shutil.which("node") and shutil.which("npm")):
         pytest.skip("needs Node and npm on PATH (the llmz 1.0.1 bridge); none here")
     elsewhere = next((why for prefix, why in ELSEWHERE.items() if command.startswith(prefix)), None)
+    elsewhere = OWN_TEST.get(document, elsewhere)
     if elsewhere and not EVERYTHING:
         pytest.skip(f"quick mode: {elsewhere} (DOC_COMMANDS=all runs it here)")
+    if SEEDS_AS_WRITTEN in command and SEEDS is None:
+        pytest.skip("the seed documents are not here: set SEEDS_DIR or keep ../shared/seeds")
     line, why = as_run(command)
+    line = line.replace(SEEDS_AS_WRITTEN, str(SEEDS))
     done = subprocess.run(
         ["bash", "-c", line], cwd=tree, env=env, capture_output=True, text=True, timeout=1800, check=False
     )

@@ -111,7 +111,7 @@ INLINE_HELLO = (
 
 def test_a_protocol_version_we_did_not_offer_fails_hello() -> None:
     adapter = StdioAdapter([PYTHON, "-c", INLINE_HELLO.replace("PROTO", "99")], hello_timeout=5)
-    with pytest.raises(AdapterError, match=r"chose protocol 99, we offered \[2\]"):
+    with pytest.raises(AdapterError, match=r"chose protocol 99, we offered \[2, 3\]"):
         adapter.hello()
 
 

@@ -2,8 +2,9 @@
 
 The reference's record of every scenario follows it (here over the golden transcripts, and in
 ``tests/test_golden.py`` live, since the runner refuses a record that breaks it); a record that reports a
-field with the wrong JSON type, an unknown event type or a value outside a documented set is an ``error``
-naming the path and the rule; extra fields are allowed at any depth; the prose and the models agree.
+field with the wrong JSON type, or leaves out a field a rule needs, is an ``error`` naming the path and the
+rule; extra fields, events of the implementation's own types and values outside an open set are allowed;
+the prose and the models agree.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from conformance.adapters.python_factory import PythonAdapter, load_factory
 from conformance.adapters.reference import ReferenceAdapter
 from conformance.paths import GOLDEN_ROOT
 from conformance.records import RECORD_MODELS, schema_name
-from conformance.records.check import RECORDS_DIR, problems
+from conformance.records.check import RECORDS_DIR, conforms, problems
 from conformance.runner import run_case
 from conformance.scenario.load import LoadedScenario
 
@@ -60,8 +61,11 @@ def test_the_published_schema_works_with_any_validator(system: str) -> None:
     for path in goldens(system)[:40]:
         record = json.loads(path.read_text())
         assert not list(plain.iter_errors(record)), path
+        own = copy.deepcopy(record)
+        own["events"].append({"type": "no_such_event", "purpose": "x", "outcome": "y"})
+        assert plain.is_valid(own), "an event of the implementation's own type is allowed"
         broken = copy.deepcopy(record)
-        broken["events"].append({"type": "no_such_event"})
+        broken["events"].append({"type": "model_response", "call": "1"})
         assert not plain.is_valid(broken)
 
 
@@ -110,36 +114,42 @@ def _replay(item: LoadedScenario) -> dict[str, Any]:
     return play(json.loads(json.dumps(item.payload)))
 
 
-def test_an_unknown_event_type_is_an_error_listing_the_known_ones() -> None:
-    record = golden("llmz", "basics/chat-adds-listen")
-    record["events"][3]["type"] = "iteraton"
-    (found,) = problems("llmz", record)
-    assert found.startswith('events[3].type: unknown event type "iteraton"; expected one of ')
-    assert "iteration" in found and "#/properties/events/items/discriminator/mapping" in found
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_an_event_of_the_implementations_own_type_is_allowed(system: str) -> None:
+    record = golden(system, goldens(system)[0].relative_to(GOLDEN_ROOT / system).with_suffix("").as_posix())
+    record["events"].append({"type": "debug_note", "text": "kept for the implementation's own use"})
+    assert problems(system, record) == []
+    assert conforms(system, record), "the fast check agrees"
 
 
-def test_a_value_outside_a_documented_set_is_refused() -> None:
+def test_an_event_without_a_tag_of_its_kind_is_named() -> None:
+    record = golden("akan", "relay/default-guard-refuses")
+    relay = next(i for i, e in enumerate(record["events"]) if e["type"] == "relay")
+    record["events"][relay]["outcome"] = "refuse"
+    assert problems("akan", record) == [], "an outcome the vocabulary does not list is allowed"
+    del record["events"][relay]["outcome"]
+    assert problems("akan", record)[0].startswith(f"events[{relay}].outcome: missing; expected one of ")
+
+
+def test_a_value_outside_a_documented_open_set_is_allowed_but_a_wrong_type_is_not() -> None:
     record = golden("llmz", "basics/chat-adds-listen")
     position = next(i for i, e in enumerate(record["events"]) if e["type"] == "iteration")
     record["events"][position]["status"] = "done"
+    assert problems("llmz", record) == []
+    record["events"][position]["status"] = 5
     (found,) = problems("llmz", record)
-    assert found.startswith(f'events[{position}].status: expected one of "exit_success", ')
-    assert found.endswith('got "done" (llmz.schema.json#/$defs/Iteration/properties/status/enum)')
+    assert found == f"events[{position}].status: expected string, got 5 " + (
+        "(llmz.schema.json#/$defs/Iteration/properties/status/type)"
+    )
 
 
-def test_a_missing_field_and_a_nested_discriminator_are_named() -> None:
-    record = golden("akan", "relay/default-guard-refuses")
-    relay = next(i for i, e in enumerate(record["events"]) if e["type"] == "relay")
-    del record["events"][relay]["refused_by"]
-    del record["final"]["route"]
-    found = problems("akan", record)
-    missing = "missing (a required field)"
-    assert found == [
-        f"events[{relay}].refused_by: {missing} (akan.schema.json#/$defs/RelayRefused/required)",
-        f"final.route: {missing} (akan.schema.json#/$defs/Final/required)",
+def test_a_missing_required_field_is_named_with_its_rule() -> None:
+    record = golden("llmz", "basics/chat-adds-listen")
+    record["events"].append({"type": "error", "message": "m", "recoverable": True})
+    position = len(record["events"]) - 1
+    assert problems("llmz", record) == [
+        f"events[{position}].code: missing (a required field) (llmz.schema.json#/$defs/Error/required)"
     ]
-    record["events"][relay]["outcome"] = "refuse"
-    assert problems("akan", record)[0].startswith(f'events[{relay}].outcome: unknown outcome "refuse"')
 
 
 def test_optional_fields_are_absent_not_null() -> None:
@@ -189,7 +199,7 @@ def test_every_field_of_the_schema_is_named_in_the_prose(system: str) -> None:
 def test_prose_and_schema_link_each_other(system: str) -> None:
     assert schema_name(system) in PROSE[system]
     assert f"{system}.md" in published(system)["title"]
-    assert "Unknown event types" in PROSE[system] or "unknown event type" in PROSE[system].lower()
+    assert "**Your own events and `x-` fields.**" in PROSE[system], "the prose says own events are allowed"
 
 
 def _perturbations(value: Any) -> Iterator[Any]:

@@ -22,13 +22,14 @@ from reference.akan.commands import CommandTable
 from reference.akan.cut import choose_cut
 from reference.akan.declarations import Declarations
 from reference.akan.html_tree import Element
-from reference.akan.model import Accepts, Message, PageTool
+from reference.akan.model import Accepts, File, Message, PageTool
 from reference.akan.policies import AkanPolicies
+from reference.akan.sanitize import STOPPED_RESULT, sanitize
 from reference.akan.screen import Line, ScreenReader
 from reference.akan.speech import SpeechPolicy
 from reference.akan.wire import json_text, on_wire
 from variants import Permitted, PolicyChange, Record
-from variants.records import extra_event_and_final_fields
+from variants.records import EXTRA, extra_event_and_final_fields
 
 
 def _change(**fields: Any) -> PolicyChange:
@@ -238,6 +239,59 @@ class _NotesReworded(CommandTable):
         return "This screen offers " + str(len(names)) + " tools of its own."
 
 
+def _prompt_images_unnamed(text: str, images: Sequence[File]) -> Message:
+    """A prompt's ``Msg.image`` has no file name, so its attachment is named by position (``image-1``)."""
+    message = attachments.prompt_message(text, images)
+    for index, attachment in enumerate(message.get("attachments", []), start=1):
+        attachment["name"] = f"image-{index}"
+    return message
+
+
+def _copy_confirms_with_a_note(record: Record) -> Record:
+    """``/copy`` confirms itself with a local note (a command output: "Slash Commands And The Transcript").
+
+    A note changes nothing on the wire, so the reference's record is rewritten: when the chat's last
+    act was a ``/copy`` (no request after the last export), its note ends the final transcript."""
+    events = record.get("events", [])
+    exports = [index for index, event in enumerate(events) if event.get("type") == "export"]
+    transcript = record.get("final", {}).get("transcript")
+    if not exports or not isinstance(transcript, list):
+        return record
+    if any(event.get("type") == "model_request" for event in events[exports[-1] :]):
+        return record
+    changed = copy.deepcopy(record)
+    changed["final"]["transcript"].append({"role": "local", "content": "Conversation copied."})
+    return changed
+
+
+def _every_save_sanitized(record: Record) -> Record:
+    """The store sanitizes every save, capped or not: no stored transcript ever holds an unanswered call.
+
+    Restoring sanitizes again and sanitize changes nothing it already repaired, so only the ``persisted``
+    events differ from the reference's record."""
+    changed = copy.deepcopy(record)
+    for event in changed.get("events", []):
+        if event.get("type") == "persisted" and isinstance(event.get("transcript"), list):
+            event["transcript"] = sanitize(event["transcript"], STOPPED_RESULT)
+    return changed
+
+
+def _extra_fields_on_items(record: Record) -> Record:
+    """Every object listed directly under an event or the final state carries one field more: each message
+    of a request, a transcript, an export or a save, each tool declaration, each provider message.
+
+    The guideline fixes what such an item says (a role, a text, a name), never that it says nothing else,
+    so no expectation may pin one whole (the record protocol's extra-fields freedom, one level down)."""
+    changed = copy.deepcopy(record)
+    holders = [*changed.get("events", []), changed.get("final", {})]
+    for holder in holders:
+        for value in holder.values() if isinstance(holder, dict) else ():
+            for item in value if isinstance(value, list) else ():
+                if isinstance(item, dict):
+                    item[EXTRA] = "added by a permitted variant"
+    return changed
+
+
 def _max_turns_one_more(configured: int | None) -> int:
     """``maxTurns`` counts rounds of tool calls: the request after the last round still goes out."""
     return (configured or 100) + 1
@@ -280,6 +334,13 @@ PERMITTED: list[Permitted] = [
         exercises=("akan.attachments.duplicate-refused#open_question",),
         description="a second file of an attached file's name is refused as the same file, whatever its size",
         policies=_change(ceilings=_SameNameSameFile()),
+    ),
+    Permitted(
+        name="akan-empty-retry-silent",
+        system="akan",
+        exercises=("akan.slash.six-builtins#open_question",),
+        description="a /retry with no message of the user's to replay writes nothing at all",
+        policies=_change(nothing_to_retry=None),
     ),
     Permitted(
         name="akan-persist-keeps-mime",
@@ -409,5 +470,40 @@ PERMITTED: list[Permitted] = [
         exercises=("akan.builtin.max-turns-bound#open_question",),
         description="maxTurns bounds rounds of tool calls, so one more request goes out after the last round",
         policies=_change(max_turns=_max_turns_one_more),
+    ),
+    Permitted(
+        name="akan-prompt-image-named-by-position",
+        system="akan",
+        exercises=("akan.attachments.msg-image-same-shape",),
+        description="a prompt's Msg.image (which has no file name) is attached as image-1, image-2, ...",
+        policies=_change(prompt_message=_prompt_images_unnamed),
+    ),
+    Permitted(
+        name="akan-copy-confirms-with-a-note",
+        system="akan",
+        exercises=("akan.local.withheld-from-wire",),
+        description="/copy confirms itself with a local note in the transcript",
+        transform=_copy_confirms_with_a_note,
+    ),
+    Permitted(
+        name="akan-every-save-sanitized",
+        system="akan",
+        exercises=("akan.sanitize.runs-on-restore", "akan.sanitize.runs-on-capped-store"),
+        description="the store sanitizes every save, not only a capped one",
+        transform=_every_save_sanitized,
+    ),
+    Permitted(
+        name="akan-unclaimed-file-refused",
+        system="akan",
+        exercises=("akan.attachments.builtin-read#open_question",),
+        description="a file neither image nor text that no reader claims is refused at the paperclip",
+        policies=_change(unclaimed_file="refused"),
+    ),
+    Permitted(
+        name="akan-extra-fields-on-listed-items",
+        system="akan",
+        exercises=("protocol:extra-fields",),
+        description="every object listed directly under an event or the final state has a field more",
+        transform=_extra_fields_on_items,
     ),
 ]

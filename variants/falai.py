@@ -12,11 +12,12 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from reference.falai import routing
 from reference.falai.definitions import Flow
 from reference.falai.policies import Policies
 from reference.falai.repeat import Policy
 from variants import Permitted, Record
-from variants.records import extra_event_and_final_fields
+from variants.records import EXTRA, extra_event_and_final_fields
 
 
 def _turns(record: Record) -> list[dict[str, Any]]:
@@ -79,6 +80,30 @@ def _idle_kind_reply(record: Record) -> Record:
     return changed
 
 
+_LINE_LISTS = ("started", "skipped", "ended", "outcomes", "schedule", "messages")
+"""The lists of a turn whose entries are report lines (not data a flow or an action received)."""
+
+
+def _extra_fields_in_lines(record: Record) -> Record:
+    """Every report line carries one more field: each entry of a turn's started, skipped, ended, outcomes,
+    schedule and messages, each candidate of an understand call, and each run of the final session.
+
+    The guide names the fields it fixes (``code``, ``runId``, ``key``, ``at``, ``replaces`` ...); nothing
+    forbids an implementation from reporting more on a line, so no expectation may pin a line whole."""
+    changed = copy.deepcopy(record)
+    lines: list[Any] = []
+    for event in changed.get("events", []):
+        if event.get("type") == "turn":
+            lines += [line for name in _LINE_LISTS for line in event.get(name, [])]
+        if event.get("type") == "model_request":
+            lines += event.get("candidates", [])
+    lines += changed.get("final", {}).get("session", {}).get("runs", [])
+    for line in lines:
+        if isinstance(line, dict):
+            line[EXTRA] = "added by a permitted variant"
+    return changed
+
+
 # -- readings of open questions -----------------------------------------------------------------------------
 
 
@@ -110,6 +135,15 @@ def _cooldown_exclusive(base: Policies) -> Policies:
     return dataclasses.replace(base, verdict=verdict)
 
 
+def _suspended_scored_only_when_eligible(situation: routing.Situation) -> routing.Plan:
+    """The guide's own candidate list: a flow with a suspended run is scored only when it is eligible
+    (its ``repeat`` still allows a start: step 2), the asking run's flow being the one addition (step 3).
+    A spent ``repeat: 'once'`` flow with a suspended run is then no candidate at all."""
+    scored = routing.plan(situation)
+    keep = {*situation.eligible, *filter(None, [situation.asking])}
+    return dataclasses.replace(scored, candidates=tuple(f for f in scored.candidates if f in keep))
+
+
 def _ties_to_later(scores: Mapping[str, float], flows: Sequence[str]) -> tuple[str, float] | None:
     """Among equal top scores the later flow (agent order) wins."""
     winner: tuple[str, float] | None = None
@@ -127,6 +161,13 @@ PERMITTED: list[Permitted] = [
         exercises=("protocol:extra-fields",),
         description="every event and the final state carry a field the record vocabulary does not list",
         transform=extra_event_and_final_fields,
+    ),
+    Permitted(
+        name="falai-extra-fields-on-report-lines",
+        system="falai",
+        exercises=("protocol:extra-fields",),
+        description="every report line of a turn, candidate and run carries one field more",
+        transform=_extra_fields_in_lines,
     ),
     Permitted(
         name="falai-catch-all-holds-floor-after-mention",
@@ -186,5 +227,26 @@ PERMITTED: list[Permitted] = [
         ),
         description="among equal top scores the later flow in agent order wins",
         policies=lambda base: dataclasses.replace(base, best=_ties_to_later),
+    ),
+    Permitted(
+        name="falai-suspended-flow-scored-only-when-eligible",
+        system="falai",
+        exercises=("falai.routing.asking-scored#open_question", "falai.routing.takeover.effect"),
+        description="a flow with a suspended run is scored only while its repeat allows a start",
+        policies=lambda base: dataclasses.replace(base, plan=_suspended_scored_only_when_eligible),
+    ),
+    Permitted(
+        name="falai-understand-call-on-ingest",
+        system="falai",
+        exercises=("falai.routing.ingest-first#open_question",),
+        description="a message a waiting run ingests still gets an understand call (its answer unused)",
+        policies=lambda base: dataclasses.replace(base, understand_on_ingest=True),
+    ),
+    Permitted(
+        name="falai-waiting-run-gives-floor-back",
+        system="falai",
+        exercises=("falai.silence.fires#open_question",),
+        description="a run parked on a wait hands the floor back to the run it suspended",
+        policies=lambda base: dataclasses.replace(base, waiting_run_keeps_floor=False),
     ),
 ]

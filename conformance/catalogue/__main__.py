@@ -2,8 +2,9 @@
 
 Exit status 1 when any catalogue or scenario file is invalid, an id is duplicated, a scenario names an
 unknown rule, a rule gives an ``untested`` reason while a scenario pins it, the id ledger is out of date
-(unless ``--write-ledger`` updates it), or, with ``--require-reasons``, an untested rule says nothing
-about why.
+(unless ``--write-ledger`` updates it), with ``--require-reasons``, an untested rule says nothing
+about why, or, with ``--anchors``, a rule's section or passages are not in its source document (checked
+only where the seed documents are found; ``python -m conformance spec anchors``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import sys
 from pathlib import Path
 
 from conformance.catalogue import ledger
-from conformance.catalogue.check import check, write_reports
+from conformance.catalogue.check import CheckResult, check, write_reports
 from conformance.catalogue.traceability import summary_lines, unexplained
 from conformance.paths import BUILD_ROOT, LEDGER, REPO_ROOT, SCENARIO_ROOT, SPEC_ROOT
 
@@ -23,6 +24,21 @@ def _relative(path: Path) -> str:
         return str(path.relative_to(REPO_ROOT))
     except ValueError:
         return str(path)
+
+
+def _anchor_problems(result: CheckResult) -> list[str]:
+    """Sections and passages that no longer resolve; none (with a note) where the seeds are not here,
+    since a clone or package outside the project's layout has no source documents to check against."""
+    from conformance.drift.command import anchor_problems
+    from conformance.originality import locate_seeds
+
+    seeds = locate_seeds()
+    if seeds is None:
+        print("anchors not checked: no seed documents found (set SEEDS_DIR)")
+        return []
+    problems, checked = anchor_problems(result.catalogue, seeds)
+    print(f"{checked} rules' sections and passages checked against {seeds}")
+    return problems
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,8 +57,15 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="fail when an untested rule has no `untested` reason (every gap must be explained)",
     )
+    parser.add_argument(
+        "--anchors",
+        action="store_true",
+        help="also check every rule's section and passages against the seed documents, when they are found",
+    )
     args = parser.parse_args(argv)
     result = check(args.spec, args.scenarios, args.ledger)
+    if args.anchors:
+        result.errors += _anchor_problems(result)
     if args.write_ledger:
         ledger.write(result.catalogue.ids(), args.ledger)
         print(f"wrote {_relative(args.ledger)} ({len(result.catalogue.rules)} ids)")

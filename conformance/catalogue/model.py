@@ -43,6 +43,27 @@ class Source(Strict):
         "akan-in-page-agent-guideline.md",
     ]
     section: str = Field(min_length=1, description="The heading of the section, spelled as in the document.")
+    passages: list[str] = Field(
+        default_factory=list,
+        description=(
+            "Where the section is long: the fingerprints of the sentences, list items or table rows of that "
+            "section the rule rests on (first 8 hex digits of SHA-256 over the passage's lower-cased words; "
+            "conformance.drift.fingerprint). With the section they form the rule's anchor: it survives "
+            "re-wording elsewhere in the section and holds no copy of the text. "
+            "`python -m conformance spec anchors` checks each still resolves."
+        ),
+        json_schema_extra={"items": {"type": "string", "pattern": "^[0-9a-f]{8}$"}, "uniqueItems": True},
+    )
+
+    @field_validator("passages")
+    @classmethod
+    def _fingerprints(cls, value: list[str]) -> list[str]:
+        bad = [p for p in value if not re.fullmatch(r"[0-9a-f]{8}", p)]
+        if bad:
+            raise ValueError(f"passages must be 8 lower-case hex digits each (a fingerprint), got {bad}")
+        if len(set(value)) != len(value):
+            raise ValueError(f"passages must not repeat a fingerprint, got {value}")
+        return value
 
 
 class Rule(Strict):

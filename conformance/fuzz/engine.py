@@ -40,6 +40,7 @@ from conformance.fuzz.known import Known
 from conformance.judging.judge import Mismatch, judge
 from conformance.judging.normalise import normalise
 from conformance.records.check import problems as vocabulary_problems
+from conformance.records.extras import set_aside
 from conformance.runner import record_problems
 from conformance.scenario.model import case_payload, parse_case
 
@@ -117,7 +118,8 @@ def play(adapter: Adapter, case: Case, timeout: float) -> Played:
     problems = record_problems(outcome.record) or vocabulary_problems(system, outcome.record)
     if problems:
         return Played(problem="invalid record: " + "; ".join(problems))
-    return Played(record=normalise(outcome.record, case))
+    judged, _ = set_aside(system, outcome.record)  # the implementation's own events and x- fields
+    return Played(record=normalise(judged, case))
 
 
 def check_case(case: Case) -> None:

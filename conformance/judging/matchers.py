@@ -11,6 +11,7 @@ import json
 import re
 from typing import Any
 
+from conformance.judging.layout import align, is_negative, renderings
 from conformance.judging.path import Selection, select
 from conformance.scenario.common import Expectation
 
@@ -23,7 +24,12 @@ def excerpt(value: Any) -> str:
 
 
 def is_subset(expected: Any, actual: Any) -> bool:
-    """Dicts match when every expected key matches; lists elementwise with equal length; else equality."""
+    """Dicts match when every expected key matches; lists elementwise with equal length; else equality.
+
+    Both sides are first brought to one layout where the documents leave the layout open (a text as a
+    string or as content parts, a duration in any unit, an object or its JSON text:
+    ``conformance.judging.layout``)."""
+    expected, actual = align(expected, actual)
     if isinstance(expected, dict):
         return isinstance(actual, dict) and all(
             k in actual and is_subset(v, actual[k]) for k, v in expected.items()
@@ -44,6 +50,7 @@ def is_subset(expected: Any, actual: Any) -> bool:
 
 
 def _contains(container: Any, expected: Any) -> bool:
+    expected, container = align(expected, container)
     if isinstance(container, str):
         return isinstance(expected, str) and expected in container
     if isinstance(container, list):
@@ -176,12 +183,16 @@ def check(record: Any, expectation: Expectation) -> str | None:
     if matcher == "in_order":
         return _in_order(value, expectation, where)
     assert expectation.regex is not None
-    text = value if isinstance(value, str) else "\n".join(strings_in(value))
-    return (
-        None
-        if re.search(expectation.regex, text)
-        else (f"{where}: /{expectation.regex}/ does not match {excerpt(value)}")
-    )
+    return _regex(value, expectation.regex, where)
+
+
+def _regex(value: Any, pattern: str, where: str) -> str | None:
+    """A regex searches every layout of the value (``layout.renderings``): one match is enough, except
+    for a "never shows X" pattern (opening with a negative lookahead), which must hold on every layout."""
+    compiled = re.compile(pattern)
+    hits = [compiled.search(text) is not None for text in renderings(value, strings_in)]
+    ok = all(hits) if is_negative(pattern) else any(hits)
+    return None if ok else f"{where}: /{pattern}/ does not match {excerpt(value)}"
 
 
 def strings_in(value: Any) -> list[str]:

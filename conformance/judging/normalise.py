@@ -10,6 +10,10 @@ Values that appear verbatim in the scenario (a scripted ``id: call_1``, say) are
 scenario chose them, and expectations may quote them, so they are kept. ``None`` and booleans are kept.
 Keys not listed are never touched, so a rule about virtual-clock times (a schedule entry's ``at``) is
 judged on the real value: records should carry such times under their own, descriptive keys.
+
+What the implementation carries for itself (events of its own types, ``x-`` fields) is removed before
+this, by ``conformance.records.extras.set_aside``, which needs the system's vocabulary to know an event
+type from an unknown one; the runner and the fuzzer call both, in that order.
 """
 
 from __future__ import annotations

@@ -76,16 +76,23 @@ def play(
     variant: Variant | str | None = None,
     provider: ProviderFactory | None = None,
 ) -> dict[str, Any]:
-    """Play one case (as sent on the wire: no title, rules or expectations) and return its record."""
+    """Play one case and return its record.
+
+    ``payload`` is a case as sent on the wire, or a whole scenario document as loaded from its YAML file
+    (the debugging recipe in ``docs/testing-your-runtime.md``): the judging half (title, rules, expect,
+    ...) is left out here, as the harness leaves it out of what it sends, so both play the same case.
+    """
     # Imported on the first play, not with the package: the stdio server imports the package to greet
     # the harness, and a server that is only greeted (a failed hello, a run whose cases are all skipped)
     # then never builds pydantic or the scenario models.
     from conformance.players.common import scripted_provider
+    from conformance.scenario.answer_key import Judging
     from conformance.scenario.cases import parse_case
 
     if isinstance(variant, str):
         variant = resolve_variant(variant)
-    case = parse_case({k: v for k, v in payload.items() if k != "id"})
+    answer_key = {"id", *Judging.model_fields}
+    case = parse_case({k: v for k, v in payload.items() if k not in answer_key})
     module = player_module(case.system)
     factory = provider or scripted_provider
 

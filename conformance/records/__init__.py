@@ -4,9 +4,11 @@
 this package says what the events and the final state of one system look like. ``python -m
 conformance.schemas`` writes ``spec/protocol/records/<system>.schema.json`` from ``RECORD_MODELS``; the
 runner checks every record against its system's schema (``conformance.records.check``), so a record that
-reports a field with the wrong JSON type, a value outside a documented closed set, or an event type the
-vocabulary does not have is the implementation's ``error``, naming the path. The prose beside each schema
-(``spec/protocol/records/<system>.md``) says what the fields mean.
+reports a field with the wrong JSON type, or leaves out a field a rule needs, is the implementation's
+``error``, naming the path. What the schemas may demand, and how each demand names its rules, is in
+``conformance.records.common`` and ``conformance.records.contract``; what judging sets aside is in
+``conformance.records.extras``. The prose beside each schema (``spec/protocol/records/<system>.md``) says
+what the fields mean.
 
 A system's models are imported the first time ``RECORD_MODELS[system]`` is read: a run of one system
 (``--system akan``) never creates the other systems' hundred-odd model classes.

@@ -2,7 +2,7 @@
 
 The prose is ``spec/protocol/records/akan.md``; the generated JSON Schema is
 ``spec/protocol/records/akan.schema.json``. Events whose fields depend on an outcome (``relay``,
-``compaction``) or a purpose (``model_request``) are one model per case, under a second discriminator. A
+``compaction``) or a purpose (``model_request``) are one model per case, under a second open union. A
 message's fields are typed but never closed: keeping more than the documents ask (an attachment's MIME type
 after persisting, say) is allowed, and built-in tool results are plain text whose wording is the
 implementation's own.
@@ -14,14 +14,14 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from conformance.records.common import ModelResponse, Open, optional
+from conformance.records.common import ModelResponse, Open, open_set, open_union, optional
 
 
 class Attachment(Open):
     """A file sent with a user message; after persisting, possibly only its ``name``."""
 
-    name: str
-    kind: Literal["image", "text", "document", "file"] = optional()
+    name: str = optional()
+    kind: str = open_set("image", "text", "document", "file")
     mime: str = optional()
     size: int = optional()
     text: str = optional()
@@ -29,9 +29,9 @@ class Attachment(Open):
 
 
 class WireToolCall(Open):
-    id: str
-    name: str
-    arguments: dict[str, Any]
+    id: str = optional()
+    name: str = optional()
+    arguments: dict[str, Any] = optional()
 
 
 class Message(Open):
@@ -41,8 +41,10 @@ class Message(Open):
     ``invalid-input`` scenarios store an assistant message without content on purpose (the reference then
     restores and posts it as read; the documents do not say what a chat must do with one)."""
 
-    role: Literal["user", "assistant", "tool", "local", "system"]
-    content: str = optional()
+    role: str = open_set("user", "assistant", "tool", "local", "system")
+    content: str | list[dict[str, Any]] = optional(
+        "The message's text: one string, or a list of parts (the guideline fixes the text, not its layout)."
+    )
     attachments: list[Attachment] = optional()
     summary: bool = optional()
     tool_calls: list[WireToolCall] = optional()
@@ -51,19 +53,19 @@ class Message(Open):
 
 
 class ToolDeclaration(Open):
-    name: str
-    description: str
-    parameters: dict[str, Any]
+    name: str = optional()
+    description: str = optional()
+    parameters: dict[str, Any] = optional()
 
 
 class Context(Open):
-    route: str
-    scopes: list[str]
-    keys: list[str]
+    route: str = optional()
+    scopes: list[str] = optional()
+    keys: list[str] = optional()
 
 
 class Provider(Open):
-    name: str
+    name: str = optional()
     model: str = optional()
     host: str = optional()
 
@@ -71,418 +73,457 @@ class Provider(Open):
 class ProviderMessage(Open):
     """A message as the adaptor hands it to its provider; ``content`` is text or a list of typed parts."""
 
-    role: Literal["system", "user", "assistant", "tool"]
+    role: str = open_set("system", "user", "assistant", "tool")
     content: str | list[dict[str, Any]] = optional()
 
 
 class TurnRequest(Open):
     type: Literal["model_request"]
-    call: int
+    call: int = optional()
     purpose: Literal["turn"]
-    messages: list[Message]
-    tools: list[ToolDeclaration]
-    screen: str
-    context: Context
-    guides: list[str]
-    provider: Provider
-    provider_messages: list[ProviderMessage]
+    messages: list[Message] = optional()
+    tools: list[ToolDeclaration] = optional()
+    screen: str = optional()
+    context: Context = optional()
+    guides: list[str] = optional()
+    provider: Provider = optional()
+    provider_messages: list[ProviderMessage] = optional()
 
 
 class SummaryRequest(Open):
     """Writing a compaction summary: a system instruction and one user message holding the digest."""
 
     type: Literal["model_request"]
-    call: int
+    call: int = optional()
     purpose: Literal["summary"]
-    messages: list[Message]
+    messages: list[Message] = optional()
 
 
-ModelRequest = Annotated[TurnRequest | SummaryRequest, Field(discriminator="purpose")]
+ModelRequest = Annotated[
+    Any,
+    open_union(
+        "purpose",
+        {"turn": TurnRequest, "summary": SummaryRequest},
+        "a model request",
+        within=("type", "model_request"),
+    ),
+]
 
 
 class ToolCall(Open):
     type: Literal["tool_call"]
-    id: str
-    name: str
-    arguments: dict[str, Any]
+    id: str = optional()
+    name: str = optional()
+    arguments: dict[str, Any] = optional()
 
 
 class ToolResult(Open):
     type: Literal["tool_result"]
-    id: str
-    name: str
-    content: str
+    id: str = optional()
+    name: str = optional()
+    content: Any = optional(
+        "What the tool returned, as the chat handed it on: raw text or the provider's JSON (either layout)."
+    )
 
 
 class TurnLimit(Open):
     type: Literal["turn_limit"]
-    max_turns: int
+    max_turns: int = optional()
 
 
 class TurnFailed(Open):
     type: Literal["turn_failed"]
-    status: int | None
-    message: str
+    status: int | None = None
+    message: str = optional()
     key: str = optional()
 
 
 class RelayAbsent(Open):
     type: Literal["relay"]
     outcome: Literal["absent"]
-    turn: int
-    accept: str
-    path: Literal["sse", "json"]
+    turn: int = optional()
+    accept: str = optional()
+    path: str = open_set("sse", "json")
 
 
 class RelayRefused(Open):
     type: Literal["relay"]
     outcome: Literal["refused"]
-    turn: int
-    accept: str
-    path: Literal["sse", "json"]
-    refused_by: str
+    turn: int = optional()
+    accept: str = optional()
+    path: str = open_set("sse", "json")
+    refused_by: str = optional()
 
 
 class TravellingError(Open):
     """The adaptor's error as it travels: a dictionary key and its values, unresolved."""
 
-    key: str
-    values: dict[str, Any]
+    key: str = optional()
+    values: dict[str, Any] = optional()
 
 
 class RelayError(Open):
     type: Literal["relay"]
     outcome: Literal["error"]
-    turn: int
-    accept: str
-    path: Literal["sse", "json"]
-    error: TravellingError
+    turn: int = optional()
+    accept: str = optional()
+    path: str = open_set("sse", "json")
+    error: TravellingError = optional()
 
 
 class RelayFailed(Open):
     type: Literal["relay"]
     outcome: Literal["failed"]
-    turn: int
-    accept: str
-    path: Literal["sse", "json"]
-    status: int
+    turn: int = optional()
+    accept: str = optional()
+    path: str = open_set("sse", "json")
+    status: int = optional()
 
 
 class RelayRelayed(Open):
     type: Literal["relay"]
     outcome: Literal["relayed"]
-    turn: int
-    accept: str
-    path: Literal["sse", "json"]
-    tool_calls: list[str]
-    deltas: list[str]
+    turn: int = optional()
+    accept: str = optional()
+    path: str = open_set("sse", "json")
+    tool_calls: list[str] = optional()
+    deltas: list[str] = optional()
 
 
 Relay = Annotated[
-    RelayAbsent | RelayRefused | RelayError | RelayFailed | RelayRelayed, Field(discriminator="outcome")
+    Any,
+    open_union(
+        "outcome",
+        {
+            "absent": RelayAbsent,
+            "refused": RelayRefused,
+            "error": RelayError,
+            "failed": RelayFailed,
+            "relayed": RelayRelayed,
+        },
+        "a relay",
+        within=("type", "relay"),
+    ),
 ]
 
 
 class Draft(Open):
     type: Literal["draft"]
-    text: str
-    voiced: bool
+    text: str = optional()
+    voiced: bool = optional()
 
 
 class Speak(Open):
     type: Literal["speak"]
-    sentence: str
+    sentence: str = optional()
 
 
 class SpeechCancelled(Open):
     type: Literal["speech_cancelled"]
-    by: Literal["mic", "stop"]
-    unspoken: int
+    by: str = open_set("mic", "stop")
+    unspoken: int = optional()
 
 
 class Listen(Open):
     """With ``setup.observe: [listen]``: the chat called the voice engine's ``listen``."""
 
     type: Literal["listen"]
-    handlers: list[str]
+    handlers: list[str] = optional()
 
 
 class Settle(Open):
     """With ``setup.observe: [settle]``: a ``ScreenSettle.wait()`` started or resolved."""
 
     type: Literal["settle"]
-    phase: Literal["start", "end"]
+    phase: str = open_set("start", "end")
 
 
 class ToolRun(Open):
     """With ``setup.observe: [settle]``: a tool's run started, or returned its value to the session."""
 
     type: Literal["tool_run"]
-    id: str | None
-    name: str
-    phase: Literal["start", "return"]
+    id: str | None = None
+    name: str = optional()
+    phase: str = open_set("start", "return")
 
 
 class Question(Open):
     type: Literal["question"]
-    id: str
-    text: str
+    id: str = optional()
+    text: str = optional()
 
 
 class TurnStopped(Open):
     type: Literal["turn_stopped"]
-    calls: list[str]
+    calls: list[str] = optional(
+        "Ids of the calls the stopped turn left unanswered by their tools (a loop may answer them itself)."
+    )
 
 
 class InputRefused(Open):
     type: Literal["input_refused"]
-    text: str
-    reason: Literal["turn-running", "no-microphone", "no-settled-row"]
+    text: str = optional()
+    reason: str = open_set("turn-running", "no-microphone", "no-settled-row")
 
 
 class PromptCalled(Open):
     type: Literal["prompt_called"]
-    name: str
-    args: list[str]
+    name: str = optional()
+    args: list[str] = optional()
 
 
 class PromptDenied(Open):
     type: Literal["prompt_denied"]
-    name: str
-    status: int
+    name: str = optional()
+    status: int = optional()
 
 
 class ToolClash(Open):
     type: Literal["tool_clash"]
-    name: str
-    registrations: int
+    name: str = optional()
+    registrations: int = optional()
 
 
 class Console(Open):
     """A message the chat's code wrote to the browser console while mounting (a warning, never a throw)."""
 
     type: Literal["console"]
-    level: Literal["warn", "error"]
-    text: str
+    level: str = open_set("warn", "error")
+    text: str = optional()
 
 
 class Restored(Open):
     type: Literal["restored"]
-    transcript: list[Message]
+    transcript: list[Message] = optional()
 
 
 class CompactionSummarized(Open):
     type: Literal["compaction"]
     outcome: Literal["summarized"]
-    trigger: Literal["auto", "command"]
-    summarized: int
-    kept: int
-    estimate_before: int
-    estimate_after: int
+    trigger: str = open_set("auto", "command")
+    summarized: int = optional()
+    kept: int = optional()
+    estimate_before: int = optional()
+    estimate_after: int = optional()
 
 
 class CompactionFailed(Open):
     type: Literal["compaction"]
     outcome: Literal["failed"]
-    trigger: Literal["auto", "command"]
-    status: int
+    trigger: str = open_set("auto", "command")
+    status: int = optional()
 
 
 class CompactionNothing(Open):
     type: Literal["compaction"]
     outcome: Literal["nothing-to-summarize"]
-    trigger: Literal["auto", "command"]
+    trigger: str = open_set("auto", "command")
 
 
 Compaction = Annotated[
-    CompactionSummarized | CompactionFailed | CompactionNothing, Field(discriminator="outcome")
+    Any,
+    open_union(
+        "outcome",
+        {
+            "summarized": CompactionSummarized,
+            "failed": CompactionFailed,
+            "nothing-to-summarize": CompactionNothing,
+        },
+        "a compaction",
+        within=("type", "compaction"),
+    ),
 ]
 
 
 class Status(Open):
     type: Literal["status"]
-    running: bool
-    compacting: bool
+    running: bool = optional()
+    compacting: bool = optional()
 
 
 class AttachmentAdded(Open):
     type: Literal["attachment_added"]
-    name: str
-    kind: Literal["image", "text", "document", "file"]
-    size: int
+    name: str = optional()
+    kind: str = open_set("image", "text", "document", "file")
+    size: int = optional()
 
 
 class AttachmentRefused(Open):
     type: Literal["attachment_refused"]
-    name: str
-    reason: Literal["duplicate", "file-too-large", "too-many-files", "message-too-large"]
-    text: str
+    name: str = optional()
+    reason: str = open_set("duplicate", "file-too-large", "too-many-files", "message-too-large")
+    text: str = optional()
 
 
 class Export(Open):
     type: Literal["export"]
-    route: str
-    at: str
-    messages: list[Message]
+    route: str = optional()
+    at: str = optional()
+    messages: list[Message] = optional()
 
 
 class Persisted(Open):
     type: Literal["persisted"]
-    transcript: list[Message]
+    transcript: list[Message] = optional()
 
 
 class ToolRow(Open):
     """A settled tool row the user opened: its own token estimate and the result the model was handed."""
 
     type: Literal["tool_row"]
-    id: str
-    name: str
-    tokens: int
-    result: str
+    id: str = optional()
+    name: str = optional()
+    tokens: int = optional()
+    result: str = optional()
 
 
 class ComposerMenu(Open):
-    rows: list[str]
-    highlighted: str
+    rows: list[str] = optional()
+    highlighted: str = optional()
 
 
 class ComposerEvent(Open):
     """After a `type` or `key` step: the composer as drawn (and, for a key, what it did)."""
 
     type: Literal["composer"]
-    key: str | None
-    text: str
-    caret_line: int
-    rows: int
-    scrolls: bool
-    menu: ComposerMenu | None
-    panel_open: bool
+    key: str | None = None
+    text: str = optional()
+    caret_line: int = optional()
+    rows: int = optional()
+    scrolls: bool = optional()
+    menu: ComposerMenu | None = None
+    panel_open: bool = optional()
     picked: str = optional("Enter on the open `/` menu: the command row it chose.")
     captured: bool = optional("Cmd+L / Ctrl+L: whether the chat took the key from the browser.")
 
 
 class OpenChange(Open):
     type: Literal["open_change"]
-    open: bool
-    controlled: bool
+    open: bool = optional()
+    controlled: bool = optional()
 
 
 class Viewport(Open):
     type: Literal["viewport"]
-    width: int
-    keyboard: int
-    layout: Literal["full-screen", "card"]
-    lift: int
+    width: int = optional()
+    keyboard: int = optional()
+    layout: str = open_set("full-screen", "card")
+    lift: int = optional()
 
 
 class DialogDismissed(Open):
     type: Literal["dialog_dismissed"]
-    namespace: str
-    confirm_asked: bool
-    on_cancel_ran: bool
-    closed: bool
+    namespace: str = optional()
+    confirm_asked: bool = optional()
+    on_cancel_ran: bool = optional()
+    closed: bool = optional()
 
 
 class ChatUnmounted(Open):
     type: Literal["chat_unmounted"]
-    session_ended: bool
+    session_ended: bool = optional()
 
 
 class ScriptExhausted(Open):
     type: Literal["script_exhausted"]
-    call: int
-    message: str
+    call: int = optional()
+    message: str = optional()
 
 
 Event = Annotated[
-    ModelRequest
-    | ModelResponse
-    | ToolCall
-    | ToolResult
-    | TurnLimit
-    | TurnFailed
-    | Relay
-    | Draft
-    | Speak
-    | SpeechCancelled
-    | Listen
-    | Settle
-    | ToolRun
-    | Question
-    | TurnStopped
-    | InputRefused
-    | PromptCalled
-    | PromptDenied
-    | ToolClash
-    | Console
-    | Restored
-    | Compaction
-    | Status
-    | AttachmentAdded
-    | AttachmentRefused
-    | Export
-    | Persisted
-    | ToolRow
-    | ComposerEvent
-    | OpenChange
-    | Viewport
-    | ChatUnmounted
-    | DialogDismissed
-    | ScriptExhausted,
-    Field(discriminator="type"),
+    Any,
+    open_union(
+        "type",
+        {
+            "model_request": ModelRequest,
+            "model_response": ModelResponse,
+            "tool_call": ToolCall,
+            "tool_result": ToolResult,
+            "turn_limit": TurnLimit,
+            "turn_failed": TurnFailed,
+            "relay": Relay,
+            "draft": Draft,
+            "speak": Speak,
+            "speech_cancelled": SpeechCancelled,
+            "listen": Listen,
+            "settle": Settle,
+            "tool_run": ToolRun,
+            "question": Question,
+            "turn_stopped": TurnStopped,
+            "input_refused": InputRefused,
+            "prompt_called": PromptCalled,
+            "prompt_denied": PromptDenied,
+            "tool_clash": ToolClash,
+            "console": Console,
+            "restored": Restored,
+            "compaction": Compaction,
+            "status": Status,
+            "attachment_added": AttachmentAdded,
+            "attachment_refused": AttachmentRefused,
+            "export": Export,
+            "persisted": Persisted,
+            "tool_row": ToolRow,
+            "composer": ComposerEvent,
+            "open_change": OpenChange,
+            "viewport": Viewport,
+            "chat_unmounted": ChatUnmounted,
+            "dialog_dismissed": DialogDismissed,
+            "script_exhausted": ScriptExhausted,
+        },
+    ),
 ]
 
 
 class LauncherView(Open):
-    drawn: bool
-    classes: list[str]
+    drawn: bool = optional()
+    classes: list[str] = optional()
 
 
 class PartView(Open):
-    drawn_by: str
-    wraps: str | None
+    drawn_by: str = optional()
+    wraps: str | None = None
 
 
 class PartsView(Open):
     """Who draws each of the eight slots."""
 
-    AgentLauncher: PartView
-    AgentBubble: PartView
-    AgentComposer: PartView
-    AgentApproval: PartView
-    AgentQuestion: PartView
-    AgentMenu: PartView
-    AgentMarkdown: PartView
-    AgentCode: PartView
+    AgentLauncher: PartView = optional()
+    AgentBubble: PartView = optional()
+    AgentComposer: PartView = optional()
+    AgentApproval: PartView = optional()
+    AgentQuestion: PartView = optional()
+    AgentMenu: PartView = optional()
+    AgentMarkdown: PartView = optional()
+    AgentCode: PartView = optional()
 
 
 class CodeBlockView(Open):
-    slot: str
-    language: str | None
-    code: str
+    slot: str = optional()
+    language: str | None = None
+    code: str = optional()
 
 
 class PanelView(Open):
-    open: bool
-    launcher: LauncherView
-    classes: list[str]
-    header: list[str]
-    empty_state: str | None
-    parts: PartsView
-    duties: list[str]
-    code_blocks: list[CodeBlockView]
-    layout: Literal["full-screen", "card"]
-    lift: int
+    open: bool = optional()
+    launcher: LauncherView = optional()
+    classes: list[str] = optional()
+    header: list[str] = optional()
+    empty_state: str | None = None
+    parts: PartsView = optional()
+    duties: list[str] = optional()
+    code_blocks: list[CodeBlockView] = optional()
+    layout: str = open_set("full-screen", "card")
+    lift: int = optional()
 
 
 class Final(Open):
-    transcript: list[Message]
-    tokens: int
-    composer: list[str]
-    is_running: bool
-    is_compacting: bool
-    route: str
-    commands: list[str]
+    transcript: list[Message] = optional()
+    tokens: int = optional()
+    composer: list[str] = optional()
+    is_running: bool = optional()
+    is_compacting: bool = optional()
+    route: str = optional()
+    commands: list[str] = optional()
     draft: str = optional("Only with setup.voice.")
     microphone: bool = optional("Only with setup.voice.")
     form: dict[str, Any] = optional("Only with setup.form.")
@@ -495,4 +536,4 @@ class Final(Open):
 
 class AkanRecord(Open):
     events: list[Event]
-    final: Final
+    final: Final = Field(default_factory=Final)

@@ -1,11 +1,13 @@
 """Checking a record against its system's record schema, with messages that name the path and the rule.
 
-The published schemas are plain JSON Schema (2020-12): an event is ``oneOf`` the event models, and the
-models' ``type`` constants make the branches exclusive, so any validator gives the same verdict. Plain
+The published schemas are plain JSON Schema (2020-12): an event is ``oneOf`` the event models and, last,
+an object whose ``type`` is none of theirs (an event of the implementation's own, allowed); the ``type``
+constants make the branches exclusive, so any validator gives the same verdict. Plain
 ``oneOf`` explains a failure badly, though ("not valid under any of the given schemas"), so this checker
-reads the ``discriminator`` that pydantic writes beside each ``oneOf`` (``type``, and inside some events
-``purpose``, ``outcome`` or ``kind``) and validates the event against the one branch it names; an unknown
-value is reported as such. Messages read ``events[3].iteration: expected integer, got "1"
+reads the ``discriminator`` written beside each ``oneOf`` (``type``, and inside some events ``purpose``,
+``outcome`` or ``kind``) and validates the event against the one branch it names; a tag it does not list
+goes to the open union's last branch, and a missing tag is reported as such. Messages read
+``events[3].iteration: expected integer, got "1"
 (llmz.schema.json#/$defs/Iteration/properties/iteration/type)``: the record path, what was wrong, and the
 rule in the published file that refused it. Validators are compiled once per system.
 """
@@ -21,6 +23,7 @@ from pydantic import ValidationError as PydanticValidationError
 
 from conformance.paths import PROTOCOL_DIR
 from conformance.records import RECORD_MODELS, schema_name
+from conformance.records.common import OPEN_UNION
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -43,6 +46,10 @@ def _one_of(
     name, mapping = discriminator["propertyName"], discriminator["mapping"]
     value = instance.get(name)
     target = mapping.get(value) if isinstance(value, str) else None
+    if target is None and isinstance(value, str) and schema.get(OPEN_UNION):
+        # A tag the vocabulary does not list: allowed as it is (the union's last branch says so).
+        yield from validator.descend(instance, branches[-1], schema_path=len(branches) - 1)
+        return
     if target is None:
         known = ", ".join(sorted(mapping))
         label = "event type" if name == "type" else name

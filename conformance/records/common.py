@@ -1,17 +1,50 @@
 """Building blocks shared by the three record vocabularies (``conformance.records.<system>``).
 
-Two freedoms of the record protocol shape every model here. Extra fields are allowed on every object (an
-implementation may report more than the vocabulary asks: a timestamp, a trace id), so each model is
-``Open``. And a field the prose marks *optional* is absent when it does not apply, which is not the same as
-``null``: ``optional()`` declares such a field without letting ``null`` into its JSON Schema, while a field
-the prose says may be null is typed ``X | None`` and keeps ``null``.
+The record is a contract with implementations we have never seen, so a schema states only what a rule
+needs (protocol version 3). Four freedoms shape every model here:
+
+- **Optional unless a rule needs it.** A field is required only when a rule needs it in every event of
+  its type, and then it is declared with ``needed(rule, ...)``, which writes the rule ids into the schema
+  as ``x-rules``. Everything else is ``optional()``: absent when it does not apply, which is not the same
+  as ``null`` (``optional()`` keeps ``null`` out of the schema; a field the prose says may be null is
+  typed ``X | None``). A scenario that needs an absent field fails its own matcher, naming the path.
+- **Open sets.** Where the documents do not close a set of values, the field is a string with the
+  documented values listed as ``x-known-values`` (``open_set``): they keep their meaning, any other value
+  validates, and the report lists it as undocumented. A set the documents close is a ``Literal`` with
+  ``x-rules`` naming the rules that close it (``tests/test_record_contract.py`` fails on one without).
+- **Open unions.** Events (and the events that come in kinds: a request's ``purpose``, a relay's
+  ``outcome``) are ``open_union``s: a listed tag is checked against its model, any other tag is allowed
+  as it is. Judging ignores events of an unlisted type (``conformance.records.extras``).
+- **Extra fields** are allowed on every object (each model is ``Open``); ``x-`` fields are the
+  implementation's own and ignored by judging.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
+    Tag,
+    WithJsonSchema,
+)
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema
+
+RULES = "x-rules"
+"""Schema keyword: the rule ids that need this required field, closed set or fixed layout."""
+KNOWN_VALUES = "x-known-values"
+"""Schema keyword: the documented values of an open set (any other string validates)."""
+OPEN_UNION = "x-open-union"
+"""Schema keyword on a ``oneOf``: a tag its ``discriminator`` does not map is allowed (the last branch)."""
+OTHER = "x-other"
+"""Schema keyword on the last branch of an open union: an object whose tag the vocabulary does not list."""
 
 
 class Open(BaseModel):
@@ -22,34 +55,6 @@ class Open(BaseModel):
     """
 
     model_config = ConfigDict(extra="allow", populate_by_name=True, defer_build=True)
-    required_groups: ClassVar[tuple[tuple[str, ...], ...]] = ()
-
-    @classmethod
-    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
-        super().__pydantic_init_subclass__(**kwargs)
-        if cls.required_groups and not issubclass(cls, Grouped):
-            raise TypeError(f"{cls.__name__} sets required_groups: derive it from Grouped, which checks them")
-
-
-class Grouped(Open):
-    """An object that must carry the fields of one of its ``required_groups`` (see ``require_one_of``).
-
-    The groups are enforced here as well as written into the schema, so validating with the model never
-    accepts a record the published schema refuses. Only these models pay for the check (a Python call per
-    object): the hundreds of other objects in a record are validated in Rust alone.
-    """
-
-    @model_validator(mode="before")
-    @classmethod
-    def _one_group_present(cls, data: Any) -> Any:
-        if not cls.required_groups or not isinstance(data, dict):
-            return data
-        *earlier, last = cls.required_groups
-        group = next((g for g in earlier if g[0] in data), last)
-        missing = [name for name in group if name not in data]
-        if missing:
-            raise ValueError(f"missing {', '.join(missing)}")
-        return data
 
 
 def _without_null(schema: dict[str, Any]) -> None:
@@ -65,60 +70,147 @@ def _without_null(schema: dict[str, Any]) -> None:
         schema["anyOf"] = kept
 
 
-def optional(description: str | None = None, *, alias: str | None = None) -> Any:
-    """A field present only when it applies: not required, and never ``null`` when present."""
-    return Field(default=None, description=description, alias=alias, json_schema_extra=_without_null)
+def _extra(*steps: Any) -> Any:
+    """One ``json_schema_extra`` callable applying dict updates and callables in order."""
+
+    def apply(schema: dict[str, Any]) -> None:
+        for step in steps:
+            step(schema) if callable(step) else schema.update(step)
+
+    return apply
 
 
-def require_one_of(*groups: tuple[str, ...]) -> dict[str, Any]:
-    """JSON Schema for "the fields of one of these groups are present", as if/then/else chains.
+def optional(
+    description: str | None = None, *, alias: str | None = None, rules: tuple[str, ...] = ()
+) -> Any:
+    """A field present only when it applies: not required, and never ``null`` when present. ``rules``
+    name the rules that close its set of values, when it is a closed ``Literal``."""
+    extra = _extra(_without_null, {RULES: list(rules)} if rules else {})
+    return Field(default=None, description=description, alias=alias, json_schema_extra=extra)
 
-    Chosen over ``anyOf`` so that a validator's message names the missing field of the last group (the
-    usual shape) instead of "not valid under any of the given schemas".
+
+def needed(*rules: str, description: str | None = None, alias: str | None = None) -> Any:
+    """A required field, and the rules that need it in every event of its type (``x-rules``)."""
+    if not rules:
+        raise ValueError("needed() names at least one rule id")
+    return Field(description=description, alias=alias, json_schema_extra={RULES: list(rules)})
+
+
+def open_set(*values: str, description: str | None = None, nullable: bool = False) -> Any:
+    """An optional string whose documented values are ``values``; any other string validates too (and the
+    report lists it as undocumented). ``nullable`` keeps ``null`` (type the field ``str | None``)."""
+    steps: list[Any] = [] if nullable else [_without_null]
+    return Field(
+        default=None, description=description, json_schema_extra=_extra(*steps, {KNOWN_VALUES: list(values)})
+    )
+
+
+class _OpenUnionSchema:
+    """Writes an open union's JSON Schema: ``oneOf`` the listed branches and, last, the object whose tag is
+    none of theirs; a ``discriminator`` mapping each listed tag to its branch (``conformance.records.check``
+    follows it for precise messages; plain validators need not, the branches are exclusive)."""
+
+    def __init__(self, tag: str, known: tuple[str, ...]) -> None:
+        self.tag, self.known = tag, known
+
+    def __get_pydantic_json_schema__(
+        self, core: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        schema = handler(core)
+        branches = schema["oneOf"]
+        mapping = {
+            tag: branch["$ref"] if set(branch) == {"$ref"} else branch
+            for tag, branch in zip(self.known, branches, strict=False)
+        }
+        schema["discriminator"] = {"propertyName": self.tag, "mapping": mapping}
+        schema[OPEN_UNION] = True
+        return schema
+
+
+class open_union:  # a lower-case name: it reads as a type constructor, ``Annotated[Any, open_union(...)]``
+    """A union told apart by the string ``tag``, open to tags it does not list.
+
+    ``members`` maps each listed tag to its model (or to a union of its own). An object whose tag is not
+    listed validates as it is: an implementation may report its own diagnostics as events of its own
+    types, and judging ignores them. An object without a string tag is refused, naming the tag. ``within``
+    (field, value) is the tag of the enclosing union this one sits in (a ``model_request``'s kinds), which
+    the last branch repeats so that the branches of the enclosing ``oneOf`` stay exclusive.
+
+    Written as the metadata of ``Annotated[Any, open_union(...)]``, so that type checkers see a plain type
+    and pydantic builds the union from here.
     """
-    *earlier, last = groups
-    schema: dict[str, Any] = {"required": list(last)}
-    for group in reversed(earlier):
-        schema = {"if": {"required": list(group[:1])}, "then": {"required": list(group)}, "else": schema}
-    return schema
+
+    def __init__(
+        self,
+        tag: str,
+        members: Mapping[str, Any],
+        what: str = "an event",
+        within: tuple[str, str] | None = None,
+    ) -> None:
+        self.union = _open_union(tag, members, what, within)
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        return handler.generate_schema(self.union)
+
+
+def _open_union(tag: str, members: Mapping[str, Any], what: str, within: tuple[str, str] | None) -> Any:
+    known = tuple(members)
+
+    def tag_of(value: Any) -> str | None:
+        found = value.get(tag) if isinstance(value, dict) else getattr(value, tag, None)
+        if not isinstance(found, str):
+            return None
+        return found if found in members else "__other__"
+
+    properties: dict[str, Any] = {tag: {"type": "string", "not": {"enum": list(known)}}}
+    if within is not None:
+        properties = {within[0]: {"const": within[1]}, **properties}
+    other_schema = {
+        "type": "object",
+        "description": f"{what[0].upper()}{what[1:]} whose {tag} this vocabulary does not list: allowed.",
+        "properties": properties,
+        "required": list(properties),
+        OTHER: True,
+    }
+    other = Annotated[dict[str, Any], WithJsonSchema(other_schema), Tag("__other__")]
+    branches = tuple(Annotated[member, Tag(name)] for name, member in members.items())
+    union = Union[(*branches, other)]  # type: ignore[valid-type]
+    return Annotated[union, Discriminator(tag_of), _OpenUnionSchema(tag, known)]
 
 
 class Usage(Open):
-    input_tokens: int
-    output_tokens: int
+    input_tokens: int = optional()
+    output_tokens: int = optional()
 
 
 class Failure(Open):
     """A scripted provider failure, as the script gives it."""
 
-    status: int
-    message: str
+    status: int = optional()
+    message: str = optional()
     retry_after: float | None = None
 
 
 class ScriptedCall(Open):
     """A native tool call of a scripted answer (``run_javascript`` with ``code`` for llmz)."""
 
-    name: str
+    name: str = optional()
     code: str = optional()
     arguments: dict[str, Any] = optional()
     id: str = optional()
 
 
-class ModelResponse(Grouped):
-    """The scripted answer to call ``call`` (written by the scripted provider, the same in every system):
-    either ``text``, ``tool_calls``, ``stop_reason`` and ``usage`` (plus ``json`` for structured output),
-    or ``failure``."""
-
-    required_groups = (("failure",), ("text", "tool_calls", "stop_reason", "usage"))
-    model_config = ConfigDict(json_schema_extra=require_one_of(*required_groups))
+class ModelResponse(Open):
+    """The scripted answer to call ``call``, as the script entry gives it: ``text``, ``tool_calls``,
+    ``stop_reason`` and ``usage`` (plus ``json`` for structured output), or ``failure``. An echo of the
+    script, which no rule needs field by field: every field is optional."""
 
     type: Literal["model_response"]
-    call: int
+    call: int = optional()
     text: str = optional()
     tool_calls: list[ScriptedCall] = optional()
     json_: dict[str, Any] = optional(alias="json")
-    stop_reason: Literal["stop", "tool_calls", "max_tokens"] = optional()
+    stop_reason: str = open_set("stop", "tool_calls", "max_tokens")
     usage: Usage = optional()
     failure: Failure = optional()
     continuation: Any = optional()

@@ -2,8 +2,10 @@
 
 The prose is ``spec/protocol/records/falai.md``; the generated JSON Schema is
 ``spec/protocol/records/falai.schema.json``. A ``model_request`` is the suite's neutral request shape, one
-model per ``purpose`` (a second discriminator inside the first). Keys the documents leave to the
-implementation (a talk message's ``key``, a ``wait`` wake key) are typed as strings and nothing more.
+model per ``purpose`` (a second open union inside the first). Keys the documents leave to the
+implementation (a talk message's ``key``, a ``wait`` wake key) are typed as strings and nothing more. No
+field is required: the guide's ``turn`` result and session are what an adapter maps from, and a runtime
+without one of the reference's fields (``floor``) leaves it out.
 """
 
 from __future__ import annotations
@@ -12,111 +14,128 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from conformance.records.common import ModelResponse, Open, optional
+from conformance.records.common import ModelResponse, Open, open_set, open_union, optional
 
 
 class Candidate(Open):
-    flowId: str
-    name: str
-    description: str | None
-    phrases: list[str]
+    flowId: str = optional()
+    name: str = optional()
+    description: str | None = None
+    phrases: list[str] = optional()
 
 
 class Mention(Open):
-    flowId: str
-    name: str
-    phrases: list[str]
-    extract: list[str]
+    flowId: str = optional()
+    name: str = optional()
+    phrases: list[str] = optional()
+    extract: list[str] = optional()
 
 
 class UnderstandRequest(Open):
     """The one call of a message turn that scores flows, judges mentions and extracts fields."""
 
     type: Literal["model_request"]
-    call: int
+    call: int = optional()
     purpose: Literal["understand"]
-    message: str
-    candidates: list[Candidate]
-    mentions: list[Mention]
-    fields: list[str]
-    instructions: str | None
+    message: str = optional()
+    candidates: list[Candidate] = optional()
+    mentions: list[Mention] = optional()
+    fields: list[str] = optional()
+    instructions: str | None = None
 
 
 class TalkRequest(Open):
     """A talk step asking the model for the message to send."""
 
     type: Literal["model_request"]
-    call: int
+    call: int = optional()
     purpose: Literal["talk"]
-    persona: str
-    runId: str
-    flowId: str
-    stepId: str
-    prompt: str | None
-    collect: list[str]
-    asks: list[str]
-    newMessage: bool
+    persona: str = optional()
+    runId: str = optional()
+    flowId: str = optional()
+    stepId: str = optional()
+    prompt: str | None = None
+    collect: list[str] = optional()
+    asks: list[str] = optional()
+    newMessage: bool = optional()
 
 
 class IdleRequest(Open):
     """The idle speaker's call; ``instructions`` are the idle options' list, as the agent was given it."""
 
     type: Literal["model_request"]
-    call: int
+    call: int = optional()
     purpose: Literal["idle"]
-    persona: str
-    message: str
-    prompt: str | None
-    tools: list[str]
-    instructions: list[str]
+    persona: str = optional()
+    message: str = optional()
+    prompt: str | None = None
+    tools: list[str] = optional()
+    instructions: list[str] = optional()
 
 
-ModelRequest = Annotated[UnderstandRequest | TalkRequest | IdleRequest, Field(discriminator="purpose")]
+ModelRequest = Annotated[
+    Any,
+    open_union(
+        "purpose",
+        {"understand": UnderstandRequest, "talk": TalkRequest, "idle": IdleRequest},
+        "a model request",
+        within=("type", "model_request"),
+    ),
+]
 
 
 class MessageInput(Open):
     kind: Literal["message"]
-    id: str
+    id: str = optional()
 
 
 class EventInput(Open):
     kind: Literal["event"]
-    event: str
-    key: str
+    event: str = optional()
+    key: str = optional()
 
 
 class StartInput(Open):
     kind: Literal["start"]
-    flow: str
-    key: str
+    flow: str = optional()
+    key: str = optional()
 
 
 class WakeInput(Open):
     kind: Literal["wake"]
-    key: str
+    key: str = optional()
 
 
-TurnInput = Annotated[MessageInput | EventInput | StartInput | WakeInput, Field(discriminator="kind")]
+TurnInput = Annotated[
+    Any,
+    open_union(
+        "kind",
+        {"message": MessageInput, "event": EventInput, "start": StartInput, "wake": WakeInput},
+        "an input",
+    ),
+]
 
 
 class Started(Open):
-    flowId: str
-    runId: str
+    flowId: str = optional()
+    runId: str = optional()
 
 
 class Ended(Open):
-    runId: str
-    flowId: str
-    reason: Literal["completed", "replaced", "premise-changed", "customer-replied"]
+    runId: str = optional()
+    flowId: str = optional()
+    reason: str = open_set("completed", "replaced", "premise-changed", "customer-replied")
+    """An open set: the guide names these end reasons; a runtime's own (``flow``, ``reset``, ``failed``)
+    validate and are listed in the report as undocumented."""
 
 
 class Sent(Open):
     """A message sent this turn. ``kind`` is a string: our documents name only ``verbatim`` (a ``say``), so
     the kinds of talk and idle messages are the implementation's (``falai.idle.key#open_question``)."""
 
-    kind: str
-    text: str
-    key: str
+    kind: str = open_set("verbatim")
+    text: str = optional()
+    key: str = optional()
 
 
 class Outcome(Open):
@@ -126,7 +145,15 @@ class Outcome(Open):
     (``falai.idle.outcome-kind#open_question``), and a line the documents place nowhere in particular may
     appear here or in ``skipped`` (``falai.mention.say-answers#open_question``)."""
 
-    code: str
+    code: str = open_set(
+        "duplicate-input",
+        "another-reply",
+        "silence-broken",
+        "awaiting-trigger",
+        "premise-changed",
+        "customer-replied",
+        "idle",
+    )
     runId: str = optional()
     kind: str = optional()
     key: str = optional()
@@ -135,16 +162,18 @@ class Outcome(Open):
 class Skipped(Open):
     """A flow that did not start; ``code`` is a string for the same reason as an outcome's."""
 
-    flowId: str
-    code: str
+    flowId: str = optional()
+    code: str = open_set("already-claimed", "already-running", "cooldown", "flow-gone")
 
 
 class Wake(Open):
     """A wake to enqueue; ``replaces`` may be absent or null on a flow's first silence wake
     (``falai.silence.replaces#open_question``)."""
 
-    key: str
-    at: int
+    key: str = optional()
+    at: int | str = optional(
+        "When to fire: virtual ms, or an ISO 8601 time (the guide fixes the time, not its JSON form)."
+    )
     replaces: str | None = None
 
 
@@ -152,68 +181,87 @@ class Turn(Open):
     """One ``agent.turn(...)`` and its documented result."""
 
     type: Literal["turn"]
-    step: int
-    input: TurnInput
-    started: list[Started]
-    ended: list[Ended]
-    messages: list[Sent]
-    outcomes: list[Outcome]
-    skipped: list[Skipped]
-    schedule: list[Wake]
-    llmCalls: int
-    changed: bool
+    step: int = optional()
+    input: TurnInput = optional()
+    started: list[Started] = optional()
+    ended: list[Ended] = optional()
+    messages: list[Sent] = optional()
+    outcomes: list[Outcome] = optional()
+    skipped: list[Skipped] = optional()
+    schedule: list[Wake] = optional()
+    llmCalls: int = optional()
+    changed: bool = optional()
 
 
 class Action(Open):
     type: Literal["action"]
-    name: str
-    runId: str
-    params: dict[str, Any]
-    known: bool
+    name: str = optional()
+    runId: str = optional()
+    params: dict[str, Any] = optional()
+    known: bool = optional()
 
 
 class Error(Open):
     type: Literal["error"]
-    step: int
-    message: str
+    step: int = optional()
+    message: str = optional()
 
 
-Event = Annotated[ModelRequest | ModelResponse | Turn | Action | Error, Field(discriminator="type")]
+Event = Annotated[
+    Any,
+    open_union(
+        "type",
+        {
+            "model_request": ModelRequest,
+            "model_response": ModelResponse,
+            "turn": Turn,
+            "action": Action,
+            "error": Error,
+        },
+    ),
+]
 
 
 class Run(Open):
-    runId: str
-    flowId: str
-    status: Literal["active", "suspended", "parked", "waiting", "ended"]
-    step: str | None
+    runId: str = optional()
+    flowId: str = optional()
+    status: str = open_set("active", "suspended", "parked", "waiting", "ended")
+    step: str | None = None
 
 
 class CustomerEntry(Open):
     role: Literal["customer"]
-    text: str
-    id: str
+    text: str = optional()
+    id: str = optional()
 
 
 class AssistantEntry(Open):
     role: Literal["assistant"]
-    text: str
-    key: str
+    text: str = optional()
+    key: str = optional()
+
+
+HistoryEntry = Annotated[
+    Any, open_union("role", {"customer": CustomerEntry, "assistant": AssistantEntry}, "an entry")
+]
 
 
 class Session(Open):
-    floor: str | None
-    runs: list[Run]
-    claims: list[str]
-    data: dict[str, Any]
-    history: list[Annotated[CustomerEntry | AssistantEntry, Field(discriminator="role")]]
-    lastAssistantAt: int | None
+    floor: str | None = None
+    runs: list[Run] = optional()
+    claims: list[str] = optional()
+    data: dict[str, Any] = optional()
+    history: list[HistoryEntry] = optional()
+    lastAssistantAt: int | str | None = Field(
+        default=None, description="Virtual ms or an ISO 8601 time, like a wake's `at`."
+    )
 
 
 class Final(Open):
-    now: int
-    session: Session
+    now: int = optional()
+    session: Session = optional()
 
 
 class FalaiRecord(Open):
     events: list[Event]
-    final: Final
+    final: Final = Field(default_factory=Final)

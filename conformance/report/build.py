@@ -61,6 +61,7 @@ def scenario_report(case: CaseResult) -> ScenarioReport:
             )
             for m in case.checks
         ],
+        notes=case.notes,
     )
 
 

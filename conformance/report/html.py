@@ -5,7 +5,9 @@ given, side by side (the reference, llmz 1.0.1, your runtime), each headed by it
 metadata. A cell is the rule's verdict in that run, or blank where the run did not cover the system. Opening
 a row shows the rule's statement and, per run, the scenarios naming it with their verdicts; a scenario
 that did not pass shows why: its failing checks with what each expected and what the record held, its
-skip reason, or the baseline's reason for an expected failure. The page is rendered here, in Python, so it
+skip reason, or the baseline's reason for an expected failure; and any scenario lists what judging set
+aside from its record (events of the implementation's own types, ``x-`` fields) and the values of open
+sets the documents do not name. The page is rendered here, in Python, so it
 reads without JavaScript; a few lines of inline script add the filters (verdict, system, text, "differs
 between runs"), which also read and write the URL fragment (``#verdict=fail,xfail&system=llmz``, plus
 ``open=<rule id>`` to open one rule) so a filtered view can be linked, and checked in a headless browser.
@@ -138,7 +140,7 @@ def _runs_table(reports: list[Report]) -> str:
     body = "".join(
         f"<tr><th>{escape(label)}</th>"
         + "".join(
-            f'<td{" class=digest" if label == "catalogue" else ""}>{escape(value(r))}</td>' for r in reports
+            f"<td{' class=digest' if label == 'catalogue' else ''}>{escape(value(r))}</td>" for r in reports
         )
         + "</tr>"
         for label, value in rows
@@ -182,6 +184,11 @@ def _scenario(case: ScenarioReport, rule_id: str) -> str:
     elif case.verdict != "pass" and case.message:
         label = "skip reason" if case.verdict == "skip" else "message"
         parts.append(f'<div class="why">{label}: {escape(case.message)}</div>')
+    if case.notes:
+        items = "".join(f"<li><code>{escape(note)}</code></li>" for note in case.notes)
+        parts.append(
+            f'<div class="why">set aside or undocumented (allowed):<ul class="notes">{items}</ul></div>'
+        )
     return "".join(parts) + "</div>"
 
 
@@ -207,8 +214,8 @@ def _rule_details(
         if named is None:
             continue
         scenarios = [cases[s] for s in named if s in cases]
-        shown = [c for c in scenarios if c.verdict != "pass"]
-        passed = [c.id for c in scenarios if c.verdict == "pass"]
+        shown = [c for c in scenarios if c.verdict != "pass" or c.notes]
+        passed = [c.id for c in scenarios if c.verdict == "pass" and not c.notes]
         block = "".join(_scenario(c, rule_id) for c in shown)
         if passed:
             block += f'<div class="passed">{_badge("pass")} {escape(", ".join(passed))}</div>'
@@ -257,7 +264,7 @@ def render(reports: list[Report], catalogue: Catalogue) -> str:
             bodies.append(f'<tbody data-area="{escape(area)}">{"".join(rows)}</tbody>')
         sections.append(
             f'<section class="system" data-system="{system}"><h2>{system}</h2><table class="matrix">'
-            f'<thead><tr><th>rule</th>{head}</tr></thead>{"".join(bodies)}</table></section>'
+            f"<thead><tr><th>rule</th>{head}</tr></thead>{''.join(bodies)}</table></section>"
         )
     title = "Conformance report: " + " · ".join(_column_title(r) for r in reports)
     return (

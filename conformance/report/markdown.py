@@ -52,6 +52,17 @@ def to_markdown(report: Report) -> str:
     if skips:
         lines += ["", "## Skips", "", "Skips count against compliance; reasons are the implementation's.", ""]
         lines += [f"- `{case.id}`: {_cell(_clip(case.message)) or '(no reason given)'}" for case in skips]
+    noted = [c for c in report.scenarios if c.notes]
+    if noted:
+        lines += [
+            "",
+            "## Set aside and undocumented values",
+            "",
+            "Allowed, and not judged: events of the implementation's own types, `x-` fields, and values of "
+            "open sets that the documents do not name.",
+            "",
+        ]
+        lines += [f"- `{case.id}`: " + "; ".join(_cell(note) for note in case.notes) for case in noted]
     lines += ["", "## Rules", "", "| rule | verdict | scenarios |", "| --- | --- | --- |"]
     lines += [f"| `{r.id}` | {r.verdict} | {', '.join(r.scenarios)} |" for r in report.rules]
     return "\n".join(lines) + "\n"

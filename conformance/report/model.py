@@ -61,6 +61,11 @@ class ScenarioReport(_Model):
     expected_failure: str | None = Field(default=None, description="The baseline reason, for an xfail.")
     duration_ms: float = Field(ge=0)
     checks: list[FailedCheck] = Field(default_factory=list, description="Failed expectations, for a fail.")
+    notes: list[str] = Field(
+        default_factory=list,
+        description="What judging set aside from the record (events of the implementation's own types, x- "
+        "fields) and values of open sets the documents do not name: allowed, shown for the reader.",
+    )
 
 
 class RuleReport(_Model):

@@ -22,7 +22,11 @@ from conformance.scenario.common import CaseBase, Strict
 DEFAULT_CLOCK_START_MS = 1_767_614_400_000
 
 Duration = Annotated[
-    str, Field(pattern=r"^\s*\d+(\.\d+)?\s*(ms|s|m|h|d|w)\s*$", description="e.g. '24h', '2d'.")
+    str,
+    Field(
+        pattern=r"^\s*\d+(\.\d+)?\s*(s|m|h|d)\s*$",
+        description="e.g. '24h', '2d': the units the trigger API takes, <n>s|m|h|d (no ms, no w).",
+    ),
 ]
 
 

@@ -88,6 +88,10 @@ class AkanPolicies:
     """akan.attachments.persist-names-only: a message as saved to web storage."""
     prompt_message: Callable[[str, Sequence[File]], Message] = attachments.prompt_message
     """akan.attachments.msg-image-same-shape: a prompt's message, images included."""
+    unclaimed_file: Literal["kept", "refused"] = "kept"
+    """akan.attachments.builtin-read's open question: a file that is neither image nor text and that no
+    reader claims is kept as an opaque attachment the provider sees as a note (the reference), or refused
+    at the paperclip, naming the file (another reading)."""
 
     # -- sanitize: reference.akan.sanitize (akan.sanitize.single-function, wherever it runs) -----------
     stopped_result: str = sanitize.STOPPED_RESULT
@@ -106,6 +110,9 @@ class AkanPolicies:
     """akan.slash.six-builtins, akan.slash.builtin-wins-collision, akan.slash.new-and-copy-dispatch-first."""
     retry: Callable[[Transcript], Transcript | None] = retry_transcript
     """akan.slash.retry-replays-trailing-user-message."""
+    nothing_to_retry: str | None = "There is no message of yours left to retry."
+    """The local note of a ``/retry`` with no message of the user's to replay; None writes nothing (the
+    documents say neither: akan.slash.six-builtins#open_question)."""
     export: Callable[[str, str, Transcript], dict[str, Any]] = export
     """akan.slash.copy-includes-route-and-time."""
     new_aborts: bool = True

@@ -212,6 +212,10 @@ class ChatSession:
             self._emit("attachment_refused", name=file.name, reason=admission.reason, text=admission.text)
             return admission
         attachment = read_file(file, self.reader)
+        if attachment["kind"] == "file" and self.policies.unclaimed_file == "refused":
+            text = f"{file.name} cannot be read here, so it was not attached."
+            self._emit("attachment_refused", name=file.name, reason="unreadable", text=text)
+            return ceilings.Admission(False, "unreadable", text)
         self.composer.append((candidate, attachment))
         self._emit("attachment_added", name=file.name, kind=attachment["kind"], size=file.byte_size)
         return admission
@@ -504,7 +508,8 @@ class ChatSession:
         """Replay the newest message the user wrote; what came before it stays and is not re-sent."""
         kept = self.policies.retry(self.transcript)
         if kept is None:
-            self.note("There is no message of yours left to retry.")
+            if self.policies.nothing_to_retry is not None:
+                self.note(self.policies.nothing_to_retry)
             return
         self.transcript = kept
         self._run()

@@ -171,13 +171,17 @@ class Engine:
         if run.run_id in self.session.suspended:
             self.session.suspended.remove(run.run_id)
         if self.session.floor == run.run_id:
-            self.session.floor = None
-            while self.session.suspended:
-                back = self.session.run(self.session.suspended.pop())
-                if back is not None and back.live:
-                    back.status = "active"
-                    self.session.floor = back.run_id
-                    break
+            self._give_floor_back()
+
+    def _give_floor_back(self) -> None:
+        """The floor goes to the most recently suspended live run, or to nobody."""
+        self.session.floor = None
+        while self.session.suspended:
+            back = self.session.run(self.session.suspended.pop())
+            if back is not None and back.live:
+                back.status = "active"
+                self.session.floor = back.run_id
+                break
 
     # -- stepping -------------------------------------------------------------------------------------
     def premise_holds(self, run: Run) -> bool:
@@ -266,6 +270,8 @@ class Engine:
         run.wake_key = timers.step_wake_key(run.run_id, step.id, at)
         run.wait_else = step.else_
         turn.schedule.append(Scheduled(run.wake_key, at))
+        if not self.policies.waiting_run_keeps_floor and self.session.floor == run.run_id:
+            self._give_floor_back()  # the other reading of falai.silence.fires' open question
 
 
 def trigger_policy(kind: repeat.TriggerKind, trigger: Trigger | None) -> repeat.Policy:

@@ -57,6 +57,8 @@ class MessageTurn:
         self.session.seen_messages.append(self.message_id)
         self.session.history.append({"role": "customer", "text": self.text, "id": self.message_id})
         self.session.last_customer_at = self.engine.clock.now_ms()
+        if self.policies.understand_on_ingest and self.policies.ingesting_run(self.session.runs) is not None:
+            self._understand_unrouted()
         if self._ingest():
             return self.turn
         asking = self._asking_run()
@@ -75,6 +77,15 @@ class MessageTurn:
         if self.policies.idle_turn(self.session.floor, self.turn.spoke):
             self._idle()
         return self.turn
+
+    def _understand_unrouted(self) -> None:
+        """The other reading of falai.routing.ingest-first's open question: the turn's understand call is
+        made as on any message, before the waiting run takes the message; its answer routes nothing."""
+        asking = self._asking_run()
+        plan = self.policies.plan(self._situation(asking))
+        judged, _ = self._mention_flows()
+        pending = self.engine.pending_fields(asking) if asking is not None else []
+        self._understand(plan.candidates, judged, pending)
 
     # -- gathering ------------------------------------------------------------------------------------
     def _ingest(self) -> bool:

@@ -60,6 +60,14 @@ class Policies:
     """falai.mention.say-do-one-call's open question: after a mention's ``say`` answered, the catch-all
     stays out (the reference), or starts and quietly holds the floor (another reading)."""
 
+    understand_on_ingest: bool = False
+    """falai.routing.ingest-first's open question: once a waiting run took the message and routing is
+    skipped, the turn makes no understand call (the reference), or still makes it for what else needs the
+    model (the scores it returns are not used)."""
+    waiting_run_keeps_floor: bool = True
+    """falai.silence.fires' open question: a run parked on a ``wait`` keeps the floor (the reference), or
+    hands it back to the run it suspended (another reading)."""
+
     # -- conditions, templates and steps (reference.falai.conditions, templates, engine) ------------------
     holds: Callable[[Condition | None, Scope], bool] = conditions.holds
     """falai.if.gate, falai.if.failed-silent"""
