@@ -188,8 +188,9 @@ def report(s: nox.Session) -> None:
 
 @nox.session(venv_backend=OWN_ENV)
 def snapshots(s: nox.Session) -> None:
-    """Regenerate the golden transcripts in fixtures/golden/ from the reference."""
-    _run(s, "pytest", "tests/test_golden.py", "--snapshot-update", "-p", "no:xdist", *s.posargs)
+    """Regenerate the golden transcripts in fixtures/golden/ from the reference and list each one that moved
+    (scenario, rules, what moved); ``nox -s snapshots -- --check`` lists them without writing."""
+    _run(s, "python", "-m", "conformance.golden", *s.posargs)
 
 
 @nox.session(venv_backend=OWN_ENV)

@@ -29,6 +29,7 @@ from conformance.systems import SYSTEMS
 
 if TYPE_CHECKING:
     from conformance import baseline
+    from conformance.adapters.base import Adapter
     from conformance.protocol import ImplementationInfo
     from conformance.report.metadata import Clock
     from conformance.report.model import Report
@@ -50,7 +51,10 @@ def _parser(prog: str = "python -m conformance") -> argparse.ArgumentParser:
         help="reference | reference[<mutant>] | stdio:<command> | python:<module>:<factory> | preset",
     )
     run.add_argument(
-        "--report-dir", type=Path, help="default: build/conformance/<impl-name>/ in the current directory"
+        "--report-dir",
+        type=Path,
+        help="default: build/conformance/<name the implementation gives in its hello>/ in the current "
+        "directory (the --impl spec's slug when that folder holds another --impl's report)",
     )
     run.add_argument("--expected-failures", type=Path, metavar="FILE", help="YAML baseline of known failures")
     run.add_argument("--system", action="append", choices=SYSTEMS, help="only this system (repeatable)")
@@ -65,7 +69,9 @@ def _parser(prog: str = "python -m conformance") -> argparse.ArgumentParser:
         help="scenario root (default: the clone's fixtures/scenarios, else the package's copy)",
     )
     run.add_argument("--spec", type=Path, default=SPEC_ROOT, help=argparse.SUPPRESS)
-    run.add_argument("-v", "--verbose", action="store_true", help="also list skips and expected failures")
+    run.add_argument(
+        "-v", "--verbose", action="store_true", help="also list expected failures with their reasons"
+    )
     add_compare(commands)
     add_html(commands)
     commands.add_parser("list-mutants", help="the reference's mutants and permitted variants")
@@ -119,8 +125,6 @@ def _usage_error(message: str) -> int:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    from conformance.adapters.registry import display_name
-    from conformance.report.files import ReportDirectory, ReportDirectoryError
     from conformance.report.metadata import Clock
     from conformance.runner import Selection, layout_problem, nothing_selected, select
 
@@ -140,39 +144,33 @@ def run_command(args: argparse.Namespace) -> int:
     items = select(args.scenarios, selection)
     if not items:
         return _usage_error(nothing_selected(args.scenarios, selection))
-    # The report directory is claimed before the first case (exit 2 when it is unwritable or another run
-    # holds it), so a run never plays for an hour and then loses its results.
-    directory = args.report_dir or BUILD_ROOT / "conformance" / display_name(args.impl)
-    try:
-        claim = ReportDirectory(directory).claim()
-    except ReportDirectoryError as exc:
-        return _usage_error(str(exc))
-    # Everything alive now (the modules, the loaded suite) stays alive for the whole run, so the cyclic
-    # garbage collector need not look at it again: frozen, its passes over what the cases allocate cost
-    # less than half as much. Unfrozen afterwards, so a process that calls ``main`` again (the tests)
-    # collects it as usual.
-    gc.freeze()
-    try:
-        return _play_and_report(args, clock, items, entries, directory)
-    finally:
-        gc.unfreeze()
-        claim.release()
+    return _start_and_play(args, clock, items, entries)
 
 
-def _play_and_report(
+def _start_and_play(
     args: argparse.Namespace,
     clock: Clock,
     items: list[LoadedScenario | LoadError],
     entries: list[baseline.Entry],
-    directory: Path,
 ) -> int:
-    from conformance.adapters.registry import create
-    from conformance.progress import track
-    from conformance.runner import run_case, verdict_only
+    """Claim the report folder, start the implementation, play.
 
+    The folder is claimed before the first case (exit 2 when it is unwritable or another run holds it), so
+    a run never plays for an hour and then loses its results; a ``--report-dir`` is claimed even before the
+    implementation starts. The default folder carries the name the implementation gives in its hello, so
+    it is claimed just after the hello. A run that ends without a report removes the folder it created
+    (``discard_if_unused``): a failed start leaves no folder holding only the lock."""
+    from conformance.adapters.registry import create
+    from conformance.report.files import ReportDirectoryError
+    from conformance.report.folder import Claim
+
+    claim = Claim()
     try:
+        if args.report_dir:
+            claim.take(args.report_dir)
         adapter = create(args.impl, hello_timeout=args.timeout)
-    except AdapterError as exc:
+    except (AdapterError, ReportDirectoryError) as exc:
+        claim.abandon()
         return _usage_error(str(exc))
     try:
         info = adapter.hello()
@@ -181,12 +179,54 @@ def _play_and_report(
         systems = set(args.system) if args.system else set(info.systems)
         items = [item for item in items if item.id.split("/", 1)[0] in systems]
         if not items:
-            return _usage_error(
+            raise AdapterError(
                 f"none of the selected scenarios belongs to a system {info.name} implements "
                 f"({', '.join(info.systems)}); name one with --system to count them as skips"
             )
+        if not args.report_dir:
+            claim.take(*_default_folder(args, info.name))
+    except (AdapterError, ReportDirectoryError) as exc:
+        adapter.close()
+        claim.abandon()
+        return _usage_error(str(exc))
+    # Everything alive now (the modules, the loaded suite) stays alive for the whole run, so the cyclic
+    # garbage collector need not look at it again: frozen, its passes over what the cases allocate cost
+    # less than half as much. Unfrozen afterwards, so a process that calls ``main`` again (the tests)
+    # collects it as usual.
+    gc.freeze()
+    try:
+        cases = _play(args, adapter, info, items, entries)
+        if isinstance(cases, int):  # the implementation broke off the run: no report, so no folder
+            claim.abandon()
+            return cases
+        return _report(args, clock, info, cases, entries, claim.path, systems, claim.note)
+    finally:
+        gc.unfreeze()
+        claim.release()
+
+
+def _default_folder(args: argparse.Namespace, name: str) -> tuple[Path, str]:
+    """The default report folder for the implementation's hello name, and why not that one, if not."""
+    from conformance.report.folder import default_folder
+
+    choice = default_folder(BUILD_ROOT / "conformance", name, args.impl)
+    return choice.path, choice.note
+
+
+def _play(
+    args: argparse.Namespace,
+    adapter: Adapter,
+    info: ImplementationInfo,
+    items: list[LoadedScenario | LoadError],
+    entries: list[baseline.Entry],
+) -> list[CaseResult] | int:
+    """The cases' verdicts, or exit status 2 when the implementation broke off the run."""
+    from conformance.progress import track
+    from conformance.runner import run_case, verdict_only
+
+    try:
         # Judged as each case completes; only the verdict is kept, never the record (it may be 100 MB).
-        cases = track(
+        return track(
             items,
             lambda item: item.id.split("/", 1)[0],
             lambda item: verdict_only(run_case(adapter, info, item, args.timeout)),
@@ -196,7 +236,6 @@ def _play_and_report(
         return _usage_error(str(exc))
     finally:
         adapter.close()
-    return _report(args, clock, info, cases, entries, directory, systems)
 
 
 def _report(
@@ -207,6 +246,7 @@ def _report(
     entries: list[baseline.Entry],
     directory: Path,
     systems: set[str],
+    note: str = "",
 ) -> int:
     """Judge the run as a whole (baseline, catalogue coverage) and write every report file."""
     from conformance.catalogue.load import load_catalogue
@@ -222,11 +262,13 @@ def _report(
 
         problems = baseline.apply(cases, entries, known_ids(args.scenarios, catalogue.ids()))
     run = run_metadata(clock, args.spec, args.scenarios)
-    report = build_report(args.impl, info, cases, catalogue_ids, problems, run, catalogue.errors)
+    excluded = [i for i in catalogue_ids if catalogue.rules[i].rule.excluded is not None]
+    report = build_report(args.impl, info, cases, catalogue_ids, problems, run, catalogue.errors, excluded)
     write_reports(report, directory)
     html.write([report], catalogue, directory / "report.html")
     lines = console.render(report, verbose=args.verbose)
-    print("\n".join([*lines[:-1], f"reports: {directory}", lines[-1]]))
+    where = f"reports: {directory}" + (f" ({note})" if note else "")
+    print("\n".join([*lines[:-1], where, lines[-1]]))
     return 0 if report.ok else 1
 
 
@@ -264,8 +306,10 @@ def check_mutants(args: argparse.Namespace) -> int:
     accepted = [judge_permitted(variant, items, shared) for variant in permitted]
     mutant_lines, variant_lines = report_lines(caught), permitted_lines(accepted)
     print("\n".join([*mutant_lines[:-1], *variant_lines[:-1], mutant_lines[-1], variant_lines[-1]]))
-    ok = bool(caught or accepted) and all(r.status == "killed" for r in caught) and all(
-        r.accepted for r in accepted
+    ok = (
+        bool(caught or accepted)
+        and all(r.status == "killed" for r in caught)
+        and all(r.accepted for r in accepted)
     )
     return 0 if ok else 1
 

@@ -10,18 +10,35 @@ Every number in a rule's ``params`` (thresholds, limits, defaults) is either
 A param with a number in neither table fails, so a new param cannot drift from the reference unnoticed;
 an entry naming a rule or param that no longer exists fails too, so the tables stay honest.
 :data:`VOCABULARY` covers the few limits the scenario vocabulary must restate (it validates scenarios and
-may not import the reference): they are checked against the same params.
+may not import the reference): they are checked against the same params. A disagreement names the file
+and line of the restating constant.
+
+The fuzz generators' boundaries read the params themselves (``conformance.catalogue.params``) and the
+mutants' descriptions derive from the reference's constants, so neither restates a number. Every other line
+that does (a rule's title or open question, a scenario's description and values, a docstring) is recorded
+in ``conformance/restated.yaml`` and checked by ``conformance.restated``, which names each file and line
+still saying the old number (issue 24: one place per documented number).
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
+import os
+import re
+import shutil
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from functools import reduce
+from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import the_catalogue
+
+from conformance import restated
+from conformance.paths import REPO_ROOT
 
 Getter = Callable[[], Any]
 
@@ -35,12 +52,34 @@ def attribute(path: str) -> Getter:
         return reduce(getattr, dotted.split("."), module)
 
     read.__qualname__ = path
+    read.__doc__ = path  # where(): the attribute's file and line
     return read
+
+
+def where(getter: Getter) -> str:
+    """``file:line`` of the assignment behind ``module:NAME`` or ``module:OBJECT.field`` (the module when
+    the line cannot be found), so a disagreement names the place to edit."""
+    path = getter.__doc__ or ""
+    module_name, _, dotted = path.partition(":")
+    if not module_name:
+        return "a derived value in tests/test_defaults_agree.py"
+    source = inspect.getsourcefile(importlib.import_module(module_name)) or module_name
+    name = dotted.split(".")[-1]
+    assignment = re.compile(rf"^\s*(?:[A-Za-z_]\w*\s*,\s*)*{re.escape(name)}\b[^=\n]*=")
+    lines = Path(source).read_text(encoding="utf-8").splitlines()
+    number = next((n for n, line in enumerate(lines, 1) if assignment.match(line)), None)
+    relative = os.path.relpath(source, REPO_ROOT)
+    return f"{relative}:{number}" if number else relative
 
 
 def _item(path: str, index: int) -> Getter:
     whole = attribute(path)
-    return lambda: whole()[index]
+
+    def read() -> Any:
+        return whole()[index]
+
+    read.__doc__ = path
+    return read
 
 
 #: (rule id, param path) -> the reference value that implements it.
@@ -160,8 +199,8 @@ NOT_A_REFERENCE_DEFAULT: dict[tuple[str, str], str] = {
 
 _MB = 1024 * 1024
 
-#: Limits the harness must restate because it may not import the reference: the scenario vocabulary
-#: validating scenarios, and the fuzz generators aiming at documented boundaries.
+#: Limits the harness restates: the scenario vocabulary validating scenarios (it may not import the
+#: reference), and the fuzz generators' boundaries, which read the params (checked here that they still do).
 VOCABULARY: dict[tuple[str, str], list[Getter]] = {
     ("llmz.budget.max-tokens.positive-safe-integer", "maximum"): [
         attribute("conformance.scenario.invalid:MAX_SAFE_INTEGER")
@@ -237,8 +276,11 @@ def mismatch(params: dict[tuple[str, str], int | float], rule: str, param: str) 
         return f"{rule} has no numeric param {param!r}: remove the stale table entry"
     actual = REFERENCE[rule, param]()
     if actual != pytest.approx(params[rule, param]):
-        where = REFERENCE[rule, param].__qualname__
-        return f"{rule}.params.{param} is {params[rule, param]!r} but the reference ({where}) has {actual!r}"
+        getter = REFERENCE[rule, param]
+        return (
+            f"{rule}.params.{param} is {params[rule, param]!r} but the reference has {actual!r} "
+            f"({getter.__qualname__}, {where(getter)})"
+        )
     return None
 
 
@@ -256,9 +298,11 @@ def test_reference_implements_the_param(rule: str, param: str) -> None:
 @pytest.mark.parametrize(("rule", "param"), sorted(VOCABULARY), ids=lambda v: str(v))
 def test_vocabulary_restates_the_param(rule: str, param: str) -> None:
     assert (rule, param) in PARAMS, f"{rule} has no numeric param {param!r}: remove the stale table entry"
-    for restated in VOCABULARY[rule, param]:
-        value = restated()
-        assert value == PARAMS[rule, param], f"{rule}.params.{param}: the harness restates {value!r}"
+    for restating in VOCABULARY[rule, param]:
+        value = restating()
+        assert value == PARAMS[rule, param], (
+            f"{rule}.params.{param} is {PARAMS[rule, param]!r} but {where(restating)} restates {value!r}"
+        )
 
 
 def test_every_numeric_param_is_accounted_for() -> None:
@@ -292,3 +336,107 @@ def test_scenario_epoch_is_the_reference_clock_default() -> None:
     from reference.clock import DEFAULT_START_MS
 
     assert DEFAULT_CLOCK_START_MS == DEFAULT_START_MS
+
+
+def test_a_drifted_constant_is_named_by_file_and_line() -> None:
+    getter = REFERENCE["akan.attachments.ceiling.per-file", "max_file_bytes"]
+    problem = mismatch(
+        {**PARAMS, ("akan.attachments.ceiling.per-file", "max_file_bytes"): 1}, *getter_key(getter)
+    )
+    assert problem is not None and re.search(r"reference/akan/ceilings\.py:\d+\)$", problem), problem
+    assert re.fullmatch(
+        r"conformance/scenario/llmz\.py:\d+", where(attribute("conformance.scenario.llmz:RESULT_BUDGET_MAX"))
+    )
+
+
+def getter_key(getter: Getter) -> tuple[str, str]:
+    return next(key for key, value in REFERENCE.items() if value is getter)
+
+
+# --- restatements: conformance/restated.yaml -----------------------------------------------------------
+
+
+def test_every_restated_number_agrees_with_its_param() -> None:
+    problems = restated.check()
+    assert not problems, "\n".join(problems)
+
+
+PER_FILE = "akan.attachments.ceiling.per-file"
+COPIED = ("spec", "reference", "variants", "conformance", "fixtures/scenarios")
+
+
+@pytest.fixture(scope="module")
+def changed_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the tree with Akan's per-file ceiling changed in its one place, the rule's params."""
+    root = tmp_path_factory.mktemp("tree")
+    for folder in COPIED:
+        shutil.copytree(REPO_ROOT / folder, root / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    rules = root / "spec" / "akan" / "attachments.yaml"
+    text = rules.read_text(encoding="utf-8")
+    assert text.count("params: {max_file_bytes: 4194304}") == 1
+    rules.write_text(text.replace("{max_file_bytes: 4194304}", "{max_file_bytes: 5242880}"), encoding="utf-8")
+    return root
+
+
+def test_changing_a_documented_number_names_every_line_that_restates_it(changed_tree: Path) -> None:
+    """Akan's per-file ceiling goes from 4 MB to 5 MB in spec/akan/attachments.yaml alone: the check names
+    each other place that still says 4 MB, by file and line, and nothing else."""
+    problems = restated.check(changed_tree)
+    named = {re.match(r"([^:]+):(\d+)", p).groups() for p in problems}  # type: ignore[union-attr]
+    assert all(PER_FILE in p for p in problems), problems
+    files = {file for file, _ in named}
+    assert files == {
+        "spec/akan/attachments.yaml",  # the title, statement and open question; another rule's question
+        "reference/akan/ceilings.py",  # FILE_MAX_BYTES
+        "fixtures/scenarios/akan/attachments/per-file-ceiling.yaml",  # title, description, sizes, why
+    }, problems
+    assert (
+        "reference/akan/ceilings.py",
+        str(_line(REPO_ROOT / "reference/akan/ceilings.py", "FILE_MAX_BYTES =")),
+    ) in named
+    assert any("says 'FILE_MAX_BYTES = 4 * MB'" in p and "should read 5" in p for p in problems)
+
+
+def _line(path: Path, text: str) -> int:
+    return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+def test_what_derives_from_the_param_follows_it(changed_tree: Path) -> None:
+    """The fuzz boundaries read the changed param; once the reference's constant (named above) is fixed,
+    the mutant's description follows it. Neither needed an edit of its own."""
+    ceilings = changed_tree / "reference" / "akan" / "ceilings.py"
+    ceilings.write_text(ceilings.read_text().replace("FILE_MAX_BYTES = 4 * MB", "FILE_MAX_BYTES = 5 * MB"))
+    probe = (
+        "from conformance.fuzz import akan\n"
+        "from variants.mutants.akan.conversation import MUTANTS\n"
+        "print(akan.PER_FILE_MB, 5 * 2**20 + 1 in akan.SIZES, 5_000_001 in akan.SIZES)\n"
+        "print(next(m.description for m in MUTANTS if m.name == 'akan-file-ceiling-off-by-one'))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(changed_tree)}
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=changed_tree, env=env, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.splitlines() == ["5.0 True True", "a file of exactly 5 MB is refused"], done.stderr
+    remaining = restated.check(changed_tree)
+    assert not any("reference/akan/ceilings.py" in p for p in remaining)
+
+
+def test_an_unrecorded_restatement_is_named(tmp_path: Path) -> None:
+    """A new line restating a param, in a file naming the rule, fails until it is recorded or derived."""
+    for folder in ("spec", "reference/akan"):
+        shutil.copytree(REPO_ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    ceilings = tmp_path / "reference" / "akan" / "ceilings.py"
+    ceilings.write_text(ceilings.read_text() + "\n# the ceiling is 4,194,304 bytes\n")
+    ledger = tmp_path / "restated.yaml"
+    shutil.copy(restated.LEDGER, ledger)
+    problems = [p for p in restated.check(tmp_path, ledger) if "not in" in p]
+    assert len(problems) == 1 and problems[0].startswith("reference/akan/ceilings.py:"), problems
+    assert restated.write(tmp_path, ledger) == 1 and not [
+        p for p in restated.check(tmp_path, ledger) if "not in" in p
+    ]
+
+
+def test_five_small_files_fit_the_message_ceiling_under_either_megabyte() -> None:
+    from conformance.fuzz import akan
+
+    assert 5 * max(akan.SMALL_SIZES) <= akan.PER_MESSAGE_MB * min(akan.MB.values())

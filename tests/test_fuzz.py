@@ -105,7 +105,7 @@ def test_a_broken_threshold_is_found_and_written_as_a_scenario_that_catches_it(
     ("family", "mutant", "seed", "rules"),
     [
         ("compaction", "llmz-compaction-trigger-early", 1, {"llmz.compaction.trigger-ratio"}),
-        ("compaction", "llmz-compaction-trigger-late", 3, {"llmz.compaction.trigger-ratio"}),
+        ("compaction", "llmz-compaction-trigger-late", 0, {"llmz.compaction.trigger-ratio"}),
         ("compaction", "llmz-compaction-summary-uncapped", 2, {"llmz.compaction.max-summary-tokens"}),
         ("compaction", "llmz-compaction-recent-not-preferred", 3, {"llmz.compaction.keep-recent-iterations"}),
         ("memory", "llmz-memory-unbounded", 0, {"llmz.errors.memory-capacity"}),

@@ -1,16 +1,16 @@
 """Golden transcripts: the reference's normalised record of every scenario, byte for byte.
 
 Each scenario ``<system>/<area>/<name>`` has ``fixtures/golden/<system>/<area>/<name>.json`` (pretty JSON,
-sorted keys, trailing newline), kept by syrupy. ``nox -s snapshots`` (``--snapshot-update``) regenerates
-them after a deliberate change; the diff is then reviewed like code. A golden file with no scenario fails
-``test_every_golden_file_belongs_to_a_scenario`` (syrupy only notices unused files in the folders it
-visited, and not at all under -k or xdist, so the check is explicit; under --snapshot-update it deletes
-them instead, so renaming a scenario and regenerating leaves no orphan behind).
+sorted keys, trailing newline), compared by syrupy. ``nox -s snapshots`` (``python -m conformance.golden``)
+regenerates them after a deliberate change and lists each golden it changed with its scenario, rules and
+what moved (``-- --check`` lists without writing); the diff is then reviewed like code. A golden file with
+no scenario fails ``test_every_golden_file_belongs_to_a_scenario`` (syrupy only notices unused files in the
+folders it visited, and not at all under -k or xdist, so the check is explicit; under --snapshot-update it
+deletes them instead, so renaming a scenario and regenerating leaves no orphan behind).
 """
 
 from __future__ import annotations
 
-import json
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -21,12 +21,9 @@ from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 from syrupy.location import PyTestLocation
 
+from conformance.golden import golden_text
 from conformance.paths import GOLDEN_ROOT
 from conformance.scenario.load import LoadedScenario, LoadError
-
-
-def golden_text(record: Any) -> str:
-    return json.dumps(record, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def golden_extension(scenario_id: str) -> type[SingleFileSnapshotExtension]:

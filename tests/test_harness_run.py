@@ -173,14 +173,14 @@ def test_reports_are_written_and_report_json_fits_its_schema(
     assert code == 1
 
 
-def test_the_default_report_directory_is_named_after_the_implementation(
+def test_the_default_report_directory_is_named_after_the_implementations_hello_name(
     scenario_tree: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr("conformance.cli.BUILD_ROOT", tmp_path / "build")
     root = scenario_tree({"area/ok": minimal_scenario()})
     assert main(["run", "--scenarios", str(root), "--impl", "python:fakes.pyimpl:make"]) == 0
-    capsys.readouterr()
-    assert (tmp_path / "build" / "conformance" / "python-fakes.pyimpl-make" / "report.json").exists()
+    assert "reports: " + str(tmp_path / "build" / "conformance" / "fake-python") in capsys.readouterr().out
+    assert (tmp_path / "build" / "conformance" / "fake-python" / "report.json").exists()
 
 
 @pytest.mark.parametrize("impl", ["no-such-preset", "reference[no-such-mutant]", "python:nowhere:make"])

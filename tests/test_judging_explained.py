@@ -26,7 +26,20 @@ def _expect(**fields: Any) -> Expectation:
 
 def test_the_segment_that_selected_nothing_is_named_with_what_came_before() -> None:
     (mismatch,) = judge([_expect(path="events[type=tool_call][5].output", equals=20)], RECORD)
-    assert "`events[type=tool_call]` selected 1 value, then `[5]` selected nothing" in mismatch.message
+    assert "`events[type=tool_call]` matched 2 elements, then `[5]` selected nothing" in mismatch.message
+
+
+def test_a_filter_that_kept_nothing_says_so_rather_than_one_value() -> None:
+    """A filter yields one (here empty) list, so "selected 1 value" would mislead: the record has no turn."""
+    (mismatch,) = judge([_expect(path="events[type=turn][0].text", equals="hi")], RECORD)
+    assert "`events[type=turn]` matched no element, then `[0]` selected nothing" in mismatch.message
+    assert "selected 1 value" not in mismatch.message
+
+
+def test_plain_keys_still_count_values() -> None:
+    assert select(RECORD, "final.missing").where_it_emptied() == (
+        "`final` selected 1 value, then `.missing` selected nothing"
+    )
 
 
 def test_a_missing_key_at_the_top_is_named() -> None:

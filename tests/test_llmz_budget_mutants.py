@@ -65,6 +65,10 @@ KILLERS: dict[str, tuple[str, ...]] = {
         "llmz/compaction/configured-summary-model",
     ),
     "llmz-compaction-single-segment": ("llmz/compaction/large-history-in-segments",),
+    "llmz-compaction-summary-room-ignores-kept": (
+        "llmz/compaction/summary-allowance-within-remaining-space",
+    ),
+    "llmz-compaction-summary-room-doubled": ("llmz/compaction/summary-allowance-within-remaining-space",),
     "llmz-compaction-disabled-ignored": (
         "llmz/compaction/disabled-overflow-fails-intact",
         "llmz/compaction/disabled-survives-restore",

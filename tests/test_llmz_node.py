@@ -276,7 +276,7 @@ def _converse(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 REPORT_DIR_VARIABLE = "LLMZ_NODE_REPORT_DIR"
 """Where the next test writes the bridge run's reports: a temporary folder unless this names one. CI sets
-it to ``build/conformance/llmz-node`` (what ``nox -s conformance-llmz`` writes) and hands that report to
+it to ``build/conformance/llmz`` (what ``nox -s conformance-llmz`` writes) and hands that report to
 ``nox -s report``, so a CI run plays the suite against llmz 1.0.1 once, here (.ci/run)."""
 
 

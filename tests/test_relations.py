@@ -243,11 +243,29 @@ def _verdict(scenario: str, adapter: ReferenceAdapter) -> str:
     [
         ("llmz/inspection/tool-result-default-budget", "llmz-inspection-default-budget-off-by-one"),
         ("akan/attachments/same-name-either-order", "akan-duplicate-by-ordered-size"),
+        (
+            "llmz/compaction/summary-allowance-within-remaining-space",
+            "llmz-compaction-summary-room-ignores-kept",
+        ),
+        ("llmz/compaction/summary-allowance-within-remaining-space", "llmz-compaction-summary-room-doubled"),
+        ("llmz/memory/default-limit-as-written-out", "llmz-memory-default-limit-off-by-one"),
+        ("llmz/compaction/restored-session-compacts-as-unsaved", "llmz-compaction-controls-reset-on-restore"),
+        ("akan/sanitize/reload-continues-as-never-reloaded", "akan-restore-answers-every-call"),
+        ("falai/routing/winner-independent-of-flow-order", "falai-first-qualifying-flow-wins"),
+        ("akan/compaction/default-threshold-between-readings", "akan-default-threshold-below-24000"),
     ],
 )
 def test_each_relation_scenario_passes_the_reference_and_fails_its_mutant(scenario: str, mutant: str) -> None:
     assert _verdict(scenario, ReferenceAdapter()) == "pass"
     assert _verdict(scenario, ReferenceAdapter(mutant)) == "fail"
+
+
+def test_both_readings_of_24k_pass_the_threshold_bracket() -> None:
+    for variant in (None, "akan-default-24576", "akan-threshold-inclusive"):
+        assert (
+            _verdict("akan/compaction/default-threshold-between-readings", ReferenceAdapter(variant))
+            == "pass"
+        )
 
 
 def test_the_other_reading_of_the_same_file_passes_both_orders() -> None:

@@ -47,7 +47,26 @@ def test_pass_to_fail_is_an_unexplained_regression_and_pass_to_xfail_an_explaine
     assert {c.id for c in result.unexplained} == {"llmz.a.one", "llmz/a/one"}
     text = "\n".join(render(result))
     assert "llmz.a.two: pass -> xfail [explained by the baseline]" in text
-    assert "known in 1.0" in text and text.splitlines()[-1].startswith("2 rules regressed")
+    assert "known in 1.0" in text
+    assert text.splitlines()[-1] == (
+        "rules: 2 regressed (1 unexplained, 1 explained by the baseline), 0 fixed, 0 changed; "
+        "scenarios: 2 regressed (1 unexplained, 1 explained by the baseline), 0 fixed, 0 changed"
+    )
+
+
+def test_rules_and_scenarios_are_counted_separately() -> None:
+    """One rule named by three scenarios: three scenarios regress, but one rule does (issue 24)."""
+    ids = {"llmz/a/x-1": "pass", "llmz/a/x-2": "pass", "llmz/a/x-3": "pass"}
+    old, new = shared_rule_report(ids), shared_rule_report({case: "fail" for case in ids})
+    last = render(compare(old, new))[-1]
+    assert last.startswith("rules: 1 regressed (1 unexplained, 0 explained")
+    assert "scenarios: 3 regressed (3 unexplained, 0 explained" in last
+
+
+def shared_rule_report(verdicts: dict[str, str]) -> Report:
+    cases = [CaseResult(case_id, ["llmz.a.x"], verdict) for case_id, verdict in verdicts.items()]
+    info = ImplementationInfo(name="impl", version="1", language="python", systems=["llmz"])
+    return build_report("impl", info, cases, ["llmz.a.x"])
 
 
 def test_fixed_and_changed_are_told_apart() -> None:

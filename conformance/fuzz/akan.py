@@ -6,17 +6,21 @@ Two families of case:
   ``keep`` (1 to 4), then two to four messages whose generated filler puts the posted conversation
   somewhere between half and twice the threshold. Each turn request is one decision: compact first or not.
 - **attachments**: one to three rounds of files added at the paperclip (sizes either side of 10^6- and
-  2^20-byte megabytes around 4 MB per file and 8 MB per message, up to seven files a round, sometimes an
-  exact copy of a file already attached), with a message sent between rounds.
+  2^20-byte megabytes around the per-file and per-message ceilings, up to seven files a round, sometimes
+  an exact copy of a file already attached), with a message sent between rounds.
+
+Every documented number here (the default threshold, the three attachment ceilings and the boundary sizes
+around them) is read from the rules' ``params`` (``conformance.catalogue.params``), not written again: a
+change to a ceiling in spec/ moves the generated boundaries with it.
 
 What the documents leave open decides which facts are stated:
 
 - The estimate is characters of the posted JSON over four, but the JSON shape of a message is the
   implementation's own and "past" the threshold may include it (``akan.compaction.estimate.*`` and
-  ``threshold.past`` open questions; the default is 24,000 or 24,576). A decision is stated only when the
-  reference's estimate is a fifth or more clear of the threshold after allowing 20 extra tokens a message
-  (for ids or timestamps); the first decision that is not, and everything after the first compaction, is
-  left out.
+  ``threshold.past`` open questions; the default "24k" read as thousands or as 1024s). A decision is stated
+  only when the reference's estimate is a fifth or more clear of the threshold after allowing 20 extra
+  tokens a message (for ids or timestamps); the first decision that is not, and everything after the first
+  compaction, is left out.
 - Where the cut lands when the kept tail holds several user messages is open (earliest or newest), so
   whether a summary is asked for at all is stated only when ``keep`` is 1 or 2 or the history is longer
   than ``keep``.
@@ -34,6 +38,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from conformance.catalogue.params import number
 from conformance.fuzz.facts import Fact
 
 Case = dict[str, Any]
@@ -42,8 +47,10 @@ Record = dict[str, Any]
 # --- compaction ----------------------------------------------------------------------------------------
 
 THRESHOLDS = (None, 0, 200, 300, 500, 1000, 2000)
-#: Where the reference reads 24k, and the other reading (akan.compaction.threshold.default#open_question).
-DEFAULT_AT = (24_000, 24_576)
+_AT = int(number("akan.compaction.threshold.default", "at_default_tokens"))
+#: Where the reference reads 24k, and the other reading (akan.compaction.threshold.default#open_question):
+#: the param counts thousands, the other reading 1024s.
+DEFAULT_AT = (_AT, _AT // 1000 * 1024)
 #: How far the posted conversation may grow against the threshold, in steps of the whole threshold.
 RATIOS = (0.3, 0.5, 0.6, 0.7, 0.75, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.5, 2.0)
 #: A fifth inside or outside the threshold (the project's convention for open JSON shapes).
@@ -206,29 +213,33 @@ def _compaction_facts(decision: Decision, keep: int, record: Record) -> list[Fac
 # --- attachments ---------------------------------------------------------------------------------------
 
 MB = {"decimal": 10**6, "binary": 2**20}
-SIZES = (
-    1,
-    1_000,
-    999_999,
-    1_000_000,
-    2_000_000,
-    2_097_152,
-    2_796_203,
-    3_999_999,
-    4_000_000,
-    4_000_001,
-    4_194_303,
-    4_194_304,
-    4_194_305,
-    5_000_000,
-    7_999_999,
-    8_000_000,
-    8_388_608,
-    9_000_000,
-)
-#: Five of these stay under 8 MB under either reading of a megabyte.
+#: The ceilings in megabytes: the params are bytes under the reference's 2^20 reading, and the cases are
+#: replayed under both readings of a megabyte.
+PER_FILE_MB = number("akan.attachments.ceiling.per-file", "max_file_bytes") / MB["binary"]
+PER_MESSAGE_MB = number("akan.attachments.ceiling.per-message-bytes", "max_message_bytes") / MB["binary"]
+PER_MESSAGE_FILES = int(number("akan.attachments.ceiling.per-message-files", "max_files"))
+
+
+def boundary_sizes(per_file_mb: float, per_message_mb: float) -> tuple[int, ...]:
+    """File sizes where the ceilings' readings part: a byte either side of the per-file ceiling and just
+    under and at the per-message one under both megabytes, halves of the per-file ceiling and a third of
+    the per-message one (two or three such files meet a ceiling), a decimal megabyte past each, tiny ones."""
+    decimal, binary = MB["decimal"], MB["binary"]
+    file_edges = {round(per_file_mb * unit) + step for unit in (decimal, binary) for step in (-1, 0, 1)}
+    message = round(per_message_mb * decimal)
+    sizes = {1, 1_000, decimal - 1, decimal, *file_edges, message - 1, message}
+    sizes |= {round(per_file_mb * unit) // 2 for unit in (decimal, binary)}
+    sizes |= {-(-round(per_message_mb * binary) // 3), round(per_message_mb * binary)}
+    sizes |= {round(per_file_mb * decimal) + decimal, message + decimal}
+    return tuple(sorted(sizes))
+
+
+SIZES = boundary_sizes(PER_FILE_MB, PER_MESSAGE_MB)
+#: The largest size a round near the limits draws: a decimal megabyte past the per-message ceiling.
+LARGEST = SIZES[-1]
+#: Five of these stay under the per-message ceiling under either reading of a megabyte
+#: (tests/test_defaults_agree.py).
 SMALL_SIZES = (1, 1_000, 100_000, 1_000_000, 1_500_000)
-PER_FILE_MB, PER_MESSAGE_MB, PER_MESSAGE_FILES = 4, 8, 5
 REASON_RULES = {
     "duplicate": "akan.attachments.duplicate-refused",
     "file-too-large": "akan.attachments.ceiling.per-file",
@@ -239,7 +250,7 @@ REASON_RULES = {
 
 @st.composite
 def attachments_case(draw: st.DrawFn) -> Case:
-    near_limits = st.one_of(st.sampled_from(SIZES), st.integers(1, 9_000_000))
+    near_limits = st.one_of(st.sampled_from(SIZES), st.integers(1, LARGEST))
     small = st.sampled_from(SMALL_SIZES)
     steps: list[dict[str, Any]] = []
     made = 0
@@ -272,9 +283,9 @@ def _admit(composer: list[tuple[str, int]], name: str, size: int, unit: int, inc
 
     if (name, size) in composer:
         return False
-    if over(size, PER_FILE_MB * unit) or len(composer) + 1 > PER_MESSAGE_FILES:
+    if over(size, round(PER_FILE_MB * unit)) or len(composer) + 1 > PER_MESSAGE_FILES:
         return False
-    return not over(sum(s for _, s in composer) + size, PER_MESSAGE_MB * unit)
+    return not over(sum(s for _, s in composer) + size, round(PER_MESSAGE_MB * unit))
 
 
 def _fates(case: Case) -> list[tuple[str, set[bool]]]:
@@ -343,7 +354,7 @@ def _size(name: str, case: Case) -> int:
 def _closest(name: str, case: Case) -> str:
     """The ceiling an accepted file came nearest to, to name the rule its acceptance pins."""
     size = _size(name, case)
-    if size > 3 * MB["decimal"]:
+    if size > PER_FILE_MB * MB["decimal"] * 3 / 4:  # within a quarter of the per-file ceiling
         return "akan.attachments.ceiling.per-file"
     composer: list[int] = []
     for step in case["steps"]:

@@ -1,19 +1,20 @@
 """llmz cases around the token budget, and the llmz generator (budget, compaction and memory families).
 
-The budget family: a worker execution whose single answer exits at once, with one model or a fallback list of
-two (input windows and output limits either side of 2,560 and 160,000 tokens, where a tenth of the window
-meets the 256-token floor and the 16,000-token ceiling, and output limits either side of both), perhaps an
-``options.maxTokens`` cap, and a user message of a few words or of many ``lorem ipsum`` units.
+The budget family: a worker execution whose single answer exits at once, with one model or a fallback list
+of two (input windows either side of where a tenth of the window meets the reserve's floor and its ceiling,
+and output limits either side of both), perhaps an ``options.maxTokens`` cap, and a user message of a few
+words or of many ``lorem ipsum`` units.
 
-The documents fix (``llmz.budget.*``): the effective window is the smallest of the cap and the models'
-input limits; the output reserve is a tenth of it, at least 256, at most 16,000, at most the smallest model
-output limit, leaving at least one token for input; it is the request's ``max_tokens``; a request whose
-input exceeds the rest fails with TOKEN_OVERFLOW (phase ``input``) before any model call. They leave open
-how the tenth is rounded (so a window that is not a multiple of ten accepts both roundings, as
-``between``), how the input is measured (tokenizer, system prompt, message framing), and whether the
-reserve gives way as the input nears the budget. So whether the request is dispatched is stated only when
-the input budget is far above what any implementation's prompt and the message could need (2,000 tokens
-plus the message at 1.3 times the reference's count) or below what the message alone needs (0.85 times).
+The documents fix (``llmz.budget.*``): the effective window is the smallest of the cap and the models' input
+limits; the output reserve is a tenth of it, at least the floor, at most the ceiling (both read from the
+rules' params), at most the smallest model output limit, leaving at least one token for input; it is the
+request's ``max_tokens``; a request whose input exceeds the rest fails with TOKEN_OVERFLOW (phase ``input``)
+before any model call. They leave open how the tenth is rounded (so a window that is not a multiple of ten
+accepts both roundings, as ``between``), how the input is measured (tokenizer, system prompt, message
+framing), and whether the reserve gives way as the input nears the budget. So whether the request is
+dispatched is stated only when the input budget is far above what any implementation's prompt and the
+message could need (2,000 tokens plus the message at 1.3 times the reference's count) or below what the
+message alone needs (0.85 times).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from conformance.catalogue.params import number
 from conformance.fuzz.engine import GeneratorBug
 from conformance.fuzz.facts import Fact
 from conformance.fuzz.llmz_compaction import compaction_case, compaction_facts
@@ -32,47 +34,31 @@ from conformance.fuzz.llmz_memory import memory_case, memory_facts
 Case = dict[str, Any]
 Record = dict[str, Any]
 
-FLOOR, CEILING = 256, 16_000
-INPUT_LIMITS = (
-    1_000,
-    2_000,
-    2_300,
-    2_400,
-    2_555,
-    2_559,
-    2_560,
-    2_561,
-    2_565,
-    2_570,
-    4_000,
-    8_000,
-    32_000,
-    128_000,
-    159_990,
-    159_999,
-    160_000,
-    160_001,
-    160_005,
-    160_010,
-    200_000,
-    400_000,
+#: The reserve's floor and ceiling, from the rules' params (one place per documented number).
+FLOOR = int(number("llmz.budget.output-reserve.floor", "floor_tokens"))
+CEILING = int(number("llmz.budget.output-reserve.ceiling", "ceiling_tokens"))
+#: Windows where a tenth meets the floor and the ceiling.
+LOW, HIGH = 10 * FLOOR, 10 * CEILING
+
+
+def _around(centre: int, offsets: tuple[int, ...]) -> set[int]:
+    return {centre + offset for offset in offsets}
+
+
+INPUT_LIMITS = tuple(
+    sorted(
+        {1_000, 2_000, 4_000, 8_000, 32_000, 128_000, 200_000, 400_000}
+        | _around(LOW, (-260, -160, -5, -1, 0, 1, 5, 10))
+        | _around(HIGH, (-10, -1, 0, 1, 5, 10))
+    )
 )
-OUTPUT_LIMITS = (100, 255, 256, 257, 1_000, 4_096, 15_999, 16_000, 16_001, 16_384, 100_000)
-CAPS = (
-    2_000,
-    2_300,
-    2_400,
-    2_555,
-    2_559,
-    2_560,
-    2_561,
-    2_565,
-    8_000,
-    100_000,
-    159_999,
-    160_000,
-    160_001,
-    160_005,
+OUTPUT_LIMITS = tuple(
+    sorted({100, 1_000, 4_096, 16_384, 100_000} | _around(FLOOR, (-1, 0, 1)) | _around(CEILING, (-1, 0, 1)))
+)
+CAPS = tuple(
+    sorted(
+        {2_000, 8_000, 100_000} | _around(LOW, (-260, -160, -5, -1, 0, 1, 5)) | _around(HIGH, (-1, 0, 1, 5))
+    )
 )
 #: The message: a short request plus this many units of ``lorem ipsum `` (two tokens each in cl100k_base).
 UNITS = (0, 0, 100, 1_000, 5_000, 20_000)

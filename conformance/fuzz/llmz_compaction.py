@@ -14,15 +14,15 @@ large enough for the kept iterations to fit under every reading (a lower target 
 ceiling keep it small).
 
 The documents fix: compaction starts once the measured input reaches the trigger ratio of the input budget
-(``llmz.compaction.trigger-ratio``, default 0.85); the summary comes from a model call made before the
+(``llmz.compaction.trigger-ratio``, its default); the summary comes from a model call made before the
 request that needed it (``summary-is-model-call``); that call's output allowance is at most
-``maxSummaryTokens`` (``max-summary-tokens``, default 1,024); and the newest ``keepRecentIterations``
-(default 2) iterations are kept when the request then fits the input budget (``keep-recent-iterations``).
+``maxSummaryTokens`` (``max-summary-tokens``, its default); and the newest ``keepRecentIterations``
+(its default) iterations are kept when the request then fits the input budget (``keep-recent-iterations``).
 They leave open the tokenizer, the fixed prompt and the message framing, so a decision is stated only
 when it holds for every such choice the suite allows elsewhere: another tokenizer counting a tenth fewer
 or a fifth more, a fixed prompt of up to ``PROMPT_ALLOWANCE`` tokens, ``FRAMING`` tokens per message, a
 tenth rounded either way. A summary is expected only when some iteration is older than the kept ones and
-either the kept ones alone clearly come under the target ratio (default 0.65) or the older history is a
+either the kept ones alone clearly come under the target ratio (its default) or the older history is a
 fifth of the budget and the kept ones fit with room: whether dropping a sliver of old history is worth a
 summary call is a choice the documents leave open. It is also expected only when every older iteration
 fits a summary request under every reading: an iteration is summarized whole, and one that cannot be may
@@ -37,15 +37,21 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from conformance.catalogue.params import number
 from conformance.fuzz.engine import GeneratorBug
 from conformance.fuzz.facts import Fact
 
 Case = dict[str, Any]
 Record = dict[str, Any]
 
-#: Defaults the documents give (checked against the rules' params by tests/test_defaults_agree.py).
-TRIGGER_RATIO, TARGET_RATIO, KEEP_RECENT, MAX_SUMMARY_TOKENS = 0.85, 0.65, 2, 1_024
-FLOOR, CEILING, OUTPUT_LIMIT = 256, 16_000, 16_384
+#: Defaults the documents give, read from the rules' params (one place per documented number).
+TRIGGER_RATIO = number("llmz.compaction.trigger-ratio", "trigger_ratio")
+TARGET_RATIO = number("llmz.compaction.target-ratio", "target_ratio")
+KEEP_RECENT = int(number("llmz.compaction.keep-recent-iterations", "keep_recent_iterations"))
+MAX_SUMMARY_TOKENS = int(number("llmz.compaction.max-summary-tokens", "default_tokens"))
+FLOOR = int(number("llmz.budget.output-reserve.floor", "floor_tokens"))
+CEILING = int(number("llmz.budget.output-reserve.ceiling", "ceiling_tokens"))
+OUTPUT_LIMIT = 16_384
 MODEL_WINDOW = 128_000
 UNIT, UNIT_TOKENS = "lorem ipsum ", 2
 PROMPT_ALLOWANCE = 1_700
@@ -54,7 +60,23 @@ FRAMING = 40
 MORE, FEWER = 1.2, 0.9
 SUMMARY = "Summary: the earlier batches were logged."
 SUMMARY_ANSWERS = 4
-TRIGGERS = (0.5, 0.6, 0.7, 0.75, 0.8, 0.84, 0.85, 0.86, 0.9, 0.95, 1.0)
+#: Trigger ratios, a hundredth either side of the default among them.
+TRIGGERS = tuple(
+    sorted(
+        {0.5, 0.6, 0.7, 0.75, 0.8, 0.9, 0.95, 1.0} | {round(TRIGGER_RATIO + d, 2) for d in (-0.01, 0, 0.01)}
+    )
+)
+#: Summary ceilings, one token either side of the default among them.
+SUMMARY_CEILINGS = (
+    64,
+    128,
+    256,
+    512,
+    MAX_SUMMARY_TOKENS - 1,
+    MAX_SUMMARY_TOKENS,
+    MAX_SUMMARY_TOKENS + 1,
+    2_048,
+)
 CAPS = (4_000, 6_000, 8_000, 12_000, 20_000)
 EXIT = 'return exit("done", { success: true })'
 TRIGGER = "llmz.compaction.trigger-ratio"
@@ -82,12 +104,12 @@ def compaction_case(draw: st.DrawFn) -> Case:
     trigger = draw(st.one_of(st.none(), st.sampled_from(TRIGGERS)))
     if trigger is not None:
         controls["trigger_ratio"] = trigger
-        if trigger <= 0.65:
+        if trigger <= TARGET_RATIO:
             controls["target_ratio"] = round(trigger * 0.7, 2)
     keep = draw(st.one_of(st.none(), st.integers(0, 3)))
     if keep is not None:
         controls["keep_recent_iterations"] = keep
-    summary = draw(st.one_of(st.none(), st.sampled_from((64, 128, 256, 512, 1_023, 1_024, 1_025, 2_048))))
+    summary = draw(st.one_of(st.none(), st.sampled_from(SUMMARY_CEILINGS)))
     if summary is not None:
         controls["max_summary_tokens"] = summary
     kept = KEEP_RECENT if keep is None else keep

@@ -39,22 +39,33 @@ class Selection:
 
     values: list[Any]
     plural: bool
-    trail: tuple[tuple[str, int], ...] = ()
-    """Each segment's text and how many values were left after it, for explaining an empty result."""
+    trail: tuple[tuple[str, int, int | None], ...] = ()
+    """Each segment's text, how many values were left after it and, for a ``[field=value]`` filter, how
+    many elements it kept in all: for explaining an empty result."""
 
     def where_it_emptied(self) -> str:
-        """Which segment selected nothing, and what the path still held just before it."""
-        held, prefix = 1, ""
-        for text, count in self.trail:
+        """Which segment selected nothing, and what the path still held just before it.
+
+        A filter always yields one list per list it was given, even an empty one, so "selected 1 value"
+        would hide the useful fact; after a filter the explanation counts the elements it kept instead
+        ("matched no element" when the record has none of the kind asked for)."""
+        held, prefix = "", ""
+        for text, count, kept in self.trail:
             if count == 0:
-                before = f"`{prefix}` selected {_values(held)}" if prefix else "in the record"
+                before = f"`{prefix}` {held}" if prefix else "in the record"
                 return f"{before}, then `{text}` selected nothing"
-            prefix, held = prefix + text, count
-        return f"`{prefix}` selected {_values(held)}"
+            prefix, held = prefix + text, _held(count, kept)
+        return f"`{prefix}` {held}"
 
 
-def _values(count: int) -> str:
-    return f"{count} value" + ("" if count == 1 else "s")
+def _held(count: int, kept: int | None) -> str:
+    if kept is None:
+        return f"selected {_plural(count, 'value')}"
+    return "matched no element" if kept == 0 else f"matched {_plural(kept, 'element')}"
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
 def _literal(text: str) -> Any:
@@ -102,8 +113,9 @@ def select(record: Any, path: str) -> Selection:
     """Apply ``path`` to ``record``. Raises PathError for a malformed path, never for missing data."""
     values: list[Any] = [record]
     plural = False
-    trail: list[tuple[str, int]] = []
+    trail: list[tuple[str, int, int | None]] = []
     for kind, arg, text in _parse(path):
+        kept: int | None = None
         if kind == "key":
             values = [v[arg] for v in values if isinstance(v, dict) and arg in v]
         elif kind == "index":
@@ -122,7 +134,8 @@ def select(record: Any, path: str) -> Selection:
                 for v in values
                 if isinstance(v, list)
             ]
-        trail.append((text, len(values)))
+            kept = sum(len(v) for v in values)
+        trail.append((text, len(values), kept))
     return Selection(values=values, plural=plural, trail=tuple(trail))
 
 

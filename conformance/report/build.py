@@ -56,8 +56,14 @@ def scenario_report(case: CaseResult) -> ScenarioReport:
         duration_ms=round(case.duration_ms, 3),
         checks=[
             FailedCheck(
-                rule=m.rule, expectation=m.index, matcher=m.matcher, path=m.path, expected=m.expected,
-                found=m.found, message=m.message, why=m.why,
+                rule=m.rule,
+                expectation=m.index,
+                matcher=m.matcher,
+                path=m.path,
+                expected=m.expected,
+                found=m.found,
+                message=m.message,
+                why=m.why,
             )
             for m in case.checks
         ],
@@ -73,6 +79,7 @@ def build_report(
     problems: list[Problem] | None = None,
     run: RunMetadata | None = None,
     catalogue_errors: list[str] | None = None,
+    excluded: Iterable[str] = (),
 ) -> Report:
     problems = problems or []
     catalogue_errors = catalogue_errors or []
@@ -82,7 +89,7 @@ def build_report(
     )
     rules = [
         RuleReport(id=rule_id, verdict=verdict, scenarios=ids)
-        for rule_id, (verdict, ids) in rule_verdicts(cases, catalogue_ids).items()
+        for rule_id, (verdict, ids) in rule_verdicts(cases, catalogue_ids, excluded).items()
     ]
     return Report(
         run=run or run_metadata(),

@@ -2,11 +2,11 @@
 
 Theory of operation. Two ``report.json`` files are read (the models of ``conformance.report.model``), and
 only the systems both runs covered are compared: a bridge to llmz alone says nothing about falai. For each
-rule and each scenario present in either report, the verdicts are paired. Verdicts are ranked from good
-to bad, ``pass`` < ``skip``/``untested`` < ``xfail`` < ``error`` < ``fail``; a pair whose new verdict is
-``pass`` and old was not is *fixed*, one whose new verdict ranks worse is *regressed*, any other difference
-is *changed* (``fail`` to ``error``, say, or an id only one side has). A regression to ``xfail`` is
-*explained*: the new run's expected-failures baseline covers it and gives its reason. The exit status is
+rule and each scenario present in either report, the verdicts are paired. Verdicts are ranked from good to
+bad, ``pass`` < ``skip``/``untested``/``excluded`` < ``xfail`` < ``error`` < ``fail``; a pair whose new
+verdict is ``pass`` and old was not is *fixed*, one whose new verdict ranks worse is *regressed*, any other
+difference is *changed* (``fail`` to ``error``, say, or an id only one side has). A regression to ``xfail``
+is *explained*: the new run's expected-failures baseline covers it and gives its reason. The exit status is
 for CI: 1 when anything regressed unexplained, 0 otherwise, 2 when a report cannot be read. When the two
 runs used different catalogues or scenarios (their digests differ), that is said first: a verdict may have
 changed because the suite did.
@@ -24,7 +24,7 @@ from pydantic import ValidationError
 
 from conformance.report.model import Report
 
-RANK = {"pass": 0, "skip": 1, "untested": 1, "xfail": 2, "error": 3, "fail": 4}
+RANK = {"pass": 0, "skip": 1, "untested": 1, "excluded": 1, "xfail": 2, "error": 3, "fail": 4}
 ABSENT = "absent"
 
 
@@ -172,17 +172,23 @@ def render(comparison: Comparison) -> list[str]:
                 lines.append(f"  {change.id}: {change.old} -> {change.new}{tag}")
                 if change.reason and change.new != "pass":
                     lines.append(f"      {change.reason}")
-    unexplained = len(comparison.unexplained)
-    explained = len(comparison.regressed) - unexplained
-    lines.append(
-        f"{_rules(comparison.regressed)} rules regressed ({explained} regressions explained by the baseline, "
-        f"{unexplained} not), {_rules(comparison.fixed)} fixed, {_rules(comparison.changed)} changed"
-    )
+    lines.append("; ".join(tally(comparison, kind) for kind in ("rule", "scenario")))
     return lines
 
 
-def _rules(changes: list[Change]) -> int:
-    return sum(1 for change in changes if change.kind == "rule")
+def tally(comparison: Comparison, kind: str) -> str:
+    """``rules: 13 regressed (9 unexplained, 4 explained by the baseline), 2 fixed, 0 changed``: one
+    kind's counts, never mixed with the other's (a rule and the scenarios naming it regress together)."""
+
+    def count(changes: list[Change]) -> int:
+        return sum(1 for change in changes if change.kind == kind)
+
+    regressed = count(comparison.regressed)
+    unexplained = count(comparison.unexplained)
+    return (
+        f"{kind}s: {regressed} regressed ({unexplained} unexplained, {regressed - unexplained} explained by "
+        f"the baseline), {count(comparison.fixed)} fixed, {count(comparison.changed)} changed"
+    )
 
 
 def command(args: argparse.Namespace) -> int:

@@ -11,6 +11,10 @@ sets the documents do not name. The page is rendered here, in Python, so it
 reads without JavaScript; a few lines of inline script add the filters (verdict, system, text, "differs
 between runs"), which also read and write the URL fragment (``#verdict=fail,xfail&system=llmz``, plus
 ``open=<rule id>`` to open one rule) so a filtered view can be linked, and checked in a headless browser.
+
+The page opens with the failures: a summary bar per run (its rules per verdict, and links to each rule
+that failed or errored), and within the matrix the systems, areas and rules with a failure come first,
+so a reader sees what is wrong before scrolling past hundreds of passing rules.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from conformance.report.files import write_atomic
 from conformance.report.model import Report, ScenarioReport
 from conformance.systems import SYSTEMS
 
-VERDICTS = ("pass", "fail", "error", "xfail", "skip", "untested")
+VERDICTS = ("pass", "fail", "error", "xfail", "skip", "untested", "excluded")
 NOT_COVERED = "none"
 
 STYLE = """
@@ -49,7 +53,7 @@ td.v{width:1%;white-space:nowrap;text-align:center;font-weight:600}
 .b{display:inline-block;border-radius:3px;padding:0 6px;font-size:12px;font-weight:600}
 .pass{background:#dcf5e3;color:#14632e}.fail{background:#fbdcdc;color:#8c1515}
 .error{background:#fde8cf;color:#8a4b00}.xfail{background:#ebe1fa;color:#55308f}
-.skip{background:#e9ecef;color:#4a525a}.untested{background:#f4f4f4;color:#8a9198}
+.skip{background:#e9ecef;color:#4a525a}.untested,.excluded{background:#f4f4f4;color:#8a9198}
 .none{color:#b0b6bc;font-weight:400}
 summary{cursor:pointer}summary code{font-size:12.5px}
 .statement{margin:6px 0 4px;max-width:70em}.meta{color:#5b6570;font-size:12.5px}
@@ -58,6 +62,7 @@ summary{cursor:pointer}summary code{font-size:12.5px}
 .checks{margin:4px 0 6px;font-size:12px}.checks td,.checks th{border:1px solid #e3e7eb;padding:2px 6px}
 .checks code{white-space:pre-wrap;word-break:break-all}
 .passed{color:#5b6570;font-size:12.5px}
+.bar{margin:0 0 6px;font-size:13px}.bar a{margin-right:6px}.bar .ok{color:#14632e;font-weight:600}
 """
 
 SCRIPT = """
@@ -74,7 +79,7 @@ function readHash() {
   form.differ.checked = p.get('differ') === '1';
   if (p.has('open')) {
     const row = document.querySelector('tr.rule[data-id="' + CSS.escape(p.get('open')) + '"]');
-    if (row) row.querySelector('details').open = true;
+    if (row) { row.querySelector('details').open = true; row.scrollIntoView({block: 'center'}); }
   }
 }
 function apply() {
@@ -146,6 +151,31 @@ def _runs_table(reports: list[Report]) -> str:
         for label, value in rows
     )
     return f'<table class="runs"><tr><th></th>{head}</tr>{body}</table>'
+
+
+BAD = ("fail", "error")
+_BAR_LINKS = 25
+
+
+def summary_bar(report: Report) -> str:
+    """One line for a run: its rules per verdict (failures first), then a link to each failing rule."""
+    counts: dict[str, int] = {}
+    for rule in report.rules:
+        counts[rule.verdict] = counts.get(rule.verdict, 0) + 1
+    told = ", ".join(f"{_badge(v)} {counts[v]}" for v in VERDICTS if counts.get(v))
+    failing = [r.id for r in report.rules if r.verdict in BAD]
+    links = "".join(
+        f'<a href="#{escape(f"verdict=fail,error&open={rule_id}")}"><code>{escape(rule_id)}</code></a>'
+        for rule_id in failing[:_BAR_LINKS]
+    )
+    if len(failing) > _BAR_LINKS:
+        links += f'<a href="#verdict=fail,error">and {len(failing) - _BAR_LINKS} more</a>'
+    tail = (
+        f"{len(failing)} rules failing or erroring: {links}"
+        if failing
+        else '<span class="ok">no rule fails or errors</span>'
+    )
+    return f'<div class="bar"><b>{escape(_column_title(report))}</b> · rules: {told} · {tail}</div>'
 
 
 def _filters(systems: Sequence[str]) -> str:
@@ -225,52 +255,83 @@ def _rule_details(
     return text + "".join(runs)
 
 
+def _not_named(catalogue: Catalogue, rule_id: str) -> str:
+    """The verdict of a rule a report does not list: excluded if the catalogue says so, else untested."""
+    entry = catalogue.rules.get(rule_id)
+    return "excluded" if entry is not None and entry.rule.excluded is not None else "untested"
+
+
+def _row(rule_id: str, cells: list[str], reports: list[Report], catalogue: Catalogue, views: _Views) -> str:
+    entry = catalogue.rules.get(rule_id)
+    title = entry.rule.title if entry else ""
+    search = escape(f"{rule_id} {title}".lower())
+    differ = "1" if len({c for c in cells if c != NOT_COVERED}) > 1 else "0"
+    details = _rule_details(rule_id, reports, catalogue, views.by_id, views.naming)
+    present = " ".join(sorted(set(cells)))
+    return (
+        f'<tr class="rule" data-id="{escape(rule_id)}" data-verdicts="{present}"'
+        f' data-search="{search}" data-differ="{differ}"><td><details><summary>'
+        f"<code>{escape(rule_id)}</code> {escape(title)}</summary>{details}</details></td>"
+        + "".join(f'<td class="v">{_badge(c)}</td>' for c in cells)
+        + "</tr>"
+    )
+
+
+class _Views:
+    """Each report's verdicts, covered systems, scenarios by id and rule -> scenario ids, read once."""
+
+    def __init__(self, reports: list[Report], catalogue: Catalogue) -> None:
+        self.verdicts = [{r.id: r.verdict for r in report.rules} for report in reports]
+        self.covered = [{s.system for s in report.scenarios} for report in reports]
+        self.by_id = [{s.id: s for s in report.scenarios} for report in reports]
+        self.naming = [{r.id: r.scenarios for r in report.rules} for report in reports]
+        self.catalogue = catalogue
+
+    def cells(self, rule_id: str) -> list[str]:
+        system = rule_id.split(".", 1)[0]
+        return [
+            v.get(rule_id, _not_named(self.catalogue, rule_id)) if system in c else NOT_COVERED
+            for v, c in zip(self.verdicts, self.covered, strict=True)
+        ]
+
+
 def render(reports: list[Report], catalogue: Catalogue) -> str:
-    """The whole page for one or more reports (columns in the order given)."""
-    verdicts = [{r.id: r.verdict for r in report.rules} for report in reports]
-    covered = [{s.system for s in report.scenarios} for report in reports]
-    by_id = [{s.id: s for s in report.scenarios} for report in reports]
-    naming = [{r.id: r.scenarios for r in report.rules} for report in reports]
-    rule_ids = sorted(set(catalogue.rules) | {rule for v in verdicts for rule in v})
+    """The whole page for one or more reports (columns in the order given); failures first."""
+    views = _Views(reports, catalogue)
+    rule_ids = sorted(set(catalogue.rules) | {rule for v in views.verdicts for rule in v})
+    cells = {rule_id: views.cells(rule_id) for rule_id in rule_ids}
+    bad = {rule_id for rule_id, row in cells.items() if any(c in BAD for c in row)}
     areas: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for rule_id in rule_ids:
         entry = catalogue.rules.get(rule_id)
         areas[rule_id.split(".", 1)[0]][entry.area if entry else rule_id.split(".")[1]].append(rule_id)
-    systems = [s for s in SYSTEMS if s in areas and any(s in c for c in covered)]
+    systems = [s for s in SYSTEMS if s in areas and any(s in c for c in views.covered)]
+
+    def failing(ids: list[str]) -> bool:
+        return any(rule_id in bad for rule_id in ids)
+
+    systems.sort(key=lambda s: not failing([r for ids in areas[s].values() for r in ids]))
     head = "".join(f"<th>{escape(_column_title(r))}</th>" for r in reports)
     sections = []
     for system in systems:
         bodies = []
-        for area, ids in sorted(areas[system].items()):
+        for area, ids in sorted(areas[system].items(), key=lambda item: (not failing(item[1]), item[0])):
             rows = [f'<tr class="area"><th colspan="{len(reports) + 1}">{escape(area)}</th></tr>']
-            for rule_id in ids:
-                cells = [
-                    v.get(rule_id, "untested") if system in c else NOT_COVERED
-                    for v, c in zip(verdicts, covered, strict=True)
-                ]
-                entry = catalogue.rules.get(rule_id)
-                title = entry.rule.title if entry else ""
-                search = escape(f"{rule_id} {title}".lower())
-                differ = "1" if len({c for c in cells if c != NOT_COVERED}) > 1 else "0"
-                details = _rule_details(rule_id, reports, catalogue, by_id, naming)
-                present = " ".join(sorted(set(cells)))
-                rows.append(
-                    f'<tr class="rule" data-id="{escape(rule_id)}" data-verdicts="{present}"'
-                    f' data-search="{search}" data-differ="{differ}"><td><details><summary>'
-                    f"<code>{escape(rule_id)}</code> {escape(title)}</summary>{details}</details></td>"
-                    + "".join(f'<td class="v">{_badge(c)}</td>' for c in cells)
-                    + "</tr>"
-                )
+            rows += [
+                _row(rule_id, cells[rule_id], reports, catalogue, views)
+                for rule_id in sorted(ids, key=lambda r: (r not in bad, r))
+            ]
             bodies.append(f'<tbody data-area="{escape(area)}">{"".join(rows)}</tbody>')
         sections.append(
             f'<section class="system" data-system="{system}"><h2>{system}</h2><table class="matrix">'
             f"<thead><tr><th>rule</th>{head}</tr></thead>{''.join(bodies)}</table></section>"
         )
     title = "Conformance report: " + " · ".join(_column_title(r) for r in reports)
+    bars = "".join(summary_bar(report) for report in reports)
     return (
         f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
         f'<meta name="viewport" content="width=device-width"><style>{STYLE}</style></head><body>'
-        f"<header><h1>{escape(title)}</h1>{_runs_table(reports)}{_filters(systems)}</header>"
+        f"<header><h1>{escape(title)}</h1>{bars}{_runs_table(reports)}{_filters(systems)}</header>"
         f"<main>{''.join(sections)}</main><script>{SCRIPT}</script></body></html>\n"
     )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from conformance.report.console import rules_phrase
 from conformance.report.model import Report
 
 _COLUMNS = ("pass", "fail", "error", "skip", "xfail")
@@ -29,15 +30,14 @@ def to_markdown(report: Report) -> str:
         f"**{s.passed} passed, {s.failed} failed, {s.errored} errored, {s.skipped} skipped, "
         f"{s.xfailed} expected failures** of {s.total} scenarios. Skips count against compliance.",
         "",
-        "| system | " + " | ".join(_COLUMNS) + " | rules passing |",
+        "| system | " + " | ".join(_COLUMNS) + " | rules |",
         "| --- |" + " ---: |" * (len(_COLUMNS) + 1),
     ]
     for system in sorted({c.system for c in report.scenarios} | {r.id.split(".")[0] for r in report.rules}):
         counts: Counter[str] = Counter(c.verdict for c in report.scenarios if c.system == system)
-        rules = [r for r in report.rules if r.id.startswith(system + ".")]
-        passing = sum(1 for r in rules if r.verdict == "pass")
+        rules: Counter[str] = Counter(r.verdict for r in report.rules if r.id.startswith(system + "."))
         lines.append(
-            f"| {system} | " + " | ".join(str(counts[v]) for v in _COLUMNS) + f" | {passing}/{len(rules)} |"
+            f"| {system} | " + " | ".join(str(counts[v]) for v in _COLUMNS) + f" | {rules_phrase(rules)} |"
         )
     if report.catalogue_errors:
         lines += ["", "## Catalogue errors", ""] + [f"- {_cell(e)}" for e in report.catalogue_errors]

@@ -2,7 +2,8 @@
 
 ``spec/schema/report.schema.json`` is generated from these models. Verdicts per scenario are ``pass``,
 ``fail``, ``error``, ``skip`` and ``xfail`` (a fail or error the expected-failures baseline covers); per
-rule they add ``untested`` (no scenario that ran names the rule).
+rule they add ``untested`` (no scenario that ran names the rule) and ``excluded`` (the catalogue says no
+test could ever check it).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 ScenarioVerdict = Literal["pass", "fail", "error", "skip", "xfail"]
-RuleVerdict = Literal["pass", "fail", "error", "skip", "xfail", "untested"]
+RuleVerdict = Literal["pass", "fail", "error", "skip", "xfail", "untested", "excluded"]
 
 
 class _Model(BaseModel):

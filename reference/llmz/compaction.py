@@ -288,6 +288,25 @@ SUMMARY_PROMPT_ALLOWANCE = 100
 """Tokens set aside for the summarizer's own instructions, which the runtime adds around the messages."""
 PIECE_FRAMING = 24
 """Tokens set aside for the message framing and part label of one piece of a split message."""
+SUMMARY_FRAMING = 16
+"""Tokens for the framing of the previous segment's summary inside the next summary request."""
+MIN_SEGMENT = 64
+"""Below this many tokens per segment, summarizing would take absurdly many calls: fail instead."""
+
+
+def summary_room(limit: int, input_budget: int, ceiling: int, kept: int) -> int:
+    """llmz.compaction.max-summary-tokens: the summary's allowance, the ceiling reduced by the space left.
+
+    ``ceiling`` is maxSummaryTokens already bounded by the model's output limit; ``kept`` is what the
+    request measures without the summary text once the cut is made. The guide lets remaining request space
+    reduce the ceiling, so a summary is never asked to be longer than the input space the kept request
+    leaves: it takes at most half of that space (the rest stays free for the conversation to grow, as
+    llmz 1.0.1 as published does), and at most what lets a segment request hold a previous summary, its
+    own answer and a minimal segment. ``tests/test_relations.py`` shows a runtime granting more is caught.
+    """
+    available = input_budget - kept
+    per_segment = (limit - SUMMARY_PROMPT_ALLOWANCE - SUMMARY_FRAMING - MIN_SEGMENT) // 2
+    return max(1, min(ceiling, available // 2, per_segment))
 
 
 def summary_input(segment: Sequence[Group], previous: str | None) -> list[Message]:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reference.llmz import budget, compaction, tokens
-from reference.llmz.compaction import Controls, Group
+from reference.llmz.compaction import MIN_SEGMENT, SUMMARY_FRAMING, Controls, Group
 from reference.llmz.policies import DEFAULT_POLICIES, Policies
 from reference.providers.scripted import ScriptExhausted
 
@@ -37,10 +37,6 @@ Message = dict[str, Any]
 
 MIN_SUMMARY_ROOM = budget.RESERVE_FLOOR
 """The least room a cut must leave for the summary text (or maxSummaryTokens, when smaller)."""
-SUMMARY_FRAMING = 16
-"""Tokens for the framing of the previous segment's summary inside the next summary request."""
-MIN_SEGMENT = 64
-"""Below this many tokens per segment, summarizing would take absurdly many calls: fail instead."""
 
 
 @dataclass(frozen=True)
@@ -268,7 +264,7 @@ def _compact(
     )
     if cut is None:
         return None
-    room = _summary_room(window, ceiling, window.input_budget - (cut.estimate - least))
+    room = policies.summary_room(window.limit, window.input_budget, ceiling, cut.estimate - least)
     summary = _summarize(context, window, room, groups[: cut.drop])
     new_history = policies.retained_history(groups, cut, summary)
     result = _result(context, window, _measure(context, new_history))
@@ -276,17 +272,6 @@ def _compact(
     result.discarded_iterations = policies.discarded_iterations(groups, cut)
     result.summary = summary
     return result
-
-
-def _summary_room(window: budget.Window, ceiling: int, available: int) -> int:
-    """llmz.compaction.max-summary-tokens: the ceiling, reduced by the space the request has left.
-
-    The summary takes at most half of the input space the kept request leaves (the rest stays free for
-    the conversation to grow, as llmz 1.0.1 as published does), and at most what lets a segment request
-    hold a previous summary, its own answer and a minimal segment.
-    """
-    per_segment = (window.limit - compaction.SUMMARY_PROMPT_ALLOWANCE - SUMMARY_FRAMING - MIN_SEGMENT) // 2
-    return max(1, min(ceiling, available // 2, per_segment))
 
 
 def _summarize(context: FitContext, window: budget.Window, room: int, dropped: Sequence[Group]) -> str:

@@ -177,6 +177,8 @@ class Policies:
 
     # -- memory (reference.llmz.memory) --------------------------------------------------------------------
     current_return: memory.ReturnRule = memory.current_return
+    default_memory_limit: int = memory.DEFAULT_MAX_BYTES
+    """llmz.memory.default-limit: the memory limit of a session created without maxBytes."""
     memory_fits: memory.Limit = memory.fits
     record_result: Callable[[memory.Memory, str, bool, Any, bool, memory.Limit], bool] = (
         memory.Memory.add_record
@@ -248,6 +250,9 @@ class Policies:
         compaction.discarded_iterations
     )
     segment_end: Callable[[Sequence[int], int, int], int] = compaction.segment_end
+    summary_room: Callable[[int, int, int, int], int] = compaction.summary_room
+    """llmz.compaction.max-summary-tokens: the summary's allowance from (limit, input budget, ceiling, what
+    the kept request measures)."""
     summary_failure_fallback: str | None = None
     """What replaces a summary that failed: nothing, compaction fails and the history stays
     (llmz.compaction.failure-keeps-history, llmz.errors.compaction-failed)."""

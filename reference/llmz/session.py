@@ -28,7 +28,7 @@ from reference.llmz.conversation import (
 from reference.llmz.conversation import to_native as convert
 from reference.llmz.errors import LlmzError
 from reference.llmz.guard import Speaker
-from reference.llmz.memory import DEFAULT_MAX_BYTES, Memory, encode_plain, to_plain
+from reference.llmz.memory import Memory, encode_plain, to_plain
 from reference.llmz.policies import DEFAULT_POLICIES, Policies
 from reference.record import snapshot
 
@@ -51,7 +51,7 @@ class Session:
         self.policies = policies
         self.memory = Memory(
             variables={name: encode_plain(value) for name, value in (variables or {}).items()},
-            max_bytes=max_bytes if max_bytes is not None else DEFAULT_MAX_BYTES,
+            max_bytes=max_bytes if max_bytes is not None else policies.default_memory_limit,
         )
         self.history: list[Message] = []
         self.pending: list[Message] = []

@@ -33,14 +33,21 @@ def _set(**changes: object) -> Change:
     return lambda base: dataclasses.replace(base, **changes)  # type: ignore[arg-type]
 
 
-def _takeover(
-    lead_ok: Callable[[int, int], bool], score_ok: Callable[[int, Policies], bool]
-) -> Change:
+def _takeover(lead_ok: Callable[[int, int], bool], score_ok: Callable[[int, Policies], bool]) -> Change:
     """A takeover test with the lead and the minimum score each replaced by a (wrong) reading."""
     return _set(
-        takes_over=lambda challenger, asking, p: lead_ok(challenger, asking + p.takeover_margin)
-        and score_ok(challenger, p)
+        takes_over=lambda challenger, asking, p: (
+            lead_ok(challenger, asking + p.takeover_margin) and score_ok(challenger, p)
+        )
     )
+
+
+def _first_qualifying(scores: Mapping[str, float], flows: Sequence[str]) -> tuple[str, float] | None:
+    """The first flow in agent order that scores 40 or more wins, even when a later one scores higher."""
+    for flow in flows:
+        if scores.get(flow, 0) >= 40:
+            return flow, scores.get(flow, 0)
+    return max(((flow, scores.get(flow, 0)) for flow in flows), key=lambda pair: pair[1], default=None)
 
 
 def _catch_all_over_floor(base: Policies) -> Policies:
@@ -396,6 +403,12 @@ MUTANTS: list[Mutant] = [
             base, claim_key=lambda flow_id, anchor, policy, key: base.claim_key(flow_id, "", policy, key)
         ),
         description="repeat counts per flow whatever the anchor; a lead's claims from elsewhere do not count",
+    ),
+    Mutant(
+        "falai-first-qualifying-flow-wins",
+        rules=("falai.routing.new-flow-min-score",),
+        policies=_set(best=_first_qualifying),
+        description="the first flow in agent order scoring 40 or more wins, not the highest-scoring one",
     ),
     Mutant(
         "falai-top-score-dropped",

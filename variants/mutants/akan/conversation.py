@@ -8,7 +8,14 @@ from typing import Any
 
 from reference.akan import attachments, compaction, sanitize
 from reference.akan.attachments import CanRead
-from reference.akan.ceilings import MB, Candidate, Ceilings
+from reference.akan.ceilings import (
+    FILE_MAX_BYTES,
+    MB,
+    MESSAGE_MAX_BYTES,
+    MESSAGE_MAX_FILES,
+    Candidate,
+    Ceilings,
+)
 from reference.akan.commands import CommandTable
 from reference.akan.cut import choose_cut
 from reference.akan.model import Accepts, File, Message, Prompt
@@ -166,6 +173,12 @@ class _MenuShowsFirstMessage(CommandTable):
 
 MUTANTS: list[Mutant] = [
     mutant(
+        "akan-default-threshold-below-24000",
+        "akan.compaction.threshold.default",
+        "with no compact.at the chat compacts past 23,999 estimated tokens, below either reading of 24k",
+        default_at_tokens=compaction.DEFAULT_AT_TOKENS - 1,
+    ),
+    mutant(
         "akan-menu-shows-first-message",
         "akan.slash.menu-shows-dictionary-desc",
         "the / menu describes a prompt by its first message rather than its dictionary desc",
@@ -202,20 +215,20 @@ MUTANTS: list[Mutant] = [
     mutant(
         "akan-file-ceiling-off-by-one",
         "akan.attachments.ceiling.per-file",
-        "a file of exactly 4 MB is refused",
-        lambda p: replace(p, ceilings=p.ceilings._replace(file_max_bytes=4 * MB - 1)),
+        f"a file of exactly {FILE_MAX_BYTES // MB} MB is refused",
+        lambda p: replace(p, ceilings=p.ceilings._replace(file_max_bytes=FILE_MAX_BYTES - 1)),
     ),
     mutant(
         "akan-message-bytes-unchecked",
         "akan.attachments.ceiling.per-message-bytes",
-        "the 8 MB per-message ceiling is never applied",
+        f"the {MESSAGE_MAX_BYTES // MB} MB per-message ceiling is never applied",
         lambda p: replace(p, ceilings=p.ceilings._replace(message_max_bytes=10**12)),
     ),
     mutant(
         "akan-six-files",
         "akan.attachments.ceiling.per-message-files",
-        "a sixth file is accepted",
-        lambda p: replace(p, ceilings=p.ceilings._replace(message_max_files=6)),
+        f"a file past the {MESSAGE_MAX_FILES} per message is accepted",
+        lambda p: replace(p, ceilings=p.ceilings._replace(message_max_files=MESSAGE_MAX_FILES + 1)),
     ),
     mutant(
         "akan-duplicates-allowed",

@@ -158,6 +158,23 @@ def _cut_to_protected(p: Policies) -> Policies:
     return replace(p, choose_cut=lambda groups, **kw: base(groups, **{**kw, "target_ratio": 1e-9}))
 
 
+def _summary_room_adding_kept(limit: int, input_budget: int, ceiling: int, kept: int) -> int:
+    """The generated survivor llmz/fit 271:62 (``-`` for ``+``): the kept request is added to the input
+    budget instead of taken from it, so only the window and the ceiling bound the summary's allowance."""
+    per_segment = (
+        limit - compaction.SUMMARY_PROMPT_ALLOWANCE - compaction.SUMMARY_FRAMING - compaction.MIN_SEGMENT
+    ) // 2
+    return max(1, min(ceiling, (input_budget + kept) // 2, per_segment))
+
+
+def _summary_room_doubled(limit: int, input_budget: int, ceiling: int, kept: int) -> int:
+    """The generated survivor llmz/fit 289:41 (``available * 2``): twice the space the kept request leaves."""
+    per_segment = (
+        limit - compaction.SUMMARY_PROMPT_ALLOWANCE - compaction.SUMMARY_FRAMING - compaction.MIN_SEGMENT
+    ) // 2
+    return max(1, min(ceiling, (input_budget - kept) * 2, per_segment))
+
+
 def _output_overflow_as_generation_failure(entry: Any) -> LlmzError:
     return LlmzError("GENERATION_FAILED", "the response was incomplete")
 
@@ -324,5 +341,17 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.compaction.target-ratio",),
         description="compaction drops all it may, down to the protected iterations, ignoring the target",
         policies=_cut_to_protected,
+    ),
+    Mutant(
+        "llmz-compaction-summary-room-ignores-kept",
+        rules=("llmz.compaction.max-summary-tokens",),
+        description="the summary may be as long as the window allows, whatever space the kept request leaves",
+        policies=lambda p: replace(p, summary_room=_summary_room_adding_kept),
+    ),
+    Mutant(
+        "llmz-compaction-summary-room-doubled",
+        rules=("llmz.compaction.max-summary-tokens",),
+        description="the summary may take twice the input space the kept request leaves",
+        policies=lambda p: replace(p, summary_room=_summary_room_doubled),
     ),
 ]

@@ -130,6 +130,12 @@ MUTANTS: list[Mutant] = [
         policies=lambda p: replace(p, memory_fits=lambda size, limit: True),
     ),
     Mutant(
+        "llmz-memory-default-limit-off-by-one",
+        rules=("llmz.memory.default-limit",),
+        description="a session without maxBytes keeps one byte less than one given maxBytes 16 MiB",
+        policies=lambda p: replace(p, default_memory_limit=memory.DEFAULT_MAX_BYTES - 1),
+    ),
+    Mutant(
         "llmz-event-preview-unbounded",
         rules=("llmz.sessions.event-preview-budget",),
         description="an event payload reaches the model in full, however large",

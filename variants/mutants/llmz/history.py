@@ -16,6 +16,13 @@ from reference.llmz.policies import Policies
 from variants import Mutant
 
 
+def _controls_reset(state: Any) -> Any:
+    """fromJSON restores the history but not the saved compaction controls: the defaults apply again."""
+    if isinstance(state, dict) and isinstance(state.get("compaction"), dict):
+        return {**state, "compaction": {}}
+    return state
+
+
 def _keep_newest(earlier_ids: Sequence[str], listed: Iterable[str]) -> set[str]:
     """prune keeps as many iterations as were listed, but the newest ones rather than the listed ones."""
     count = len(set(listed))
@@ -105,6 +112,12 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.compaction.prune",),
         description="pruning leaves an open turn's start where it was, so part of the turn can be pruned",
         policies=lambda p: replace(p, prune_spares_current_turn=False),
+    ),
+    Mutant(
+        "llmz-compaction-controls-reset-on-restore",
+        rules=("llmz.compaction.controls-persist", "llmz.persistence.json-round-trip"),
+        description="fromJSON forgets the saved compaction controls; the restored session uses the defaults",
+        policies=lambda p: replace(p, session_state=_controls_reset),
     ),
     Mutant(
         "llmz-callback-lost-on-restore",
