@@ -1,5 +1,13 @@
 """``python3 bootstrap.py -s <session> [-- args]``: a nox session from any Python 3.11+, nothing assumed.
 
+``python3 bootstrap.py python ARGS...``: ``python ARGS...`` with the project's own interpreter (the sessions'
+shared environment, ``.nox/shared``, made or brought up to date first), as if that environment were
+activated: ``python3 bootstrap.py python -m conformance compare A B``, ``python3 bootstrap.py python
+examples/llmz/order_refund.py``, ``python3 bootstrap.py python my_script.py`` for a script that imports
+``reference``. Its exit status is the command's own. It is the one way the documents run the harness's
+modules, because on a fresh machine no other interpreter has the project's dependencies: a distribution's
+``python3 -m conformance`` ends in ``No module named 'pydantic'``, and installing into it is refused.
+
 Why a script and not ``pip install nox``: a distribution's own python3 is often *externally managed*
 (PEP 668) and refuses installs into it, and the user's may have no nox at all. A virtualenv is always
 allowed, so on first use this creates ``.venv/`` next to itself with the standard ``venv`` module, installs
@@ -10,6 +18,7 @@ themselves then build ``.nox/shared`` (see noxfile.py). Only the standard librar
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
@@ -23,6 +32,12 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 NOX = BIN / ("nox.exe" if os.name == "nt" else "nox")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 UV = BIN / ("uv.exe" if os.name == "nt" else "uv")
+#: The sessions' shared environment (noxfile.py builds it) and the stamp saying what it was built from.
+SHARED = ROOT / ".nox" / "shared"
+SHARED_BIN = SHARED / ("Scripts" if os.name == "nt" else "bin")
+SHARED_STAMP = SHARED / ".installed"
+#: What the shared environment's contents are derived from: change one and the next session reinstalls.
+INSTALL_INPUTS = ("pyproject.toml", "setup.py")
 
 
 def _say(message: str) -> None:
@@ -90,7 +105,45 @@ def _pip_wheel() -> Path | None:
     return wheels[-1] if wheels else None
 
 
+def shared_env_digest() -> str:
+    """What the shared environment must have been built from: the interpreter and the install inputs.
+
+    noxfile.py writes it into ``.nox/shared/.installed`` after an install and compares it before the next,
+    so one function (this one) decides when the environment is current."""
+    digest = hashlib.sha256(sys.version.encode())
+    for name in INSTALL_INPUTS:
+        digest.update(name.encode() + b"\0" + (ROOT / name).read_bytes())
+    return digest.hexdigest()
+
+
+def ensure_shared_env() -> None:
+    """Build or refresh ``.nox/shared`` through nox unless its stamp says it is current (then: no cost)."""
+    current = SHARED_STAMP.read_text(encoding="utf-8") if SHARED_STAMP.exists() else ""
+    if current == shared_env_digest() and (SHARED_BIN / "python").exists():
+        return
+    ensure_nox()
+    _say("bringing the shared environment .nox/shared up to date")
+    done = subprocess.run([str(NOX), "-f", str(ROOT / "noxfile.py"), "-s", "shared-env"], check=False)
+    if done.returncode != 0:
+        sys.exit(f"bootstrap: could not build {SHARED} (nox -s shared-env failed, see above)")
+
+
+def run_python(args: list[str]) -> int:
+    """``python ARGS`` in the shared environment, its ``bin`` first on PATH as an activated one would be
+    (so a ``stdio:python3 ...`` implementation started by the harness gets the same interpreter)."""
+    ensure_shared_env()
+    env = dict(os.environ, VIRTUAL_ENV=str(SHARED))
+    env["PATH"] = os.pathsep.join([str(SHARED_BIN), env.get("PATH", "")])
+    env.pop("PYTHONHOME", None)
+    command = [str(SHARED_BIN / ("python.exe" if os.name == "nt" else "python")), *args]
+    if os.name == "nt":
+        return subprocess.run(command, env=env, check=False).returncode
+    os.execve(command[0], command, env)
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["python"]:
+        return run_python(argv[1:])
     ensure_nox()
     noxfile = [] if {"-f", "--noxfile"} & set(argv) else ["-f", str(ROOT / "noxfile.py")]
     command = [str(NOX), *noxfile, *argv]

@@ -1,5 +1,6 @@
 """Sessions: tests, conformance (the main job), conformance-llmz, conformance-blind, report, snapshots, spec,
-mutants, mutation, fuzz, fuzz-llmz, bench, lint, typecheck, demo, reliability.
+mutants, mutation, fuzz, fuzz-llmz, bench, lint, typecheck, demo, reliability; and shared-env, which only
+builds the environment (`python3 bootstrap.py python ...` asks for it).
 
 Every session needs the same packages (the project with its dev extra), so they share one environment,
 ``.nox/shared``, instead of building one each: set-up is paid once per clone, not once per session. It is
@@ -10,11 +11,12 @@ a repeated run whose stamp matches installs nothing. Delete ``.nox/shared`` to s
 
 from __future__ import annotations
 
-import hashlib
+import importlib.util
 import os
 import shutil
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import nox
@@ -25,8 +27,6 @@ ROOT = Path(__file__).resolve().parent
 SHARED = ROOT / ".nox" / "shared"
 BIN = SHARED / ("Scripts" if os.name == "nt" else "bin")
 STAMP = SHARED / ".installed"
-#: What the shared environment's contents are derived from: change one and the next session reinstalls.
-INSTALL_INPUTS = ("pyproject.toml", "setup.py")
 
 #: The sessions manage their own (shared) environment; nox's per-session virtualenvs are not used.
 OWN_ENV = "none"
@@ -42,10 +42,16 @@ def _uv() -> str | None:
 
 
 def _wanted() -> str:
-    digest = hashlib.sha256(sys.version.encode())
-    for name in INSTALL_INPUTS:
-        digest.update(name.encode() + b"\0" + (ROOT / name).read_bytes())
-    return digest.hexdigest()
+    return _bootstrap().shared_env_digest()
+
+
+def _bootstrap() -> types.ModuleType:
+    """bootstrap.py, loaded by its path: it owns the digest that says when ``.nox/shared`` is current."""
+    spec = importlib.util.spec_from_file_location("_bootstrap", ROOT / "bootstrap.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _shared(s: nox.Session) -> None:
@@ -105,6 +111,12 @@ def _run(s: nox.Session, program: str, *args: str) -> None:
     """Run one of the shared environment's programs (``python``, ``pytest``, ``ruff``, ...)."""
     _shared(s)
     s.run(str(BIN / program), *args, external=True)
+
+
+@nox.session(name="shared-env", venv_backend=OWN_ENV)
+def shared_env(s: nox.Session) -> None:
+    """Only build or refresh ``.nox/shared``: what ``python3 bootstrap.py python ...`` asks for first."""
+    _shared(s)
 
 
 @nox.session(venv_backend=OWN_ENV)

@@ -1,10 +1,18 @@
-"""``python3 .ci/pep668_python.py DEST``: a throwaway *externally managed* Python; prints its bin folder.
+"""``PYTHON .ci/pep668_python.py DEST``: an *externally managed* ``python3`` alone in a folder; prints it.
 
 CI puts that folder first on PATH before running the README's commands, so they are shown to work where
-``pip install`` into the system interpreter is refused (PEP 668, as on a stock Debian 12). The copy holds
-this interpreter's executable, shared library and standard library (not its site-packages), gets pip
-through ``ensurepip`` and then the ``EXTERNALLY-MANAGED`` marker in its standard library folder. Before
-printing, it checks that ``python3 -m pip install`` really is refused there; otherwise it exits 1.
+``pip install`` into the system interpreter is refused (PEP 668, as on a stock Debian 12).
+
+Which interpreter. When PYTHON (the one running this script) is itself externally managed, as the
+distribution's own ``/usr/bin/python3`` is, the folder gets a link to it: CI then runs the README's
+commands with exactly the Python a user of that distribution has (Debian 12: 3.11.2), which a copy of
+whatever interpreter started CI never showed. Otherwise (no distribution Python, or one that is not
+managed) the folder gets a throwaway copy of PYTHON made externally managed: its executable, shared
+library and standard library (not its site-packages), pip through ``ensurepip``, then the
+``EXTERNALLY-MANAGED`` marker in its standard library folder.
+
+Either way, before printing, it checks that ``python3 -m pip install`` really is refused there (or, for a
+managed interpreter without pip, that the marker is in place); otherwise it exits 1.
 """
 
 from __future__ import annotations
@@ -16,6 +24,25 @@ import sysconfig
 from pathlib import Path
 
 MARKER_TEXT = "[externally-managed]\nError=This throwaway interpreter is externally managed (CI check).\n"
+
+
+def _marker(stdlib: Path) -> Path:
+    return stdlib / "EXTERNALLY-MANAGED"
+
+
+def managed_here() -> bool:
+    """True when this interpreter is externally managed (PEP 668: the marker beside its stdlib, no venv)."""
+    stdlib = Path(sysconfig.get_paths(vars={"installed_base": sys.base_prefix})["stdlib"])
+    return sys.prefix == sys.base_prefix and _marker(stdlib).is_file()
+
+
+def link(dest: Path) -> Path:
+    """A folder holding only ``python3``, a link to this (externally managed) interpreter."""
+    shutil.rmtree(dest, ignore_errors=True)
+    (dest / "bin").mkdir(parents=True)
+    python = dest / "bin" / "python3"
+    python.symlink_to(Path(getattr(sys, "_base_executable", sys.executable)))
+    return python
 
 
 def make(dest: Path) -> Path:
@@ -43,10 +70,17 @@ def make(dest: Path) -> Path:
 
 
 def refused(python: Path) -> bool:
-    """True when ``pip install`` into this interpreter fails with PEP 668's error."""
+    """True when ``pip install`` into this interpreter fails with PEP 668's error (or, where it has no pip
+    to ask, when it carries the marker pip would read)."""
     attempt = subprocess.run(
         [str(python), "-m", "pip", "install", "--dry-run", "nox"], capture_output=True, text=True, check=False
     )
+    if "No module named pip" in attempt.stderr:
+        check = (
+            "import sys, sysconfig, pathlib; sys.exit(not pathlib.Path(sysconfig.get_path('stdlib'),"
+            " 'EXTERNALLY-MANAGED').is_file())"
+        )
+        return subprocess.run([str(python), "-c", check], check=False).returncode == 0
     return attempt.returncode != 0 and "externally-managed-environment" in attempt.stdout + attempt.stderr
 
 
@@ -54,11 +88,15 @@ def main(argv: list[str]) -> int:
     if len(argv) != 1:
         print(__doc__.splitlines()[0], file=sys.stderr)
         return 2
-    python = make(Path(argv[0]).resolve())
+    if managed_here():
+        python, what = link(Path(argv[0]).resolve()), f"this machine's own {sys.executable}"
+    else:
+        python, what = make(Path(argv[0]).resolve()), f"a throwaway copy of {sys.executable}"
     if not refused(python):
         print(f"{python}: pip install was not refused; the PEP 668 check proves nothing", file=sys.stderr)
         return 1
-    print(f"{python}: externally managed (pip install refused)", file=sys.stderr)
+    version = sys.version.split()[0]
+    print(f"{python}: {what} (Python {version}), externally managed (pip install refused)", file=sys.stderr)
     print(python.parent)
     return 0
 

@@ -17,14 +17,18 @@ A baseline is a YAML list of ``{id, reason}``; ``id`` is a rule id or a scenario
   loses a race differently, for example a runaway program that a loaded machine lets run past the host's
   give-up bound instead of into a memory error. Either outcome keeps the entry true; anything else is
   *changed*. It is for a deviation whose outcome depends on timing, not a way to widen an entry.
+
+The file format is published as ``spec/schema/baseline.schema.json``, generated from ``Entry`` (with
+the two cross-field rules written into it as ``allOf``), and documented in ``docs/baselines.md``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from conformance.runner import CaseResult
 from conformance.yamlio import YamlFileError, read_yaml_file
@@ -34,11 +38,34 @@ class BaselineError(Exception):
     """The baseline file cannot be read; names the file, the entry and the field."""
 
 
+#: The two rules of ``Entry._one_way_of_failing``, as JSON Schema, for editors and other languages.
+_CROSS_FIELD_RULES: dict[str, Any] = {
+    "allOf": [
+        {
+            "description": "fails (the case fails on rules) or error (the case errors), not both",
+            "if": {"required": ["error"], "properties": {"error": {"type": "string"}}},
+            "then": {"properties": {"fails": {"maxItems": 0}}},
+        },
+        {
+            "description": "or_error is the timing-dependent alternative to fails: give fails too",
+            "if": {"required": ["or_error"], "properties": {"or_error": {"type": "string"}}},
+            "then": {"required": ["fails"], "properties": {"fails": {"minItems": 1}}},
+        },
+    ]
+}
+
+
 class Entry(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    """One known failure: a rule id or a scenario id, why it fails, and optionally how."""
+
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, use_attribute_docstrings=True, json_schema_extra=_CROSS_FIELD_RULES
+    )
 
     id: str = Field(min_length=1)
+    """A rule id (spec/) or a scenario id (its path under fixtures/scenarios/ without .yaml)."""
     reason: str = Field(min_length=1)
+    """Why it fails: what the implementation did and which documented statement that breaks."""
     fails: tuple[str, ...] = ()
     """Rule ids the listed case is observed to fail on; each must stay among its failing rules."""
     error: str | None = Field(default=None, min_length=1)
@@ -53,6 +80,10 @@ class Entry(BaseModel):
         if self.or_error is not None and not self.fails:
             raise ValueError("or_error is the timing-dependent alternative to fails: give fails too")
         return self
+
+
+#: The whole file: a list of entries (an empty file is an empty baseline).
+BASELINE_ADAPTER: TypeAdapter[list[Entry]] = TypeAdapter(list[Entry])
 
 
 @dataclass(frozen=True)
@@ -151,8 +182,11 @@ def _changed(entry: Entry | None, case: CaseResult) -> Problem | None:
         if case.verdict == "error" and entry.error in case.message:
             return None
         found = f"it now {case.verdict}s: {case.message[:200]}"
-        return Problem(entry.id, "changed", f"baseline entry {entry.id!r} expects an error with "
-                       f"{entry.error!r}, but {found}")
+        return Problem(
+            entry.id,
+            "changed",
+            f"baseline entry {entry.id!r} expects an error with {entry.error!r}, but {found}",
+        )
     missing = [rule for rule in entry.fails if rule not in case.failing_rules]
     if case.verdict == "fail" and not missing:
         return None

@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from conformance import protocol
+from conformance.baseline import BASELINE_ADAPTER
 from conformance.catalogue.model import RuleFile
 from conformance.catalogue.traceability import Traceability
 from conformance.paths import PROTOCOL_DIR, REPO_ROOT, SCHEMA_DIR
@@ -49,6 +50,11 @@ TARGETS: dict[str, tuple[Path, Callable[[], dict[str, Any]], str]] = {
     ),
     "traceability.schema.json": (SCHEMA_DIR, _model(Traceability), "build/spec/traceability.json"),
     "report.schema.json": (SCHEMA_DIR, _model(Report), "report.json of a conformance run"),
+    "baseline.schema.json": (
+        SCHEMA_DIR,
+        BASELINE_ADAPTER.json_schema,
+        "An expected-failures baseline (--expected-failures FILE), documented in docs/baselines.md",
+    ),
     "hello.schema.json": (PROTOCOL_DIR, _model(protocol.HelloCommand), "harness -> implementation: hello"),
     "hello-response.schema.json": (
         PROTOCOL_DIR,

@@ -78,6 +78,23 @@ def minimal_scenario(**overrides: Any) -> dict[str, Any]:
 ScenarioTree = Callable[..., Path]
 
 
+def copy_of_the_tree(into: Path) -> Path:
+    """The clone's tracked and unignored files, as a fresh clone would have them (no .venv, .nox, build)."""
+    import shutil
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    listed = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=root, capture_output=True, check=True
+    ).stdout.decode()
+    for name in filter(None, listed.split("\0")):
+        source = root / name
+        if source.is_file():
+            (into / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, into / name)
+    return into
+
+
 #: Under ``pytest -n 3 --dist loadgroup`` (``nox -s tests``), the tests that take longest, in the order
 #: they should start: xdist hands out one work unit at a time, so starting the long ones first lets the
 #: workers finish together instead of one waiting on a long test that started last. Node id prefixes;
@@ -85,6 +102,7 @@ ScenarioTree = Callable[..., Path]
 #: permitted variants of llmz, then the rest of the minute-scale tests).
 START_FIRST = (
     "tests/test_llmz_node.py::test_the_suite_against_llmz_1_0_1_matches_its_baseline",
+    "tests/test_doc_commands.py",
     "tests/test_packaging.py",
     "tests/test_spec_changes_doc.py::test_every_command_on_the_page_runs_as_written",
     "tests/test_conformance_reference.py",
@@ -110,6 +128,7 @@ ONE_WORKER = {
     "tests/test_golden.py": "reference-runs",
     "tests/test_llmz_mutants.py": "reference-runs",
     "tests/test_packaging.py": "packaging",
+    "tests/test_doc_commands.py": "doc-commands",
     "tests/test_permitted_variants.py": "permitted-variants",
     "tests/test_reliability_scenarios.py": "hostile-over-stdio",
     "tests/test_report_html.py": "report-html",

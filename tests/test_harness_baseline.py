@@ -6,11 +6,15 @@ import json
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
+import yaml
 from conftest import minimal_scenario
+from pydantic import ValidationError
 
 from conformance import baseline
 from conformance.cli import main
+from conformance.paths import REPO_ROOT
 from conformance.runner import CaseResult
 
 
@@ -91,9 +95,7 @@ def _run(
 def test_cli_expected_failures_exit_0_and_stale_entries_fail_the_run(
     scenario_tree: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    root = scenario_tree(
-        {"area/fake-crash": minimal_scenario(), "area/ok": minimal_scenario()}
-    )
+    root = scenario_tree({"area/fake-crash": minimal_scenario(), "area/ok": minimal_scenario()})
     system = minimal_scenario()["system"]
     entry = f"- id: {system}/area/fake-crash\n  reason: known crash\n"
     code, output, report = _run(root, tmp_path, entry, capsys)
@@ -144,3 +146,39 @@ def test_a_timing_dependent_entry_accepts_its_rules_or_its_named_error_and_nothi
     assert [p.kind for p in baseline.apply(crashed, [entry], known)] == ["changed"]
     with pytest.raises(ValueError, match="give fails too"):
         baseline.Entry(id="s/a/1", reason="x", or_error="did not settle")
+
+
+BASELINE_SCHEMA = REPO_ROOT / "spec" / "schema" / "baseline.schema.json"
+
+#: (entry, does the loader accept it): the published schema must say the same of each.
+SCHEMA_CASES = [
+    ({"id": "llmz.x.y", "reason": "why"}, True),
+    ({"id": "llmz/a/b", "reason": "why", "fails": ["llmz.x.y"]}, True),
+    ({"id": "llmz/a/b", "reason": "why", "error": "timed out"}, True),
+    ({"id": "llmz/a/b", "reason": "why", "fails": ["llmz.x.y"], "or_error": "memory"}, True),
+    ({"id": "llmz/a/b", "reason": "why", "fails": [], "error": "timed out"}, True),
+    ({"id": "llmz/a/b"}, False),
+    ({"id": "", "reason": "why"}, False),
+    ({"id": "llmz/a/b", "reason": "why", "because": "typo"}, False),
+    ({"id": "llmz/a/b", "reason": "why", "fails": ["llmz.x.y"], "error": "both"}, False),
+    ({"id": "llmz/a/b", "reason": "why", "or_error": "memory"}, False),
+    ({"id": "llmz/a/b", "reason": "why", "error": ""}, False),
+]
+
+
+@pytest.mark.parametrize(("entry", "accepted"), SCHEMA_CASES)
+def test_published_schema_and_loader_agree_on_each_entry(entry: dict[str, object], accepted: bool) -> None:
+    schema = json.loads(BASELINE_SCHEMA.read_text(encoding="utf-8"))
+    schema_says = jsonschema.Draft202012Validator(schema).is_valid([entry])
+    try:
+        baseline.Entry.model_validate(entry)
+        loader_says = True
+    except ValidationError:
+        loader_says = False
+    assert (schema_says, loader_says) == (accepted, accepted), entry
+
+
+def test_published_schema_accepts_the_shipped_baselines() -> None:
+    schema = json.loads(BASELINE_SCHEMA.read_text(encoding="utf-8"))
+    for path in (REPO_ROOT / "conformance" / "baselines").glob("*.yaml"):
+        jsonschema.Draft202012Validator(schema).validate(yaml.safe_load(path.read_text(encoding="utf-8")))

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import copy_of_the_tree
 
 from conformance.paths import REPO_ROOT, SCENARIO_ROOT
 
@@ -51,8 +52,7 @@ def _build(tmp: Path) -> tuple[Path, Path]:
     sdist_path = dist / sdist.stdout.strip().splitlines()[-1]
     # What `pip wheel --no-deps --no-build-isolation <sdist>` does, without pip: unpack, build_wheel.
     unpacked = tmp / "sdist"
-    with tarfile.open(sdist_path) as archive:
-        archive.extractall(unpacked, filter="data")
+    _unpack(sdist_path, unpacked)
     (source,) = unpacked.iterdir()
     wheel = _run(
         [
@@ -64,6 +64,25 @@ def _build(tmp: Path) -> tuple[Path, Path]:
     )
     assert wheel.returncode == 0, wheel.stderr[-3000:]
     return sdist_path, dist / wheel.stdout.strip().splitlines()[-1]
+
+
+def _unpack(archive_path: Path, into: Path) -> None:
+    """Unpack the sdist, refusing any member that is not a plain file or folder inside ``into``.
+
+    Why not ``extractall(filter="data")``: extraction filters arrived in Python 3.11.4, and the README's
+    test command must pass on Debian 12's own 3.11.2. Our own sdist holds only files and folders, so the
+    check the filter would make is short to write: no links, devices or paths leaving the folder."""
+    with tarfile.open(archive_path) as archive:
+        members = archive.getmembers()
+        root = into.resolve()
+        for member in members:
+            target = (into / member.name).resolve()
+            if not (member.isfile() or member.isdir()) or not target.is_relative_to(root):
+                raise AssertionError(f"{archive_path}: unexpected member {member.name!r} ({member.type!r})")
+        if hasattr(tarfile, "data_filter"):  # 3.11.4 and later: let the filter check again
+            archive.extractall(into, members=members, filter="data")
+        else:
+            archive.extractall(into, members=members)
 
 
 def _uv() -> str | None:
@@ -191,3 +210,15 @@ def test_a_clone_layout_planted_beside_the_installed_package_is_ignored(
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     report = json.loads((tmp_path / "build" / "conformance" / "reference" / "report.json").read_text())
     assert report["summary"]["passed"] > 1 and not str(report["run"]["suite_version"]).endswith("+clone")
+
+
+def test_pip_wheel_leaves_no_build_folder_or_egg_info_in_the_clone(tmp_path: Path) -> None:
+    """`pip wheel .` used to leave build/lib/, build/bdist.*/ and an .egg-info folder in the clone
+    (setup.py now builds in a temporary folder); build/ is where a clone's reports go."""
+    tree = copy_of_the_tree(tmp_path / "clone")
+    pip_wheel = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q"]
+    built = _run([*pip_wheel, "-w", str(tmp_path), "."], cwd=tree)
+    assert built.returncode == 0, built.stderr[-3000:]
+    assert list(tmp_path.glob("agent_runtime_conformance-*.whl"))
+    left = sorted(str(p.relative_to(tree)) for p in [*tree.glob("build/*"), *tree.glob("*.egg-info")])
+    assert left == [], f"the build left {left} in the clone"

@@ -4,7 +4,7 @@ Why: some llmz rules are about calls only the host makes (``inspect``, ``createI
 ``component.render``, ``tool.toJSON()``, ``DefaultComponents``, which names the package exposes). A
 language-neutral suite cannot call them itself, so each probe names the documented call and the adapter
 reports what its runtime answered, as one ``probe`` event (spec/protocol/records/llmz.md). A port in
-another language maps each probe to its equivalent API (docs/testing-your-runtime.md). Expectations pin
+another language maps each probe to its equivalent API (docs/testing-llmz.md, "Host calls"). Expectations pin
 only what the documents fix: acceptance of the documented options, budgets, presence of documented names,
 never wording.
 """

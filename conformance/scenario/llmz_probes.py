@@ -6,7 +6,7 @@ value, what ``iteration.error`` and ``iteration.exception`` hold, what ``result.
 with a recoverable failure. A ``probe`` step makes the adapter call that API at that point of the
 scenario and put the answers in one ``probe`` event; the harness judges the answers like any other part
 of the record. Each probe names the llmz call it maps to; a port in another language answers with its
-own equivalent (docs/testing-your-runtime.md, "Probes"). The answers are defined in
+own equivalent (docs/testing-llmz.md, "Answering probes"). The answers are defined in
 ``spec/protocol/records/llmz.md``.
 """
 
