@@ -35,9 +35,12 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from conformance.catalogue.load import load_catalogue
 from conformance.paths import REPO_ROOT
+from conformance.validation import field_problems
+from conformance.yamlio import YamlFileError, read_yaml_file
 
 LEDGER = Path(__file__).with_name("restated.yaml")
 #: Where restatements are looked for, relative to the clone (docs/ is prose about the suite, not part of it).
@@ -163,10 +166,48 @@ def scan(root: Path, params: dict[tuple[str, str], int]) -> list[Found]:
     return found
 
 
+class LedgerError(Exception):
+    """The ledger cannot be read; the message names the file and the field (issue 23: exit 2, no
+    traceback)."""
+
+
+class RestatedEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    file: str = Field(min_length=1)
+    rule: str = Field(min_length=1)
+    param: str = Field(min_length=1)
+    text: str = Field(min_length=1)
+    unrelated: str | None = None
+
+
+class RestatedLedger(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    restated: list[RestatedEntry] | None = None
+
+
 def read_ledger(path: Path = LEDGER) -> list[Entry]:
-    document = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else None
-    entries = (document or {}).get("restated") or []
-    return [Entry(**entry) for entry in entries]
+    """The ledger's entries (none when the file is absent or empty); a malformed ledger is a
+    ``LedgerError`` naming the file and each bad field."""
+    if not path.exists():
+        return []
+    try:
+        document = read_yaml_file(path)
+    except YamlFileError as exc:
+        raise LedgerError(str(exc)) from exc
+    try:
+        ledger = RestatedLedger.model_validate({} if document is None else document)
+    except ValidationError as exc:
+        raise LedgerError("; ".join(field_problems(exc, path))) from exc
+    entries = [Entry(**item.model_dump()) for item in ledger.restated or []]
+    bad = [(i, e.text) for i, e in enumerate(entries) if not re.search(_PLACEHOLDER, e.text)]
+    if bad:
+        index, text = bad[0]
+        raise LedgerError(
+            f"{path}: field restated.{index}.text: {text!r} holds no placeholder ({_PLACEHOLDER})"
+        )
+    return entries
 
 
 def _covers(entry: Entry, found: Found) -> bool:
@@ -186,8 +227,7 @@ def disagreements(root: Path, entries: list[Entry], params: dict[tuple[str, str]
             continue
         value = params[entry.rule, entry.param]
         if entry.file not in texts:
-            path = root / entry.file
-            texts[entry.file] = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+            texts[entry.file] = _lines(root, entry.file)
         hits = [(n, m) for n, line in enumerate(texts[entry.file], 1) if (m := entry.pattern().search(line))]
         if not hits:
             problems.append(
@@ -203,6 +243,18 @@ def disagreements(root: Path, entries: list[Entry], params: dict[tuple[str, str]
             for number, match in hits
         ]
     return problems
+
+
+def _lines(root: Path, name: str) -> list[str]:
+    """The lines of a file an entry names (none when it is gone); one that cannot be read as text, or
+    lies outside the clone, is the ledger's error, named."""
+    path = root / name
+    if not path.resolve().is_relative_to(root.resolve()):
+        raise LedgerError(f"{LEDGER.name}: file {name!r} is outside the clone")
+    try:
+        return path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LedgerError(f"{LEDGER.name}: file {name!r} cannot be read as UTF-8 text ({exc})") from exc
 
 
 def unrecorded(root: Path, entries: list[Entry], params: dict[tuple[str, str], int]) -> list[Found]:
@@ -248,10 +300,18 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m conformance.restated", description=__doc__.split("\n")[0]
     )
     parser.add_argument("--write", action="store_true", help="record unrecorded restatements in the ledger")
+    parser.add_argument("--ledger", type=Path, default=LEDGER, help=f"default: conformance/{LEDGER.name}")
     args = parser.parse_args(argv)
-    if args.write:
-        print(f"recorded {write()} new restatements in {LEDGER}")
-    problems = check()
+    if args.ledger != LEDGER and not args.ledger.is_file():
+        print(f"restated: {args.ledger}: no such ledger file", file=sys.stderr)
+        return 2
+    try:
+        if args.write:
+            print(f"recorded {write(ledger=args.ledger)} new restatements in {args.ledger}")
+        problems = check(ledger=args.ledger)
+    except LedgerError as exc:
+        print(f"restated: {exc}", file=sys.stderr)
+        return 2
     print("\n".join(problems) or "every restated number agrees with its rule's params")
     return 1 if problems else 0
 

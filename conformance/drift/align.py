@@ -21,8 +21,16 @@ PairKind = Literal["same", "renamed", "added", "removed"]
 
 RENAME_OVERLAP = 0.5
 """Share of units two differently headed sections must have in common to be one section renamed."""
+BOILERPLATE = 50
+"""A unit found in more new sections than this identifies none of them, so it is not used to find the
+candidates for a renamed section (the candidates are still scored on all their units); without this
+bound, one sentence repeated under 10,000 renamed headings costs 10,000 squared comparisons."""
 EDIT_SIMILARITY = 0.5
 """Word similarity above which a replaced unit is the old one edited rather than a new one."""
+MAX_PAIRINGS = 250_000
+"""The most unit comparisons one replaced run may cost when its units are paired as edits; a larger run
+(a section rewritten wholesale: thousands of sentences against thousands) is reported as removed and
+added units instead of taking hours (issue 23). A real release edits a few sentences at a time."""
 
 
 @dataclass(frozen=True)
@@ -88,22 +96,61 @@ def align(old: Document, new: Document) -> Alignment:
 
 
 def _pair_sections(old: list[Section], new: list[Section]) -> list[tuple[Section | None, Section | None]]:
+    """Pairs by path, then by heading, then by shared units. Each pass looks candidates up in an index
+    (issue 23): scanning every new section for every old one made a document of 10,000 headings take
+    minutes. Among equal keys the first unpaired new section wins, as a scan in document order would."""
     pairs: list[tuple[Section | None, Section | None]] = []
     for key in (_path, _title):
-        for a in list(old):
-            b = next((b for b in new if key(b) == key(a)), None)
-            if b is not None:
-                pairs.append((a, b))
-                old.remove(a)
-                new.remove(b)
-    for a in list(old):
-        best = max(new, key=lambda b: _overlap(a, b), default=None)
-        if best is not None and _overlap(a, best) >= RENAME_OVERLAP:
-            pairs.append((a, best))
-            old.remove(a)
-            new.remove(best)
+        waiting: dict[tuple[str, ...], list[Section]] = {}
+        for b in new:
+            waiting.setdefault(key(b), []).append(b)
+        matched: list[tuple[Section | None, Section | None]] = []
+        for a in old:
+            candidates = waiting.get(key(a))
+            if candidates:
+                matched.append((a, candidates.pop(0)))
+        taken = {id(side) for pair in matched for side in pair}
+        old = [a for a in old if id(a) not in taken]
+        new = [b for b in new if id(b) not in taken]
+        pairs += matched
+    pairs += _pair_renamed(old, new)
     pairs += [(a, None) for a in old] + [(None, b) for b in new]
     return sorted(pairs, key=_position)
+
+
+def _pair_renamed(old: list[Section], new: list[Section]) -> list[tuple[Section | None, Section | None]]:
+    """Unpaired sections sharing at least ``RENAME_OVERLAP`` of their units; only sections sharing a unit
+    that is not ``BOILERPLATE`` are compared (an index by fingerprint), so unrelated sections cost
+    nothing. Pairs are removed from ``old`` and ``new``."""
+    pairs: list[tuple[Section | None, Section | None]] = []
+    prints = {id(b): b.fingerprints() for b in new}
+    order = {id(b): position for position, b in enumerate(new)}
+    holding: dict[str, list[Section]] = {}
+    for b in new:
+        for fingerprint in prints[id(b)]:
+            holding.setdefault(fingerprint, []).append(b)
+    holding = {fp: held for fp, held in holding.items() if len(held) <= BOILERPLATE}
+    paired: set[int] = set()
+    for a in old:
+        ours = a.fingerprints()
+        seen: dict[int, Section] = {}
+        for fingerprint in ours:
+            for b in holding.get(fingerprint, ()):
+                if id(b) not in paired:
+                    seen.setdefault(id(b), b)
+        candidates = sorted(seen.values(), key=lambda b: order[id(b)])  # document order, as a scan
+        best = max(candidates, key=lambda b: _shared(ours, prints[id(b)]), default=None)
+        if best is not None and _shared(ours, prints[id(best)]) >= RENAME_OVERLAP:
+            pairs.append((a, best))
+            paired.add(id(best))
+    taken = {id(a) for a, _ in pairs}
+    old[:] = [a for a in old if id(a) not in taken]
+    new[:] = [b for b in new if id(b) not in paired]
+    return pairs
+
+
+def _shared(ours: set[str], theirs: set[str]) -> float:
+    return len(ours & theirs) / max(len(ours | theirs), 1)
 
 
 def _path(section: Section) -> tuple[str, ...]:
@@ -112,11 +159,6 @@ def _path(section: Section) -> tuple[str, ...]:
 
 def _title(section: Section) -> tuple[str, ...]:
     return (section.title,)
-
-
-def _overlap(a: Section, b: Section) -> float:
-    ours, theirs = a.fingerprints(), b.fingerprints()
-    return len(ours & theirs) / max(len(ours | theirs), 1)
 
 
 def _position(pair: tuple[Section | None, Section | None]) -> tuple[int, int]:
@@ -151,6 +193,8 @@ def _align_section(old: Section | None, new: Section | None) -> SectionAlignment
 
 def _pair_units(old: list[Unit], new: list[Unit]) -> list[UnitChange]:
     """Pair each old unit with the most similar unused new unit after the last one paired (order kept)."""
+    if len(old) * len(new) > MAX_PAIRINGS:
+        return [UnitChange("removed", u, None) for u in old] + [UnitChange("added", None, n) for n in new]
     changes: list[UnitChange] = []
     used: set[int] = set()
     floor = 0

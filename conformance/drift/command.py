@@ -9,7 +9,10 @@ cannot be read or named.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,6 +26,9 @@ from conformance.drift.impact import RuleRef, impacts, uncited
 from conformance.drift.radius import Index
 from conformance.drift.report import build, console, to_markdown, version_of
 from conformance.paths import BUILD_ROOT, GOLDEN_ROOT, SCENARIO_ROOT, SPEC_ROOT
+from conformance.report.files import file_problem, write_atomic
+
+OUTPUTS = ("drift.json", "drift.md")
 
 
 class DriftError(Exception):
@@ -71,11 +77,53 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
+MAX_DOCUMENT_BYTES = 2 * 1024 * 1024
+"""The largest document ``spec drift`` reads: twenty times the largest source document (about 90 KB).
+Anything larger is not a release of one of them, and aligning it would take minutes (issue 23)."""
+
+
 def read_document(path: Path) -> Document:
+    """The parsed document; a file that is missing, too large, binary or not UTF-8 is a ``DriftError``
+    naming it and saying what was expected."""
     try:
-        return parse(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DriftError(f"{path}: cannot read the document ({exc})") from exc
+        with path.open("rb") as handle:
+            data = handle.read(MAX_DOCUMENT_BYTES + 1)
+    except OSError as exc:
+        raise DriftError(f"{path}: cannot read the document ({exc.strerror or exc})") from exc
+    if len(data) > MAX_DOCUMENT_BYTES:
+        raise DriftError(
+            f"{path}: larger than {MAX_DOCUMENT_BYTES // 1024 // 1024} MB; expected a markdown document "
+            "(the source documents are under 100 KB)"
+        )
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise DriftError(
+            f"{path}: holds a NUL byte at offset {nul}: a binary file, expected a markdown document"
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DriftError(
+            f"{path}: not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); expected a markdown "
+            "document saved as UTF-8"
+        ) from exc
+    return parse(text)
+
+
+def output_problem(out: Path) -> str | None:
+    """Why the reports cannot be written into ``out``: it is a link, a file, or holds something other
+    than a regular file where a report goes (``conformance.report.files`` follows no link either)."""
+    with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+        mode = os.lstat(out).st_mode
+        if stat.S_ISLNK(mode):
+            return f"--out {out}: is a symbolic link; give the real folder"
+        if not stat.S_ISDIR(mode):
+            return f"--out {out}: is not a folder"
+    for name in OUTPUTS:
+        problem = file_problem(out / name)
+        if problem:
+            return f"--out {out}: {problem}"
+    return None
 
 
 def document_name(old: Path, new: Path, given: str | None) -> str:
@@ -93,6 +141,9 @@ def document_name(old: Path, new: Path, given: str | None) -> str:
 def drift(args: argparse.Namespace) -> int:
     name = document_name(args.old, args.new, args.document)
     old, new = read_document(args.old), read_document(args.new)
+    problem = output_problem(args.out)
+    if problem:
+        raise DriftError(problem)
     rules = rule_refs(load_catalogue(args.spec, schema_check=False), name)
     alignment = align(old, new)
     report = build(
@@ -103,11 +154,8 @@ def drift(args: argparse.Namespace) -> int:
         uncited(alignment, rules),
         load_index(),
     )
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "drift.json").write_text(
-        json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
-    )
-    (args.out / "drift.md").write_text(to_markdown(report), encoding="utf-8")
+    write_atomic(args.out / "drift.json", json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    write_atomic(args.out / "drift.md", to_markdown(report))
     print(
         "\n".join([*console(report)[:-1], f"reports: {args.out}/drift.json, drift.md", console(report)[-1]])
     )
