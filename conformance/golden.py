@@ -79,11 +79,29 @@ def movement(old: Any, new: Any) -> str:
     return "; ".join(parts) or "events reordered"
 
 
-def _read(path: Path) -> Any:
+def _read(path: Path) -> tuple[str | None, Any, str | None]:
+    """A golden file's text, its record, and why it is not a golden record (not UTF-8, not JSON, not an
+    object), or why it cannot be read at all; ``(None, None, None)`` when there is none. A golden that
+    is not JSON is moved, never a traceback (issue 23): regenerating rewrites it."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except ValueError:
-        return None  # an unreadable golden: every field of the new record counts as moved
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None, None, None
+    except OSError as exc:
+        return None, None, f"cannot be read ({exc.strerror or exc})"
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return "", None, f"not UTF-8 (byte at offset {exc.start})"
+    try:
+        record = json.loads(text)
+    except ValueError as exc:
+        return text, None, f"not JSON ({exc})"
+    except RecursionError:
+        return text, None, "not JSON this tool can read (nested too deeply)"
+    if not isinstance(record, dict):
+        return text, None, f"a JSON {type(record).__name__}, not a record object"
+    return text, record, None
 
 
 @dataclass
@@ -123,6 +141,12 @@ class Review:
         ]
 
 
+def _changed(record: Any, wrong: str | None, new: Any) -> str:
+    if wrong is not None:
+        return f"the golden file is {wrong[:200]}; regenerating replaces it ({_counts(new)})"
+    return movement(record, new)
+
+
 def review(keyword: str | None = None, root: Path = SCENARIO_ROOT, golden: Path = GOLDEN_ROOT) -> Review:
     """Play every (selected) scenario on the in-process reference and compare with its golden file."""
     from conformance.adapters.reference import ReferenceAdapter
@@ -140,21 +164,24 @@ def review(keyword: str | None = None, root: Path = SCENARIO_ROOT, golden: Path 
             )
             continue
         text, path = golden_text(case.record), golden / f"{item.id}.json"
-        old = path.read_text(encoding="utf-8") if path.exists() else None
+        old, record, wrong = _read(path)
+        if old is None and wrong is not None:
+            result.problems.append(f"{path}: the golden {wrong}; expected a JSON file")
+            continue
         if old == text:
             continue
         rules = tuple(case.rules)
         moved = (
             Moved(item.id, rules, "added", _counts(case.record))
             if old is None
-            else Moved(item.id, rules, "changed", movement(_read(path), case.record))
+            else Moved(item.id, rules, "changed", _changed(record, wrong, case.record))
         )
         result.moved.append(moved)
         result.texts[path] = text
     result.played = len(items)
     if keyword is None:  # orphans only mean something when every scenario was played
         known = {item.id for item in items}
-        for path in sorted(golden.rglob("*.json")):
+        for path in sorted(p for p in golden.rglob("*.json") if not p.is_dir()):
             scenario = path.relative_to(golden).with_suffix("").as_posix()
             if scenario not in known:
                 result.moved.append(Moved(scenario, (), "removed", "no scenario has this id any more"))
