@@ -141,9 +141,25 @@ def run_python(args: list[str]) -> int:
     os.execve(command[0], command, env)
 
 
+def usage_problem(argv: list[str]) -> str | None:
+    """Why ``argv`` is neither ``python ARGS`` nor nox options: a first word that is not an option is a
+    command this script does not have (``bootstrap.py pyhton x.py``), said in one line instead of nox's
+    whole usage text."""
+    if argv and argv[0] != "python" and not argv[0].startswith("-"):
+        return (
+            f"bootstrap: unknown command {argv[0]!r}: expected `python ARGS...` or nox options "
+            "(`-s SESSION [-- ARGS]`, `-l` to list the sessions)"
+        )
+    return None
+
+
 def main(argv: list[str]) -> int:
     if argv[:1] == ["python"]:
         return run_python(argv[1:])
+    problem = usage_problem(argv)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
     ensure_nox()
     noxfile = [] if {"-f", "--noxfile"} & set(argv) else ["-f", str(ROOT / "noxfile.py")]
     command = [str(NOX), *noxfile, *argv]

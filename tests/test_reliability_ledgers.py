@@ -123,7 +123,7 @@ def test_a_restated_ledger_naming_a_file_outside_the_clone_is_exit_2(
         )
     entry["file"] = "binary.yaml"
     (tmp_path / "binary.yaml").write_bytes(b"\xff\xfe")
-    with pytest.raises(restated.LedgerError, match="'binary.yaml' cannot be read as UTF-8"):
+    with pytest.raises(restated.LedgerError, match=r"'binary\.yaml' cannot be read as UTF-8"):
         restated.disagreements(
             tmp_path, [restated.Entry(**entry)], {("llmz.memory.default-limit", "limit"): 1}
         )
