@@ -145,7 +145,7 @@ def test_broken_framing_is_a_400(server: FakeServer, request_bytes: bytes) -> No
 
 def test_a_body_cut_short_does_not_hurt_the_server(server: FakeServer) -> None:
     with socket.create_connection(("127.0.0.1", server.port), timeout=5) as raw:
-        raw.sendall(b'POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{"mo')
+        raw.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{\"mo")
         raw.shutdown(socket.SHUT_WR)
         reply = raw.recv(65536)
     assert reply == b"" or b" 400 " in reply.split(b"\r\n", 1)[0]
