@@ -27,6 +27,9 @@ PRIVATE_PREFIX = "x-"
 MAX_NOTES = 20
 """At most this many notes per case: a runtime that tags every event with a trace id needs one line to say
 so, not a thousand."""
+MAX_NOTE = 300
+"""At most this many characters per note: an x- key, an own event type or an undocumented value is the
+implementation's text and may be megabytes long; report.json keeps the record's size, not the notes'."""
 
 
 @cache
@@ -56,10 +59,14 @@ def set_aside(system: str, record: dict[str, Any]) -> tuple[dict[str, Any], list
     events = kept.get("events")
     if isinstance(events, list):
         own = [i for i, e in enumerate(events) if isinstance(e, dict) and e.get("type") not in known]
+        folded = {name.casefold(): name for name in known}
         for index in own:
+            kind = events[index].get("type")
+            near = folded.get(kind.casefold()) if isinstance(kind, str) else None
+            hint = f"; the vocabulary's {json.dumps(near)} differs only in case" if near else ""
             notes.append(
-                f"events[{index}]: event type {json.dumps(events[index].get('type'))} is the "
-                f"implementation's own (not in the {system} vocabulary): ignored by judging"
+                f"events[{index}]: event type {json.dumps(kind)} is the implementation's own "
+                f"(not in the {system} vocabulary{hint}): ignored by judging"
             )
         if own:
             dropped = set(own)
@@ -114,7 +121,13 @@ def notes(system: str, record: dict[str, Any]) -> tuple[dict[str, Any], list[str
     found = removed + undocumented(system, record)
     if len(found) > MAX_NOTES:
         found = [*found[:MAX_NOTES], f"... and {len(found) - MAX_NOTES} more"]
-    return judged, found
+    return judged, [_bounded(note) for note in found]
+
+
+def _bounded(note: str) -> str:
+    if len(note) <= MAX_NOTE:
+        return note
+    return f"{note[: MAX_NOTE - 40]}... ({len(note):,} characters in all)"
 
 
 # --- the plan: the schema reduced to where open sets occur -------------------------------------------------

@@ -36,6 +36,14 @@ def terminal_text(text: str) -> str:
     return _NOT_TERMINAL.sub(_visible, text)
 
 
+def html_page(page: str) -> str:
+    """A whole HTML page with every control character, lone surrogate and bidirectional override made
+    visible: HTML forbids most controls (NUL, ESC) and an override would reorder what a reader sees. The
+    page's own markup holds none, so one pass over the page covers every text that came from the
+    implementation (messages, notes, names)."""
+    return terminal_text(page)
+
+
 def markdown_text(text: str) -> str:
     """``text`` for report.md: HTML markup escaped, control characters made visible."""
     return html.escape(terminal_text(text), quote=False)

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from conformance.catalogue.load import Catalogue, load_catalogue
 from conformance.report.compare import ReportError, load
+from conformance.report.escape import html_page
 from conformance.report.files import file_problem, write_atomic
 from conformance.report.model import Report, ScenarioReport
 from conformance.systems import SYSTEMS
@@ -338,7 +339,7 @@ def render(reports: list[Report], catalogue: Catalogue) -> str:
 
 def write(reports: list[Report], catalogue: Catalogue, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, render(reports, catalogue))  # a reader never sees half a page
+    write_atomic(path, html_page(render(reports, catalogue)))  # a reader never sees half a page
     return path
 
 

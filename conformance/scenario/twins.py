@@ -20,6 +20,7 @@ every key before it must exist.
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 from pydantic import Field, model_validator
@@ -93,9 +94,18 @@ def _step(node: Any, key: str, where: str) -> Any:
     raise TwinError(f"{where} is inside a {type(node).__name__}, not an object or a list")
 
 
+_POSITION = re.compile(r"0|[1-9][0-9]{0,8}")
+"""A list position as the documents write one: plain ASCII digits, counted from 0. Not negative (``-1``
+would silently mean the last item), not ``--1``, ``²`` or ``٣`` (``str.isdigit`` accepts those and
+``int`` then raised a ValueError the loader did not expect: a traceback instead of a load error)."""
+
+
 def _position(node: list[Any], key: str, where: str) -> int:
-    if not key.lstrip("-").isdigit() or not -len(node) <= int(key) < len(node):
-        raise TwinError(f"{where}: expected a position in a list of {len(node)}, got {key!r}")
+    if not _POSITION.fullmatch(key) or int(key) >= len(node):
+        raise TwinError(
+            f"{where}: expected a position in a list of {len(node)}, got {key!r} (positions are plain "
+            "numbers counted from 0)"
+        )
     return int(key)
 
 

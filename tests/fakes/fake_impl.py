@@ -38,6 +38,13 @@ blank-lines        write 1,000 blank lines, then answer
 split              write the answer in two parts with a pause between them
 stderr-flood       write 5 MB to stderr without a newline, then answer
 big-record         answer with a 20 MB record
+stale              answer with the previous case's seq, then hang (a record of another case)
+own-many, x-many   a record with 5,000 events of its own types; with 10,000 x- fields
+x-deep, x-top      x- fields nested 450 levels deep; an x- field at the top of the record
+x-controls         an x- key and value of a megabyte holding every control character
+open-controls      an undocumented open-set value and an own event type of that text
+type-case          an event type that is a documented one in other case (``SPEAK``)
+enormous           a twin (an id with ``~``) answers with a 5 MB ``final.status``
 close-stdin        close stdin, then answer (the next write to it fails)
 controls           answer with an error whose message holds every control character, lone surrogates,
                    bidirectional overrides and HTML;  controls-skip: a skip with that reason;
@@ -209,7 +216,44 @@ def _hostile(seq: int, scenario: dict[str, Any], behaviour: str) -> dict[str, An
     if behaviour == "close-stdin":
         os.close(0)
         return good
-    return good
+    if behaviour == "stale":
+        _write(json.dumps({"seq": seq - 1, "record": _record(scenario)}) + "\n")
+        time.sleep(3600)
+    return _contract(seq, scenario, behaviour) or good
+
+
+#: An open-set value (``console.level``), an x- key and an own event type made of the worst text.
+WORST = "w" + CONTROLS + "q" * 1_000_000
+
+
+def _contract(seq: int, scenario: dict[str, Any], behaviour: str) -> dict[str, Any] | None:
+    """The record contract's hostile records (``tests/test_reliability_records.py``), akan-shaped."""
+    record = _record(scenario)
+    events, final = record["events"], record["final"]
+    if behaviour == "own-many":
+        events += [{"type": f"own-{i}", "x-n": i} for i in range(5000)]
+    elif behaviour == "x-many":
+        final.update({f"x-{i}": i for i in range(5000)})
+        events[0].update({f"x-{i}": "v" * 100 for i in range(5000)})
+    elif behaviour == "x-deep":
+        nested: dict[str, Any] = {}
+        for _ in range(150):
+            nested = {"data": [{"x-in": nested}], "x-more": [nested and {}]}
+        final["nested"] = nested
+    elif behaviour == "x-top":
+        record["x-trace"] = {"id": "abc", "spans": list(range(1000))}
+    elif behaviour == "x-controls":
+        final["x-" + WORST] = WORST
+    elif behaviour == "open-controls":
+        events.append({"type": "console", "level": WORST, "text": "hi"})
+        events.append({"type": "Speak" + WORST, "sentence": "x"})
+    elif behaviour == "type-case":
+        events.append({"type": "SPEAK", "sentence": "shouted"})
+    elif behaviour == "enormous":
+        final["status"] = "ok" if scenario.get("id", "").find("~") < 0 else "o" + "k" * 5_000_000
+    else:
+        return None
+    return {"seq": seq, "record": record}
 
 
 HOSTILE = frozenset(
@@ -217,7 +261,8 @@ HOSTILE = frozenset(
         *("grandchild-exit", "grandchild-hang", "grandchild-escape", "segfault", "abort", "exit139"),
         *("exit0", "stray-after", "stray-before", "duplicate", "nan", "deep", "huge-line", "flood"),
         *("close-stdout", "binary", "seq-string", "seq-bool", "both", "blank-lines", "split"),
-        *("stderr-flood", "big-record", "close-stdin"),
+        *("stderr-flood", "big-record", "close-stdin", "stale", "own-many", "x-many", "x-deep", "x-top"),
+        *("x-controls", "open-controls", "type-case", "enormous"),
     ]
 )
 
