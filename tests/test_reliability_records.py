@@ -70,7 +70,9 @@ def test_an_x_field_at_the_top_of_the_record_is_set_aside_not_an_error(
     assert cases["x-top"]["notes"] == ["x-trace: an x- field, ignored by judging"]
 
 
-def test_thousands_of_own_events_are_summed_up_in_one_line(run: tuple[Path, dict[str, dict[str, Any]]]) -> None:
+def test_thousands_of_own_events_are_summed_up_in_one_line(
+    run: tuple[Path, dict[str, dict[str, Any]]],
+) -> None:
     _, cases = run
     notes = cases["own-many"]["notes"]
     assert notes[-1] == f"... and {5000 + 5000 - MAX_NOTES} more"  # an own event and its x- field each
@@ -84,7 +86,9 @@ def test_an_event_type_in_other_case_is_named_next_to_the_documented_one(
     assert 'event type "SPEAK"' in note and 'the vocabulary\'s "speak" differs only in case' in note
 
 
-def test_a_megabyte_of_control_characters_is_cut_and_counted(run: tuple[Path, dict[str, dict[str, Any]]]) -> None:
+def test_a_megabyte_of_control_characters_is_cut_and_counted(
+    run: tuple[Path, dict[str, dict[str, Any]]],
+) -> None:
     """Before: each such note carried the whole megabyte into every report file."""
     _, cases = run
     for behaviour in ("x-controls", "open-controls"):

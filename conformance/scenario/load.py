@@ -27,7 +27,7 @@ from conformance.judging.normalise import scenario_values
 from conformance.paths import SCENARIO_ROOT
 from conformance.resources import files_under
 from conformance.scenario.answer_key import case_payload
-from conformance.scenario.twins import TwinError, twin_id
+from conformance.scenario.twins import SHOWN, TwinError, shown, twin_id
 from conformance.scenario.twins import apply as apply_twin
 from conformance.systems import SYSTEMS
 from conformance.validation import field_problems
@@ -177,7 +177,8 @@ def _twin_documents(document: dict[str, Any], scenario: AnyScenario) -> dict[str
 
 def _first_problem(exc: ValidationError) -> str:
     error = exc.errors()[0]
-    return f"field {'.'.join(map(str, error['loc'])) or '(case)'}: {error['msg']}"
+    field = ".".join(map(str, error["loc"])) or "(case)"
+    return f"field {shown(field) if len(field) > SHOWN else field}: {error['msg'][:SHOWN]}"
 
 
 def parse_scenario(document: dict[str, Any]) -> AnyScenario:

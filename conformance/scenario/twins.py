@@ -53,9 +53,22 @@ class Twin(Strict):
             head = path.split(".", 1)[0]
             if head not in PATCHABLE:
                 raise ValueError(
-                    f"{path!r}: a twin patches only the played half ({', '.join(PATCHABLE)}), not {head!r}"
+                    f"{shown(path)}: a twin patches only the played half ({', '.join(PATCHABLE)}), not {shown(head)}"
                 )
         return self
+
+
+SHOWN = 120
+"""The most characters of a path a message quotes: a patch path is the author's text and may be a
+megabyte long (issue 23); the message must still fit on a screen."""
+
+
+def shown(text: str) -> str:
+    """``text`` quoted as ``repr`` does, its middle cut when it is longer than ``SHOWN``."""
+    if len(text) <= SHOWN:
+        return repr(text)
+    half = SHOWN // 2
+    return repr(text[:half] + "..." + text[-half:]) + f" ({len(text):,} characters)"
 
 
 def twin_id(scenario_id: str, name: str) -> str:
@@ -79,7 +92,7 @@ def _parent(document: dict[str, Any], path: str, name: str) -> tuple[Any, str]:
     *heads, last = path.split(".")
     node: Any = document
     for index, key in enumerate(heads):
-        node = _step(node, key, f"twins.{name}: {path!r}: {'.'.join(heads[: index + 1])!r}")
+        node = _step(node, key, f"twins.{name}: {shown(path)}: {shown('.'.join(heads[: index + 1]))}")
     return node, last
 
 
@@ -103,14 +116,14 @@ would silently mean the last item), not ``--1``, ``²`` or ``٣`` (``str.isdigit
 def _position(node: list[Any], key: str, where: str) -> int:
     if not _POSITION.fullmatch(key) or int(key) >= len(node):
         raise TwinError(
-            f"{where}: expected a position in a list of {len(node)}, got {key!r} (positions are plain "
+            f"{where}: expected a position in a list of {len(node)}, got {shown(key)} (positions are plain "
             "numbers counted from 0)"
         )
     return int(key)
 
 
 def _put(parent: Any, key: str, value: Any, path: str, name: str) -> None:
-    where = f"twins.{name}: {path!r}"
+    where = f"twins.{name}: {shown(path)}"
     if isinstance(parent, dict):
         parent[key] = value
     elif isinstance(parent, list):
@@ -120,7 +133,7 @@ def _put(parent: Any, key: str, value: Any, path: str, name: str) -> None:
 
 
 def _drop(parent: Any, key: str, path: str, name: str) -> None:
-    where = f"twins.{name}: {path!r}"
+    where = f"twins.{name}: {shown(path)}"
     if isinstance(parent, dict):
         if key not in parent:
             raise TwinError(f"{where} does not exist in the scenario, so it cannot be removed")
