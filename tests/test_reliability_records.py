@@ -25,13 +25,14 @@ from conformance.records.extras import MAX_NOTE, MAX_NOTES
 
 pytestmark = pytest.mark.reliability
 
+Run = tuple[Path, dict[str, dict[str, Any]]]
 BEHAVIOURS = ("own-many", "x-many", "x-deep", "x-top", "x-controls", "open-controls", "type-case")
 #: What a terminal acts on (tab and newline excepted): none of it may reach report.md or report.html.
 TERMINAL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, dict[str, Any]]]:
+def run(tmp_path_factory: pytest.TempPathFactory) -> Run:
     """One run of every behaviour (akan cases): (report folder, case id -> its report.json entry)."""
     tmp = tmp_path_factory.mktemp("contract")
     root = tmp / "scenarios"
@@ -51,9 +52,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, dict[
 
 
 @pytest.mark.parametrize("behaviour", BEHAVIOURS)
-def test_every_freedom_used_hard_still_passes_with_few_short_notes(
-    run: tuple[Path, dict[str, dict[str, Any]]], behaviour: str
-) -> None:
+def test_every_freedom_used_hard_still_passes_with_few_short_notes(run: Run, behaviour: str) -> None:
     _, cases = run
     case = cases[behaviour]
     assert case["verdict"] == "pass", case.get("message")
@@ -62,7 +61,7 @@ def test_every_freedom_used_hard_still_passes_with_few_short_notes(
 
 
 def test_an_x_field_at_the_top_of_the_record_is_set_aside_not_an_error(
-    run: tuple[Path, dict[str, dict[str, Any]]],
+    run: Run,
 ) -> None:
     """Before: "invalid record: Additional properties are not allowed ('x-trace' was unexpected)", though
     the protocol allows x- fields at any depth."""
@@ -71,7 +70,7 @@ def test_an_x_field_at_the_top_of_the_record_is_set_aside_not_an_error(
 
 
 def test_thousands_of_own_events_are_summed_up_in_one_line(
-    run: tuple[Path, dict[str, dict[str, Any]]],
+    run: Run,
 ) -> None:
     _, cases = run
     notes = cases["own-many"]["notes"]
@@ -79,7 +78,7 @@ def test_thousands_of_own_events_are_summed_up_in_one_line(
 
 
 def test_an_event_type_in_other_case_is_named_next_to_the_documented_one(
-    run: tuple[Path, dict[str, dict[str, Any]]],
+    run: Run,
 ) -> None:
     _, cases = run
     (note,) = cases["type-case"]["notes"]
@@ -87,7 +86,7 @@ def test_an_event_type_in_other_case_is_named_next_to_the_documented_one(
 
 
 def test_a_megabyte_of_control_characters_is_cut_and_counted(
-    run: tuple[Path, dict[str, dict[str, Any]]],
+    run: Run,
 ) -> None:
     """Before: each such note carried the whole megabyte into every report file."""
     _, cases = run
@@ -95,14 +94,14 @@ def test_a_megabyte_of_control_characters_is_cut_and_counted(
         assert all("characters in all)" in note for note in cases[behaviour]["notes"])
 
 
-def test_report_files_stay_small(run: tuple[Path, dict[str, dict[str, Any]]]) -> None:
+def test_report_files_stay_small(run: Run) -> None:
     out, _ = run
     for name in ("report.json", "report.md", "report.html", "junit.xml"):
         assert (out / name).stat().st_size < 500_000, name
 
 
 def test_report_md_and_html_hold_no_control_characters_or_live_markup(
-    run: tuple[Path, dict[str, dict[str, Any]]],
+    run: Run,
 ) -> None:
     """Before: report.html wrote a note's control characters (NUL, ESC, bidirectional overrides) as they
     came."""
@@ -114,7 +113,7 @@ def test_report_md_and_html_hold_no_control_characters_or_live_markup(
         assert "\\x1b" in text, name
 
 
-def test_junit_xml_parses(run: tuple[Path, dict[str, dict[str, Any]]]) -> None:
+def test_junit_xml_parses(run: Run) -> None:
     out, _ = run
     suite = ET.parse(out / "junit.xml").getroot().find("testsuite")
     assert suite is not None and len(suite.findall("testcase")) == len(BEHAVIOURS)

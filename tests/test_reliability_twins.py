@@ -186,10 +186,11 @@ TWIN_ANSWERS = {
     "fake-enormous": ("fail", "twin 'fake-enormous': they differ at character 2 (lengths 2 and 5000001)"),
 }
 TIMEOUT = 3
+TwinRun = tuple[Path, dict[str, dict[str, Any]], float]
 
 
 @pytest.fixture(scope="module")
-def twin_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, dict[str, Any]], float]:
+def twin_run(tmp_path_factory: pytest.TempPathFactory) -> TwinRun:
     """One run: a scenario per hostile twin answer, each followed by a plain case that must pass."""
     tmp = tmp_path_factory.mktemp("twins")
     root = tmp / "scenarios"
@@ -212,9 +213,7 @@ def twin_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, 
 
 
 @pytest.mark.parametrize("twin", sorted(TWIN_ANSWERS))
-def test_a_hostile_twin_answer_decides_the_case_naming_the_twin(
-    twin_run: tuple[Path, dict[str, dict[str, Any]], float], twin: str
-) -> None:
+def test_a_hostile_twin_answer_decides_the_case_naming_the_twin(twin_run: TwinRun, twin: str) -> None:
     _, cases, _ = twin_run
     index = list(TWIN_ANSWERS).index(twin)
     case = cases[f"{index:02}-main"]
@@ -225,7 +224,7 @@ def test_a_hostile_twin_answer_decides_the_case_naming_the_twin(
 
 
 def test_hostile_twins_cost_at_most_their_timeouts(
-    twin_run: tuple[Path, dict[str, dict[str, Any]], float],
+    twin_run: TwinRun,
 ) -> None:
     _, _, elapsed = twin_run
     waits = sum(1 for verdict, words in TWIN_ANSWERS.values() if "timeout" in words)
@@ -233,7 +232,7 @@ def test_hostile_twins_cost_at_most_their_timeouts(
 
 
 def test_reports_of_a_megabyte_relation_stay_small(
-    twin_run: tuple[Path, dict[str, dict[str, Any]], float],
+    twin_run: TwinRun,
 ) -> None:
     out, _, _ = twin_run
     for name in ("report.json", "report.md", "report.html", "junit.xml"):

@@ -53,7 +53,8 @@ class Twin(Strict):
             head = path.split(".", 1)[0]
             if head not in PATCHABLE:
                 raise ValueError(
-                    f"{shown(path)}: a twin patches only the played half ({', '.join(PATCHABLE)}), not {shown(head)}"
+                    f"{shown(path)}: a twin patches only the played half ({', '.join(PATCHABLE)}), "
+                    f"not {shown(head)}"
                 )
         return self
 
