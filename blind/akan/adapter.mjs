@@ -22,18 +22,17 @@ async function handle(msg) {
   if (msg.cmd === "stop") process.exit(0);
   if (msg.cmd === "run") {
     const c = msg.case;
-    const why = c.system !== "akan" ? `system ${c.system} is not implemented` : unsupported(c);
     let reply;
-    if (why) reply = { seq: msg.seq, skip: { reason: why } };
-    else {
-      try {
-        reply = { seq: msg.seq, record: await playCase(c) };
-      } catch (e) {
-        console.error(e?.stack ?? e);
-        reply = { seq: msg.seq, error: { message: String(e?.message ?? e) } };
-      }
+    // One try around all of it: a malformed case (steps not a list, a null step) must be this case's
+    // error; thrown outside it, the case was never answered and the harness waited for its timeout.
+    try {
+      const why = c?.system !== "akan" ? `system ${c?.system} is not implemented` : unsupported(c);
+      reply = why ? { seq: msg.seq, skip: { reason: why } } : { seq: msg.seq, record: await playCase(c) };
+    } catch (e) {
+      console.error(e?.stack ?? e);
+      reply = { seq: msg.seq, error: { message: String(e?.message ?? e) } };
     }
-    dump(c, reply);
+    if (c && typeof c.id === "string") dump(c, reply);
     return answer(reply);
   }
   return answer({ error: { message: `unknown command ${msg.cmd}` } });
@@ -42,5 +41,16 @@ async function handle(msg) {
 let queue = Promise.resolve();
 createInterface({ input: process.stdin }).on("line", (line) => {
   if (!line.trim()) return;
-  queue = queue.then(() => handle(JSON.parse(line))).catch((e) => console.error(e?.stack ?? e));
+  let msg;
+  try {
+    msg = JSON.parse(line);
+  } catch {
+    msg = null;
+  }
+  if (msg === null || typeof msg !== "object" || Array.isArray(msg)) {
+    // No seq to answer with: say so once, and read on (a line that is not a command loses nothing else).
+    queue = queue.then(() => answer({ error: { message: `not a JSON command: ${JSON.stringify(line.slice(0, 80))}` } }));
+    return;
+  }
+  queue = queue.then(() => handle(msg)).catch((e) => console.error(e?.stack ?? e));
 });

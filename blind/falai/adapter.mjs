@@ -44,9 +44,11 @@ async function answer(command) {
     return (command.protocol ?? []).includes(2) ? HELLO : { error: { message: 'only protocol 2 is spoken' } };
   }
   if (command.cmd === 'run') {
-    const reason = cannotExpress(command.case);
-    if (reason) return { seq: command.seq, skip: { reason } };
     try {
+      // Inside the try: a malformed case (steps not a list, a step that is null) is this case's error,
+      // never a crash that loses it (spec/protocol/README.md, "What the harness does when things go wrong").
+      const reason = cannotExpress(command.case);
+      if (reason) return { seq: command.seq, skip: { reason } };
       const record = await playCase(command.case);
       dump(command.case, record);
       return { seq: command.seq, record };
@@ -58,9 +60,22 @@ async function answer(command) {
 }
 
 const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+/** A line that is not a JSON command has no seq to answer with: say so once, and read on. @param {string} line */
+function parse(line) {
+  try {
+    const command = JSON.parse(line);
+    if (command !== null && typeof command === 'object' && !Array.isArray(command)) return command;
+  } catch {
+    // answered below
+  }
+  process.stdout.write(`${JSON.stringify({ error: { message: `not a JSON command: ${JSON.stringify(line.slice(0, 80))}` } })}\n`);
+  return null;
+}
+
 for await (const line of lines) {
   if (!line.trim()) continue;
-  const command = JSON.parse(line);
+  const command = parse(line);
+  if (command === null) continue;
   if (command.cmd === 'stop') break;
   process.stdout.write(`${JSON.stringify(await answer(command))}\n`);
 }
