@@ -200,14 +200,7 @@ def read_ledger(path: Path = LEDGER) -> list[Entry]:
         ledger = RestatedLedger.model_validate({} if document is None else document)
     except ValidationError as exc:
         raise LedgerError("; ".join(field_problems(exc, path))) from exc
-    entries = [Entry(**item.model_dump()) for item in ledger.restated or []]
-    bad = [(i, e.text) for i, e in enumerate(entries) if not re.search(_PLACEHOLDER, e.text)]
-    if bad:
-        index, text = bad[0]
-        raise LedgerError(
-            f"{path}: field restated.{index}.text: {text!r} holds no placeholder ({_PLACEHOLDER})"
-        )
-    return entries
+    return [Entry(**item.model_dump()) for item in ledger.restated or []]
 
 
 def _covers(entry: Entry, found: Found) -> bool:

@@ -91,10 +91,7 @@ RESTATED_CASES = {
         "field restated.0.file",
     ),
     "an unknown key": (json.dumps({"restated": [{**GOOD_ENTRY, "fiel": "x"}]}), "field restated.0.fiel"),
-    "a text without a placeholder": (
-        json.dumps({"restated": [{**GOOD_ENTRY, "text": "at most 5 tokens"}]}),
-        "field restated.0.text",
-    ),
+    "an empty text": (json.dumps({"restated": [{**GOOD_ENTRY, "text": ""}]}), "field restated.0.text"),
     "not YAML": ("restated: [\n", "cannot read YAML"),
     "not UTF-8": (b"restated: \xff\n", "not UTF-8"),
 }
