@@ -108,6 +108,7 @@ START_FIRST = (
     "tests/test_conformance_reference.py",
     "tests/test_permitted_variants.py",
     "tests/test_reliability_scenarios.py",
+    "tests/test_reliability_twins.py::test_a_hostile_twin_answer_decides_the_case_naming_the_twin",
     "tests/test_reliability_stdio.py::test_records_are_not_kept_so_memory_stays_under_its_cap",
     "tests/test_mutation_tool.py::test_two_sampled_mutants_run_end_to_end_in_a_copy_of_the_tree",
     "tests/test_harness_plugin.py::test_xdist_runs_the_suite_in_workers",
@@ -121,7 +122,8 @@ START_FIRST = (
 
 #: Modules whose tests share an expensive module-scoped fixture (two whole runs of the suite, a built and
 #: installed wheel, the plain-reference runs the permitted variants share, one stdio run of every hostile
-#: scenario, one headless Chromium for the report's filters): one work unit each under ``--dist loadgroup``,
+#: scenario, one headless Chromium for the report's filters, one run of every hostile twin answer and one of
+#: every hostile record): one work unit each under ``--dist loadgroup``,
 #: so one worker builds it once (split over several workers, each built its own copy).
 ONE_WORKER = {
     "tests/test_conformance_reference.py": "reference-runs",
@@ -132,6 +134,8 @@ ONE_WORKER = {
     "tests/test_permitted_variants.py": "permitted-variants",
     "tests/test_reliability_scenarios.py": "hostile-over-stdio",
     "tests/test_report_html.py": "report-html",
+    "tests/test_reliability_twins.py": "hostile-twins",
+    "tests/test_reliability_records.py": "hostile-records",
 }
 """Module -> work unit. The golden transcripts and the llmz mutants' unmutated check share their unit with
 the whole-suite test: they all take the in-process reference's result of each scenario from
