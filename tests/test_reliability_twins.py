@@ -116,14 +116,14 @@ def _relation(op: str = "equal") -> Expectation:
 @pytest.mark.parametrize(
     ("left", "right"),
     [
-        ("a" * 20_000_000 + "x", "a" * 20_000_000 + "y"),
+        ("a" * 60_000_000 + "x", "a" * 60_000_000 + "y"),
         (list(range(1_000_000)), [*range(999_999), -1]),
         ({str(i): i for i in range(200_000)}, {str(i): i + (i == 199_999) for i in range(200_000)}),
     ],
-    ids=["20-MB-strings", "million-item-lists", "200k-key-objects"],
+    ids=["60-MB-strings", "million-item-lists", "200k-key-objects"],
 )
 def test_a_relation_over_enormous_values_shows_a_bounded_excerpt_quickly(left: Any, right: Any) -> None:
-    """Before: finding the first difference of two 20 MB strings walked them a character at a time."""
+    """Before: finding the first difference of two long strings walked them a character at a time."""
     for op in ("equal", "at_most", "within"):
         expectation = Expectation(
             rule=RULE, path="final.v",
@@ -134,7 +134,9 @@ def test_a_relation_over_enormous_values_shows_a_bounded_excerpt_quickly(left: A
         mismatches = judge(
             [expectation], {"events": [], "final": {"v": left}}, {"t": {"final": {"v": other}}}
         )
-        assert time.monotonic() - started < 5, op
+        # A string is compared in C (before: a character loop, 13 s for 60 MB); a list or object is dumped
+        # to JSON once, linear but slower on a loaded machine.
+        assert time.monotonic() - started < (5 if isinstance(left, str) else 30), op
         (mismatch,) = mismatches
         assert len(str(mismatch)) < 1_000, op
 
