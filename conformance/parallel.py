@@ -68,6 +68,8 @@ class Plan:
     items: Sequence[Item]
     timeout: float
     hello_timeout: float
+    harness: int = field(default_factory=os.getpid)
+    """The harness's process id (a worker whose parent is another process outlived it)."""
 
 
 # -- the worker side --------------------------------------------------------------------------------------
@@ -77,6 +79,8 @@ def _serve(plan: Plan, conn: Connection, inherited: list[Connection]) -> None:
         other.close()
     stopping.LIVE.clear()  # the harness's children, not this worker's
     signal_on_parent_death(signal.SIGTERM)
+    if os.getppid() != plan.harness:  # the harness died before the line above took effect
+        os._exit(1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the harness decides; it sends SIGTERM
     from conformance.adapters.registry import create
 
@@ -200,7 +204,10 @@ def _collect(
         while worker.conn.poll():
             message = worker.conn.recv()
             if message[0] == "hello":
-                raise AdapterError(f"{worker.process.name}: {message[1]}")
+                raise AdapterError(
+                    f"a worker process could not start its own copy of the implementation "
+                    f"(run with --jobs 1 to use one): {message[1]}"
+                )
             index, result = message
             worker.held.remove(index)
             done[index] = result

@@ -54,7 +54,8 @@ def test_a_crash_or_hang_in_one_adapter_process_costs_only_its_case(
 def test_a_worker_process_that_dies_costs_only_the_case_it_was_playing(
     scenario_tree: Callable[[dict[str, Any]], Path], tmp_path: Path
 ) -> None:
-    status, verdicts = _verdicts(scenario_tree, tmp_path / "out", "python:fakes.pyimpl:make", "a-fake-osexit", 2)
+    impl = "python:fakes.pyimpl:make"
+    status, verdicts = _verdicts(scenario_tree, tmp_path / "out", impl, "a-fake-osexit", 2)
     assert status == 1
     assert verdicts["a-fake-osexit"] == (
         "error", "the worker process playing this case exited with status 9"
@@ -128,3 +129,30 @@ def test_a_killed_parallel_harness_takes_its_workers_and_implementations_with_it
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     assert left == [], "SIGKILL of the harness left workers or implementations running"
+
+
+def test_a_worker_whose_hello_fails_is_a_failed_start(
+    scenario_tree: Callable[[dict[str, Any]], Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The first copy greets the harness; the workers' copies cannot start (a port already taken, say)."""
+    once = tmp_path / "once.py"
+    once.write_text(
+        "import os, runpy, sys\n"
+        f"flag = {str(tmp_path / 'started')!r}\n"
+        "if os.path.exists(flag):\n"
+        "    sys.exit('address already in use')\n"
+        "open(flag, 'w').close()\n"
+        f"sys.argv = [{str(FAKES / 'fake_impl.py')!r}, 'good']\n"
+        "runpy.run_path(sys.argv[0], run_name='__main__')\n",
+        encoding="utf-8",
+    )
+    root = scenario_tree({f"area/{name}": minimal_scenario() for name in GOOD})
+    out = tmp_path / "out"
+    status = main(
+        ["run", "--scenarios", str(root), "--report-dir", str(out), "--impl",
+         f"stdio:{sys.executable} {once}", "--jobs", "2"]
+    )  # fmt: skip
+    err = capsys.readouterr().err
+    assert status == 2
+    assert "a worker process could not start its own copy" in err and "address already in use" in err
+    assert not (out / "report.json").exists()
