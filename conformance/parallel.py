@@ -37,6 +37,7 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
@@ -97,6 +98,28 @@ def _serve(plan: Plan, conn: Connection, inherited: list[Connection]) -> None:
         pass  # the harness stopped the run, or went away: nothing left to answer
     finally:
         adapter.close()
+        _at_worker_exit()
+
+
+EXIT_HOOKS = (
+    ("reference.llmz.containment", "shutdown"),
+    ("reference.llmz.token_counts", "save_all"),
+)
+"""Exit handlers of the in-process reference that a worker runs itself, when their module is loaded.
+
+A forked worker ends with ``os._exit`` (as ``multiprocessing`` does), never running ``atexit``: the
+handlers it inherited belong to the harness (a temporary folder's finalizer would delete the harness's
+folder; pytest's would write to its channel). So the two the reference registers for its own process
+are called here: reaping its QuickJS workers (whose CPU the bench counts, and which would otherwise be
+orphaned) and saving the token counts it learnt (a cache the next run reads)."""
+
+
+def _at_worker_exit() -> None:
+    for name, hook in EXIT_HOOKS:
+        module = sys.modules.get(name)
+        if module is not None:
+            with contextlib.suppress(Exception):
+                getattr(module, hook)()
 
 
 def _play_sent(adapter: Adapter, plan: Plan, conn: Connection) -> None:
