@@ -88,16 +88,19 @@ def _serve(plan: Plan, conn: Connection, inherited: list[Connection]) -> None:
     try:
         adapter = create(plan.spec, hello_timeout=plan.hello_timeout)
         adapter.hello()
-    except (AdapterError, stopping.Stopped) as exc:
-        with contextlib.suppress(OSError):
-            conn.send(("hello", str(exc)))
+    except BaseException as exc:  # even SystemExit: the harness reports it as a failed start
+        if not isinstance(exc, stopping.Stopped):
+            with contextlib.suppress(OSError):
+                why = str(exc) if isinstance(exc, AdapterError) else f"{type(exc).__name__}: {exc}"
+                conn.send(("hello", why))
         return
     try:
         _play_sent(adapter, plan, conn)
     except (stopping.Stopped, EOFError, OSError):
         pass  # the harness stopped the run, or went away: nothing left to answer
     finally:
-        adapter.close()
+        with contextlib.suppress(BaseException):  # every verdict is sent: a failing close changes none
+            adapter.close()
         _at_worker_exit()
 
 
