@@ -250,9 +250,15 @@ def _play(
     note = " (before the baseline)" if entries else ""
     try:
         if min(args.jobs, len(items)) > 1:
-            adapter.close()
+            from conformance.adapters.stdio import StdioAdapter
+
+            # A process of the implementation's is closed (each worker starts its own, and a fork must
+            # not share its pipes); one in this process warms up the workers first (``parallel.play``).
+            here = None if isinstance(adapter, StdioAdapter) else adapter
+            if here is None:
+                adapter.close()
             plan = parallel.Plan(args.impl, info, items, args.timeout, args.timeout)
-            return follow(items, system_of, parallel.play(plan, args.jobs), note)
+            return follow(items, system_of, parallel.play(plan, args.jobs, here), note)
         # Judged as each case completes; only the verdict is kept, never the record (it may be 100 MB).
         played = (verdict_only(run_case(adapter, info, item, args.timeout)) for item in items)
         return follow(items, system_of, played, note)

@@ -11,7 +11,10 @@ included: a case and its twins always go to one worker, on one adapter). So a ``
 or a preset gets N processes, each with its own restarts and its own circuit breaker, and the reference
 and ``python:`` adapters get N interpreters (threads would share one core under the GIL). Forking hands
 each worker the loaded suite without pickling it; only a case's index goes out and its verdict (without
-the record) comes back.
+the record) comes back. An adapter that runs in the harness's own process (the reference, ``python:``)
+first plays the first case of each system there, before the fork: every worker then inherits what those
+cases loaded (modules, the tokenizer's vocabulary, caches) instead of loading it again, which otherwise
+cost more than the reference's few milliseconds a case gain from a second core.
 
 The scheduler keeps ``_IN_FLIGHT`` cases queued at each worker (so a worker never waits for the next
 index) and hands out the rest as verdicts arrive: a slow case holds up one worker, not the run. Verdicts
@@ -190,19 +193,35 @@ class _Pool:
             self.retire(worker)
 
 
-def play(plan: Plan, jobs: int) -> Iterator[CaseResult]:
-    """Every case's verdict, in the order of ``plan.items``, played by ``jobs`` worker processes."""
+def play(plan: Plan, jobs: int, here: Adapter | None = None) -> Iterator[CaseResult]:
+    """Every case's verdict, in the order of ``plan.items``, played by ``jobs`` worker processes.
+
+    ``here``: the harness's own adapter when it runs in this process (the reference, ``python:``). It
+    plays the first case of each system before the workers are forked, so they inherit what that loaded
+    (modules, the tokenizer, caches) instead of each loading it again; those verdicts are used as they
+    are."""
     pool = _Pool(plan, min(jobs, max(1, len(plan.items))))
+    done = _warm_up(plan, here) if here is not None else {}
     try:
-        yield from _schedule(pool)
+        yield from _schedule(pool, done)
     finally:
         pool.close()
 
 
-def _schedule(pool: _Pool) -> Iterator[CaseResult]:
-    items = pool.plan.items
-    waiting = list(range(len(items)))[::-1]  # popped from the end: index 0 first
+def _warm_up(plan: Plan, adapter: Adapter) -> dict[int, CaseResult]:
+    seen: set[str] = set()
     done: dict[int, CaseResult] = {}
+    for index, item in enumerate(plan.items):
+        system = item.id.split("/", 1)[0]
+        if system not in seen:
+            seen.add(system)
+            done[index] = verdict_only(run_case(adapter, plan.info, item, plan.timeout))
+    return done
+
+
+def _schedule(pool: _Pool, done: dict[int, CaseResult]) -> Iterator[CaseResult]:
+    items = pool.plan.items
+    waiting = [index for index in range(len(items)) if index not in done][::-1]  # index 0 popped first
     deaths = 0
     upcoming = 0
     for _ in range(pool.jobs):
