@@ -224,9 +224,14 @@ def _schedule(pool: _Pool, done: dict[int, CaseResult]) -> Iterator[CaseResult]:
     waiting = [index for index in range(len(items)) if index not in done][::-1]  # index 0 popped first
     deaths = 0
     upcoming = 0
-    for _ in range(pool.jobs):
+    for _ in range(min(pool.jobs, len(waiting))):  # none when the warm-up played every case
         pool.start()
-    while upcoming < len(items):
+    while True:
+        while upcoming in done:
+            yield done.pop(upcoming)
+            upcoming += 1
+        if upcoming == len(items):
+            return
         for worker in pool.workers:
             while waiting and len(worker.held) < _IN_FLIGHT:
                 index = waiting.pop()
@@ -236,9 +241,6 @@ def _schedule(pool: _Pool, done: dict[int, CaseResult]) -> Iterator[CaseResult]:
         for worker in list(pool.workers):
             if worker.conn in ready or worker.process.sentinel in ready:
                 deaths = _collect(pool, worker, done, waiting, deaths)
-        while upcoming in done:
-            yield done.pop(upcoming)
-            upcoming += 1
 
 
 def _collect(

@@ -127,3 +127,18 @@ def test_the_default_is_the_usable_cores() -> None:
 
     args = _parser().parse_args(["run"])
     assert args.jobs == min(len(os.sched_getaffinity(0)), argtypes.MAX_JOBS)
+
+
+def test_a_run_whose_warm_up_plays_every_case_ends(tmp_path: Path, scenario_tree: Any) -> None:
+    """One case per system, in-process: the harness plays each itself and no worker is ever needed
+    (this hung once: the scheduler waited on workers that had nothing to play)."""
+    root = scenario_tree(
+        {"area/a": minimal_scenario(), "area/b": minimal_scenario(system="llmz")}
+    )
+    out = tmp_path / "out"
+    status = main(
+        ["run", "--impl", "python:fakes.pyimpl:make", "--scenarios", str(root), "--report-dir", str(out),
+         "--jobs", "2"]
+    )  # fmt: skip
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert [case["id"] for case in report["scenarios"]] == ["akan/area/a", "llmz/area/b"], status
