@@ -13,8 +13,8 @@ and ``python:`` adapters get N interpreters (threads would share one core under 
 each worker the loaded suite without pickling it; only a case's index goes out and its verdict (without
 the record) comes back. An adapter that runs in the harness's own process (the reference, ``python:``)
 first plays the first case of each system there, before the fork: every worker then inherits what those
-cases loaded (modules, the tokenizer's vocabulary, caches) instead of loading it again, which otherwise
-cost more than the reference's few milliseconds a case gain from a second core.
+cases loaded (modules, the tokenizer's vocabulary, caches) instead of loading it again. Without that,
+each worker's loading cost more than a second core saves on the reference's few-millisecond cases.
 
 The scheduler keeps ``_IN_FLIGHT`` cases queued at each worker (so a worker never waits for the next
 index) and hands out the rest as verdicts arrive: a slow case holds up one worker, not the run. Verdicts
