@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 from collections.abc import Callable
 
 MAX_SECONDS = 7 * 24 * 3600.0
@@ -50,3 +51,17 @@ def integer(low: int, high: int | None = None) -> Callable[[str], int]:
 POSITIVE = integer(1)
 NON_NEGATIVE = integer(0)
 PORT = integer(0, 65535)
+MAX_JOBS = 64
+"""The most worker processes ``--jobs`` starts: each holds an implementation, so a typo like 1000 would
+start a thousand of them."""
+JOBS = integer(1, MAX_JOBS)
+
+
+def usable_cores() -> int:
+    """The default ``--jobs``: the cores this process may run on (not the machine's total), at most
+    ``MAX_JOBS``."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MAX_JOBS))

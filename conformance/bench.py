@@ -18,7 +18,11 @@ at or below zero the cases cost less than the noise and the figure says so inste
   case (what the protocol costs a case) and start-up (for stdio, the server's interpreter and imports
   beside the harness's), from runs over a single scenario of the system in the same rounds;
 - ``llmz bridge/reference``: per-case cost of llmz 1.0.1 through the Node bridge against the reference
-  on the llmz scenarios (only where node and npm are installed; ``--no-bridge`` leaves it out).
+  on the llmz scenarios (only where node and npm are installed; ``--no-bridge`` leaves it out);
+- ``wall: --jobs 2 / --jobs 1`` (issue 26): the whole suite's *wall* time with two worker processes over
+  one, against the reference and against llmz 1.0.1 (the bridge, as above), as interleaved pairs; the
+  time a runtime author waits. Every other figure runs ``--jobs 1``, so its CPU is one adapter process's.
+  Wall time depends on the neighbours: on a loaded machine a second worker finds no idle core to use.
 
 Busy scenarios. The hostile llmz scenarios (``llmz/hostile``: busy loops, microtask storms, doubling
 strings) run until their containment limit stops them, so each burns about a second of CPU by design and
@@ -165,10 +169,11 @@ def measure(argv: Sequence[str], cwd: Path) -> Sample:
     return Sample(cpu, wall, done.returncode)
 
 
-def run_argv(impl: str, scenarios: Path, report_dir: Path, *extra: str) -> list[str]:
+def run_argv(impl: str, scenarios: Path, report_dir: Path, *extra: str, jobs: int = 1) -> list[str]:
+    """One ``run``; ``--jobs 1`` unless asked, so the CPU figures stay those of one adapter process."""
     return [
         sys.executable, "-m", "conformance", "run", "--impl", impl, "--scenarios", str(scenarios),
-        "--report-dir", str(report_dir), *extra,
+        "--report-dir", str(report_dir), "--jobs", str(jobs), *extra,
     ]
 
 
@@ -231,6 +236,44 @@ def split(all_cpu: Sequence[float], one_cpu: Sequence[float], count: int) -> Spl
 def ratio_of(a: Split, b: Split) -> float | None:
     """``a.each / b.each``, or None where either is below the noise."""
     return a.each / b.each if a.each is not None and b.each is not None else None
+
+
+def _verdicts(report_dir: Path) -> list[tuple[str, str, str]]:
+    report = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
+    return [(case["id"], case["verdict"], case["message"]) for case in report["scenarios"]]
+
+
+def wall_by_jobs(
+    impl: str, scenarios: Path, out: Path, repeat: int, cwd: Path
+) -> tuple[dict[str, object], str]:
+    """The whole suite's wall time with ``--jobs 1`` and ``--jobs 2`` as interleaved pairs (issue 26):
+    the figure a runtime author waits for. The ratio is the median of the per-pair ratios of wall time
+    (``--jobs 2`` over ``--jobs 1``); the two must give the same verdicts, which is checked on the
+    last pair's reports."""
+    figures, _ = interleaved(
+        {
+            "jobs_1": run_argv(impl, scenarios, out / "jobs-1", jobs=1),
+            "jobs_2": run_argv(impl, scenarios, out / "jobs-2", jobs=2),
+        },
+        repeat,
+        cwd,
+    )
+    one, two = figures["jobs_1"], figures["jobs_2"]
+    ratio = statistics.median(b / max(a, 1e-9) for a, b in zip(one.wall, two.wall, strict=True))
+    same = _verdicts(out / "jobs-1") == _verdicts(out / "jobs-2")
+    figure: dict[str, object] = {
+        "jobs_1": one.summary(),
+        "jobs_2": two.summary(),
+        "wall_jobs_2_over_jobs_1": ratio,
+        "same_verdicts": same,
+    }
+    line = (
+        f"{impl} whole suite, wall: --jobs 2 / --jobs 1 = {ratio:.2f} ({statistics.median(two.wall):.1f}s vs "
+        f"{statistics.median(one.wall):.1f}s median, {len(one.wall)} pairs; CPU "
+        f"{statistics.median(two.cpu):.1f}s vs {statistics.median(one.cpu):.1f}s); "
+        + ("same verdicts" if same else "VERDICTS DIFFER")
+    )
+    return figure, line
 
 
 def _ids(scenarios: Path, system: str | None = None) -> list[str]:
@@ -370,6 +413,10 @@ def main(argv: list[str] | None = None) -> int:
                 f"{whole_cpu:.2f}s CPU (median) = {len(everything) / whole_cpu:.0f}/s with start-up"
             )
 
+        wall: dict[str, object] = {}
+        wall["reference"], line = wall_by_jobs("reference", full_root, out / "wall-reference", repeat, cwd)
+        lines.append(line)
+
         per_system: dict[str, object] = {}
         excluded_systems = {name.split("/", 1)[0] for name in excluded}
         for system in SYSTEMS:
@@ -453,6 +500,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"({bridge.describe()} vs {reference.describe()} CPU; bridge start-up "
                 f"{bridge.startup:.2f}s)"
             )
+            wall["llmz-node"], line = wall_by_jobs("llmz-node", full_root, out / "wall-llmz", repeat, cwd)
+            lines.append(line)
+        results["wall_by_jobs"] = wall
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     if "PYTHONDONTWRITEBYTECODE" in os.environ:

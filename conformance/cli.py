@@ -69,6 +69,14 @@ def _parser(prog: str = "python -m conformance") -> argparse.ArgumentParser:
         "--timeout", type=argtypes.seconds, default=DEFAULT_TIMEOUT, help="seconds per case (default 30)"
     )
     run.add_argument(
+        "--jobs",
+        type=argtypes.JOBS,
+        default=argtypes.usable_cores(),
+        metavar="N",
+        help="cases played at once, each worker process with its own adapter (default: the usable cores, "
+        f"{argtypes.usable_cores()}; 1 plays them one by one in this process)",
+    )
+    run.add_argument(
         "--scenarios",
         type=Path,
         default=SCENARIO_ROOT,
@@ -228,18 +236,32 @@ def _play(
     items: list[LoadedScenario | LoadError],
     entries: list[baseline.Entry],
 ) -> list[CaseResult] | int:
-    """The cases' verdicts, or exit status 2 when the implementation broke off the run."""
-    from conformance.progress import track
+    """The cases' verdicts, or exit status 2 when the implementation broke off the run.
+
+    With ``--jobs 1`` they are played here, on the adapter that said hello; with more, by worker
+    processes that each start their own (``conformance.parallel``), and this one is closed first."""
+    from conformance import parallel
+    from conformance.progress import follow
     from conformance.runner import run_case, verdict_only
 
+    def system_of(item: LoadedScenario | LoadError) -> str:
+        return item.id.split("/", 1)[0]
+
+    note = " (before the baseline)" if entries else ""
     try:
+        if min(args.jobs, len(items)) > 1:
+            from conformance.adapters.stdio import StdioAdapter
+
+            # A process of the implementation's is closed (each worker starts its own, and a fork must
+            # not share its pipes); one in this process warms up the workers first (``parallel.play``).
+            here = None if isinstance(adapter, StdioAdapter) else adapter
+            if here is None:
+                adapter.close()
+            plan = parallel.Plan(args.impl, info, items, args.timeout, args.timeout)
+            return follow(items, system_of, parallel.play(plan, args.jobs, here), note)
         # Judged as each case completes; only the verdict is kept, never the record (it may be 100 MB).
-        return track(
-            items,
-            lambda item: item.id.split("/", 1)[0],
-            lambda item: verdict_only(run_case(adapter, info, item, args.timeout)),
-            " (before the baseline)" if entries else "",
-        )
+        played = (verdict_only(run_case(adapter, info, item, args.timeout)) for item in items)
+        return follow(items, system_of, played, note)
     except AdapterError as exc:
         return _usage_error(str(exc))
     finally:

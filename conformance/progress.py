@@ -14,7 +14,7 @@ import os
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TextIO, TypeVar
 
 from conformance.runner import CaseResult
@@ -79,12 +79,23 @@ def track(
     note: str = "",
 ) -> list[CaseResult]:
     """Play every item in order, reporting progress per system; returns the results in the same order."""
+    return follow(items, system_of, (play(item) for item in items), note)
+
+
+def follow(
+    items: Sequence[Item],
+    system_of: Callable[[Item], str],
+    results: Iterable[CaseResult],
+    note: str = "",
+) -> list[CaseResult]:
+    """Collect ``results`` (one per item, in the items' order, produced as they are consumed: played
+    here, or by ``conformance.parallel``), reporting progress per system."""
     progress = Progress(Counter(system_of(item) for item in items), note=note)
-    results = []
+    collected = []
     try:
-        for item in items:
-            results.append(play(item))
-            progress.advance(results[-1])
+        for result in results:
+            collected.append(result)
+            progress.advance(result)
     finally:
         progress.close()
-    return results
+    return collected

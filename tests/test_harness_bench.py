@@ -71,8 +71,15 @@ def test_bench_reports_the_figures_and_writes_json(
         text,
         re.M,
     ), text
+    assert re.search(
+        r"^reference whole suite, wall: --jobs 2 / --jobs 1 = [\d.]+ \([\d.]+s vs [\d.]+s median, 1 pairs; "
+        r"CPU [\d.]+s vs [\d.]+s\); same verdicts$",
+        text,
+        re.M,
+    ), text
     written = json.loads(out.read_text())
     assert written["scenarios"] == 2 and system in written["systems"]
+    assert written["wall_by_jobs"]["reference"]["same_verdicts"] is True
     figures = written["systems"][system]
     assert figures["stdio_startup_cpu"] > 0 and figures["in_process_startup_cpu"] > 0, figures
     for mode in ("stdio", "in_process"):

@@ -261,7 +261,10 @@ def test_a_whole_run_against_a_dead_implementation_is_short_and_reported(
     out = tmp_path / "out"
     started = time.monotonic()
     spec = fake_command("fake_impl.py", "crash")
-    code = main(["run", "--scenarios", str(root), "--report-dir", str(out), "--timeout", "2", "--impl", spec])
+    code = main(
+        ["run", "--scenarios", str(root), "--report-dir", str(out), "--timeout", "2", "--impl", spec,
+         "--jobs", "1"]
+    )  # fmt: skip
     capsys.readouterr()
     assert time.monotonic() - started < 30
     assert code == 1
@@ -269,6 +272,25 @@ def test_a_whole_run_against_a_dead_implementation_is_short_and_reported(
     verdicts = [s["verdict"] for s in report["scenarios"]]
     assert verdicts == ["error"] * 12
     assert sum("not played" in s["message"] for s in report["scenarios"]) == 7
+
+
+def test_with_two_jobs_each_adapter_process_has_its_own_circuit_breaker(
+    scenario_tree: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each of the two processes is asked at most five times before its breaker opens (issue 26), so at
+    most ten cases are played; which of them depends on the order the workers take them."""
+    root = scenario_tree({f"area/case-{n:02}": minimal_scenario() for n in range(12)})
+    out = tmp_path / "out"
+    spec = fake_command("fake_impl.py", "crash")
+    code = main(
+        ["run", "--scenarios", str(root), "--report-dir", str(out), "--timeout", "2", "--impl", spec,
+         "--jobs", "2"]
+    )  # fmt: skip
+    capsys.readouterr()
+    report = json.loads((out / "report.json").read_text())
+    assert code == 1 and [s["verdict"] for s in report["scenarios"]] == ["error"] * 12
+    not_played = sum("not played" in s["message"] for s in report["scenarios"])
+    assert 2 <= not_played < 7, not_played
 
 
 MEMORY_RUN = """

@@ -129,6 +129,14 @@ def die_with_parent() -> Callable[[], None] | None:
     return in_child
 
 
+def signal_on_parent_death(number: int) -> None:
+    """Have the kernel send this process ``number`` when the thread that started it ends (Linux only; a
+    no-op elsewhere). The worker processes of ``run --jobs`` use it, so none outlives the harness."""
+    prctl = _prctl()
+    if prctl is not None:
+        prctl(_PR_SET_PDEATHSIG, number, 0, 0, 0)
+
+
 class ChildProcess:
     def __init__(
         self,

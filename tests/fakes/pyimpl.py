@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from fakes.fake_impl import minimal_record
@@ -32,6 +33,8 @@ class FakePython:
             raise KeyboardInterrupt
         if name.endswith("fake-genexit"):
             raise GeneratorExit
+        if name.endswith("fake-osexit"):
+            os._exit(9)  # no exception to contain: the process is gone (a worker of run --jobs)
         return minimal_record(str(payload.get("system")), received=sorted(payload))
 
 

@@ -1,0 +1,158 @@
+"""Reliability under ``run --jobs N`` (issue 26): one misbehaving adapter process among several costs only
+its own cases, and a stopped or killed harness leaves no worker and no implementation behind."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import FAKES, fake_command, minimal_scenario
+from test_reliability_stops import GONE, STARTUP, TESTS, _alive_with, _wait_gone
+
+from conformance import parallel
+from conformance.cli import main
+
+pytestmark = pytest.mark.reliability
+
+GOOD = ["b-good", "c-good", "d-good", "e-good", "f-good"]
+
+
+def _verdicts(
+    scenario_tree: Callable[[dict[str, Any]], Path], out: Path, impl: str, bad: str, jobs: int
+) -> tuple[int, dict[str, tuple[str, str]]]:
+    root = scenario_tree({f"area/{name}": minimal_scenario() for name in [bad, *GOOD]})
+    status = main(
+        ["run", "--scenarios", str(root), "--report-dir", str(out), "--impl", impl,
+         "--timeout", "3", "--jobs", str(jobs)]
+    )  # fmt: skip
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    return status, {s["id"].rsplit("/", 1)[-1]: (s["verdict"], s["message"]) for s in report["scenarios"]}
+
+
+@pytest.mark.parametrize(("bad", "says"), [("a-fake-crash", "exited (code 3)"), ("a-fake-hang", "timeout")])
+def test_a_crash_or_hang_in_one_adapter_process_costs_only_its_case(
+    scenario_tree: Callable[[dict[str, Any]], Path], tmp_path: Path, bad: str, says: str
+) -> None:
+    impl = fake_command("fake_impl.py", "good")
+    status, verdicts = _verdicts(scenario_tree, tmp_path / "three", impl, bad, 3)
+    assert status == 1
+    assert verdicts[bad][0] == "error" and says in verdicts[bad][1]
+    assert all(verdicts[name] == ("pass", "") for name in GOOD), verdicts
+    _, alone = _verdicts(scenario_tree, tmp_path / "one", impl, bad, 1)
+    assert {k: v[0] for k, v in alone.items()} == {k: v[0] for k, v in verdicts.items()}
+
+
+def test_a_worker_process_that_dies_costs_only_the_case_it_was_playing(
+    scenario_tree: Callable[[dict[str, Any]], Path], tmp_path: Path
+) -> None:
+    impl = "python:fakes.pyimpl:make"  # not the first case: that one warms up in the harness itself
+    status, verdicts = _verdicts(scenario_tree, tmp_path / "out", impl, "x-fake-osexit", 2)
+    assert status == 1
+    assert verdicts["x-fake-osexit"] == (
+        "error", "the worker process playing this case exited with status 9"
+    )
+    assert all(verdicts[name] == ("pass", "") for name in GOOD), verdicts
+
+
+def test_workers_that_keep_dying_stop_the_run_from_playing(
+    scenario_tree: Callable[[dict[str, Any]], Path], tmp_path: Path
+) -> None:
+    names = ["a-good"] + [f"{letter}-fake-osexit" for letter in "bcdefg"]
+    root = scenario_tree({f"area/{name}": minimal_scenario() for name in names})
+    status = main(
+        ["run", "--scenarios", str(root), "--report-dir", str(tmp_path / "out"),
+         "--impl", "python:fakes.pyimpl:make", "--jobs", "2"]
+    )  # fmt: skip
+    report = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))
+    messages = [s["message"] for s in report["scenarios"]]
+    assert status == 1 and [s["verdict"] for s in report["scenarios"]] == ["pass"] + ["error"] * 6
+    assert sum("not played" in m for m in messages) >= 6 - parallel.MAX_WORKER_DEATHS - 1
+
+
+def _start_harness(tmp_path: Path, marker: str, jobs: int) -> subprocess.Popen[str]:
+    """A harness playing two hanging cases with ``--jobs``, once both implementations have started."""
+    scenarios = tmp_path / "scenarios" / "akan" / "area"
+    scenarios.mkdir(parents=True)
+    for name in ("a", "b"):
+        (scenarios / f"{name}.yaml").write_text(json.dumps(minimal_scenario()), encoding="utf-8")
+    command = [
+        sys.executable, "-m", "conformance", "run", "--impl",
+        f"stdio:{sys.executable} {FAKES / 'fake_impl.py'} hang", "--timeout", "600", "--jobs", str(jobs),
+        "--scenarios", str(tmp_path / "scenarios"), "--report-dir", str(tmp_path / "out"),
+    ]  # fmt: skip
+    env = {**os.environ, "S21_STOP_MARKER": marker, "PYTHONPATH": str(TESTS)}
+    harness = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    end = time.monotonic() + STARTUP
+    while time.monotonic() < end:
+        if len([pid for pid in _alive_with(marker) if pid != harness.pid]) >= 2 + jobs:
+            time.sleep(0.5)  # the workers and their implementations, all waiting on a case
+            return harness
+        time.sleep(0.05)
+    harness.kill()
+    pytest.fail(f"the implementations never started: {harness.communicate()}")
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_a_stopped_parallel_run_leaves_no_worker_and_no_implementation(tmp_path: Path, stop: int) -> None:
+    marker = uuid.uuid4().hex
+    harness = _start_harness(tmp_path, marker, 2)
+    harness.send_signal(stop)
+    try:
+        out, err = harness.communicate(timeout=GONE)
+    except subprocess.TimeoutExpired:
+        harness.kill()
+        out, err = harness.communicate()
+        pytest.fail(f"the harness did not stop: {err[-2000:]}")
+    left = _wait_gone(marker, harness.pid)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert left == [], "the stop left workers or implementations running"
+    assert harness.returncode == 128 + stop, (out, err)
+    assert "Traceback" not in err
+
+
+def test_a_killed_parallel_harness_takes_its_workers_and_implementations_with_it(tmp_path: Path) -> None:
+    marker = uuid.uuid4().hex
+    harness = _start_harness(tmp_path, marker, 2)
+    harness.send_signal(signal.SIGKILL)
+    harness.communicate(timeout=GONE)
+    left = _wait_gone(marker, harness.pid)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert left == [], "SIGKILL of the harness left workers or implementations running"
+
+
+def test_a_worker_whose_hello_fails_is_a_failed_start(
+    scenario_tree: Callable[[dict[str, Any]], Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The first copy greets the harness; the workers' copies cannot start (a port already taken, say)."""
+    once = tmp_path / "once.py"
+    once.write_text(
+        "import os, runpy, sys\n"
+        f"flag = {str(tmp_path / 'started')!r}\n"
+        "if os.path.exists(flag):\n"
+        "    sys.exit('address already in use')\n"
+        "open(flag, 'w').close()\n"
+        f"sys.argv = [{str(FAKES / 'fake_impl.py')!r}, 'good']\n"
+        "runpy.run_path(sys.argv[0], run_name='__main__')\n",
+        encoding="utf-8",
+    )
+    root = scenario_tree({f"area/{name}": minimal_scenario() for name in GOOD})
+    out = tmp_path / "out"
+    status = main(
+        ["run", "--scenarios", str(root), "--report-dir", str(out), "--impl",
+         f"stdio:{sys.executable} {once}", "--jobs", "2"]
+    )  # fmt: skip
+    err = capsys.readouterr().err
+    assert status == 2
+    assert "a worker process could not start its own copy" in err and "address already in use" in err
+    assert not (out / "report.json").exists()
