@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from conftest import FAKES, fake_command, minimal_scenario
-from test_reliability_stops import GONE, STARTUP, TESTS, _alive_with, _wait_gone
+from test_reliability_stops import GONE, STARTUP, TESTS, _alive_with, _stop, _wait_gone
 
 from conformance import parallel
 from conformance.cli import main
@@ -105,16 +105,7 @@ def _start_harness(tmp_path: Path, marker: str, jobs: int) -> subprocess.Popen[s
 def test_a_stopped_parallel_run_leaves_no_worker_and_no_implementation(tmp_path: Path, stop: int) -> None:
     marker = uuid.uuid4().hex
     harness = _start_harness(tmp_path, marker, 2)
-    harness.send_signal(stop)
-    try:
-        out, err = harness.communicate(timeout=GONE)
-    except subprocess.TimeoutExpired:
-        harness.kill()
-        out, err = harness.communicate()
-        pytest.fail(f"the harness did not stop: {err[-2000:]}")
-    left = _wait_gone(marker, harness.pid)
-    for pid in left:
-        os.kill(pid, signal.SIGKILL)
+    out, err, left = _stop(harness, stop, marker)
     assert left == [], "the stop left workers or implementations running"
     assert harness.returncode == 128 + stop, (out, err)
     assert "Traceback" not in err

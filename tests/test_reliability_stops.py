@@ -143,13 +143,9 @@ def _wait_gone(marker: str, harness_pid: int) -> list[int]:
     return left
 
 
-@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
-@pytest.mark.parametrize("behaviour", ["hello-hang", "hang"])
-def test_a_stopped_harness_leaves_no_process_and_no_traceback(
-    tmp_path: Path, stop: int, behaviour: str
-) -> None:
-    marker = uuid.uuid4().hex
-    harness, _ = _start_harness(tmp_path, behaviour, marker)
+def _stop(harness: subprocess.Popen[str], stop: int, marker: str) -> tuple[str, str, list[int]]:
+    """Send ``stop`` to the harness: its output, and the processes of this test still alive afterwards
+    (killed before returning, so a failing test leaves nothing behind)."""
     harness.send_signal(stop)
     try:
         out, err = harness.communicate(timeout=GONE)
@@ -160,6 +156,17 @@ def test_a_stopped_harness_leaves_no_process_and_no_traceback(
     left = _wait_gone(marker, harness.pid)
     for pid in left:
         os.kill(pid, signal.SIGKILL)
+    return out, err, left
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+@pytest.mark.parametrize("behaviour", ["hello-hang", "hang"])
+def test_a_stopped_harness_leaves_no_process_and_no_traceback(
+    tmp_path: Path, stop: int, behaviour: str
+) -> None:
+    marker = uuid.uuid4().hex
+    harness, _ = _start_harness(tmp_path, behaviour, marker)
+    out, err, left = _stop(harness, stop, marker)
     assert left == [], f"{signal.Signals(stop).name} left implementation processes running"
     assert harness.returncode == 128 + stop, (out, err)
     assert "Traceback" not in err and signal.Signals(stop).name in err
