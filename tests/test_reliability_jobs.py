@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -16,7 +15,7 @@ from typing import Any
 
 import pytest
 from conftest import FAKES, fake_command, minimal_scenario
-from test_reliability_stops import GONE, STARTUP, TESTS, _alive_with, _stop, _wait_gone
+from test_reliability_stops import GONE, _launch, _started, _stop, _wait_gone
 
 from conformance import parallel
 from conformance.cli import main
@@ -79,26 +78,11 @@ def test_workers_that_keep_dying_stop_the_run_from_playing(
 
 
 def _start_harness(tmp_path: Path, marker: str, jobs: int) -> subprocess.Popen[str]:
-    """A harness playing two hanging cases with ``--jobs``, once both implementations have started."""
-    scenarios = tmp_path / "scenarios" / "akan" / "area"
-    scenarios.mkdir(parents=True)
-    for name in ("a", "b"):
-        (scenarios / f"{name}.yaml").write_text(json.dumps(minimal_scenario()), encoding="utf-8")
-    command = [
-        sys.executable, "-m", "conformance", "run", "--impl",
-        f"stdio:{sys.executable} {FAKES / 'fake_impl.py'} hang", "--timeout", "600", "--jobs", str(jobs),
-        "--scenarios", str(tmp_path / "scenarios"), "--report-dir", str(tmp_path / "out"),
-    ]  # fmt: skip
-    env = {**os.environ, "S21_STOP_MARKER": marker, "PYTHONPATH": str(TESTS)}
-    harness = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    end = time.monotonic() + STARTUP
-    while time.monotonic() < end:
-        if len([pid for pid in _alive_with(marker) if pid != harness.pid]) >= 2 + jobs:
-            time.sleep(0.5)  # the workers and their implementations, all waiting on a case
-            return harness
-        time.sleep(0.05)
-    harness.kill()
-    pytest.fail(f"the implementations never started: {harness.communicate()}")
+    """A harness playing two hanging cases with ``--jobs``, once its workers and their implementations
+    (two processes per worker) have started."""
+    harness = _launch(tmp_path, marker, "hang", 2, "--jobs", str(jobs))
+    _started(harness, marker, 2 + jobs)
+    return harness
 
 
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])

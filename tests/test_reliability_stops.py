@@ -110,27 +110,39 @@ def _alive_with(marker: str) -> list[int]:
     return found
 
 
-def _start_harness(tmp_path: Path, behaviour: str, marker: str) -> tuple[subprocess.Popen[str], list[int]]:
-    """A harness running ``fake_impl.py <behaviour>``, once the implementation has started."""
+def _launch(tmp_path: Path, marker: str, behaviour: str, cases: int, *extra: str) -> subprocess.Popen[str]:
+    """A harness playing ``cases`` scenarios on ``fake_impl.py <behaviour>``, its processes marked."""
     scenarios = tmp_path / "scenarios" / "akan" / "area"
     scenarios.mkdir(parents=True)
-    (scenarios / "a.yaml").write_text(json.dumps(minimal_scenario()), encoding="utf-8")
+    for number in range(cases):
+        (scenarios / f"case{number}.yaml").write_text(json.dumps(minimal_scenario()), encoding="utf-8")
     impl = f"stdio:{sys.executable} {FAKES / 'fake_impl.py'} {behaviour}"
     command = [
-        sys.executable, "-m", "conformance", "run", "--impl", impl, "--timeout", "600",
+        sys.executable, "-m", "conformance", "run", "--impl", impl, "--timeout", "600", *extra,
         "--scenarios", str(tmp_path / "scenarios"), "--report-dir", str(tmp_path / "out"),
     ]  # fmt: skip
     env = {**os.environ, "S21_STOP_MARKER": marker, "PYTHONPATH": str(TESTS)}
-    harness = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _started(harness: subprocess.Popen[str], marker: str, at_least: int) -> list[int]:
+    """Wait until ``at_least`` processes of this test besides the harness run; then let them settle into
+    waiting on a case. A harness that never gets there is killed and the test fails."""
     end = time.monotonic() + STARTUP
     while time.monotonic() < end:
         children = [pid for pid in _alive_with(marker) if pid != harness.pid]
-        if children:
-            time.sleep(0.5)  # let it get as far as waiting on the implementation
-            return harness, children
+        if len(children) >= at_least:
+            time.sleep(0.5)
+            return children
         time.sleep(0.05)
     harness.kill()
-    pytest.fail(f"the implementation never started: {harness.communicate()}")
+    pytest.fail(f"the implementations never started: {harness.communicate()}")
+
+
+def _start_harness(tmp_path: Path, behaviour: str, marker: str) -> tuple[subprocess.Popen[str], list[int]]:
+    """A harness running ``fake_impl.py <behaviour>``, once the implementation has started."""
+    harness = _launch(tmp_path, marker, behaviour, 1)
+    return harness, _started(harness, marker, 1)
 
 
 def _wait_gone(marker: str, harness_pid: int) -> list[int]:
