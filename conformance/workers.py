@@ -35,8 +35,10 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import queue
 import signal
 import sys
+import threading
 from collections import deque
 from collections.abc import Hashable
 from dataclasses import dataclass, field
@@ -67,8 +69,10 @@ class Player(Protocol):
 class Job(Protocol):
     """What every worker does; built in the harness, inherited by each worker's fork."""
 
-    harness: int
-    """The harness's process id (a worker whose parent is another process outlived it)."""
+    @property
+    def harness(self) -> int:
+        """The harness's process id (a worker whose parent is another process outlived it)."""
+        ...
 
     def open(self) -> Player:
         """In the worker: start and greet its own adapters (raise ``AdapterError`` when it cannot)."""
@@ -129,13 +133,37 @@ def _at_worker_exit() -> None:
 
 
 def _answer_sent(player: Player, conn: Connection) -> None:
-    """Answer each ``(key, task)`` the harness sends with ``(key, answer)``; ``None`` ends the run."""
+    """Answer each ``(key, task)`` the harness sends with ``(key, answer)``; ``None`` ends the run.
+
+    A thread of its own reads the tasks into a queue as they come. Tasks and answers can each be larger
+    than a pipe holds (a generated case runs to tens of kB): were the worker to read only between
+    answers, a harness sending the next task and a worker sending its answer could each wait for the
+    other to read, forever. The reading thread always reads, so the harness's send always ends."""
+    inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+
+    def read() -> None:
+        try:
+            while True:
+                message = conn.recv()
+                inbox.put(message)
+                if message is None:
+                    return
+        except (EOFError, OSError):
+            inbox.put(_GONE)
+
+    threading.Thread(target=read, name="conformance-worker-reader", daemon=True).start()
     while True:
-        message = conn.recv()
+        message = inbox.get()
         if message is None:
             return
+        if message is _GONE:
+            raise EOFError("the harness went away")
         key, task = message
         conn.send(("answer", key, player.play(task)))
+
+
+_GONE = object()
+"""What the reading thread queues when the harness's end of the pipe is gone."""
 
 
 # -- the harness side -------------------------------------------------------------------------------------
@@ -250,7 +278,9 @@ class Pool:
         self.deaths += 1
         worker.process.join(_JOIN)
         code = worker.process.exitcode
-        how = f"was killed by signal {-code}" if code is not None and code < 0 else f"exited with status {code}"
+        how = (
+            f"was killed by signal {-code}" if code is not None and code < 0 else f"exited with status {code}"
+        )
         if worker.held:
             (first, _), *rest = worker.held
             self._answers[first] = self.job.lost(first, f"the worker process playing this case {how}")
@@ -287,4 +317,3 @@ class Pool:
 
     def __exit__(self, *_: object) -> None:
         self.close()
-

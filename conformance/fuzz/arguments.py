@@ -44,6 +44,15 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="stop after this many distinct disagreements (default 5)",
     )
     parser.add_argument(
+        "--jobs",
+        type=argtypes.JOBS,
+        default=argtypes.usable_cores(),
+        metavar="N",
+        help="comparisons played at once, each worker process with its own reference and implementation "
+        f"(default: the usable cores, {argtypes.usable_cores()}; 1 plays them one by one in this process); "
+        "the findings are the same for any N",
+    )
+    parser.add_argument(
         "--timeout", type=argtypes.seconds, default=DEFAULT_TIMEOUT, help="seconds per case (default 30)"
     )
     parser.add_argument(

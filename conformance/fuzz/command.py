@@ -1,7 +1,9 @@
 """``python -m conformance fuzz``: the differential fuzzer on the command line.
 
-``fuzz --impl X --system falai --examples 500 --seed 7 [--out DIR]`` generates up to ``--examples`` cases
-of one system, plays each on the reference and on X, and compares the documented facts. Every distinct
+``fuzz --impl X --system falai --examples 500 --seed 7 [--out DIR] [--jobs N]`` generates up to
+``--examples`` cases of one system, plays each on the reference and on X, and compares the documented
+facts (on ``--jobs`` worker processes, each with its own reference and X: ``conformance.fuzz.ahead``;
+the findings are the same for any N). Every distinct
 disagreement (at most ``--max-findings``) is shrunk and written as a scenario under
 ``DIR/<system>/<area>/`` (default ``build/fuzz``), then loaded back and run as the runner would, to confirm
 it passes the reference and fails X. ``--expected-failures FILE`` takes the baseline ``run`` takes: a
@@ -15,16 +17,23 @@ baseline or one naming an unknown id).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from conformance.adapters.base import AdapterError
+from conformance.adapters.base import Adapter, AdapterError
 from conformance.adapters.registry import create
 from conformance.catalogue.load import load_catalogue
 from conformance.fuzz.known import Known, KnownError, load_known
 from conformance.paths import SCENARIO_ROOT, SPEC_ROOT
+from conformance.protocol import ImplementationInfo
 from conformance.report.files import folder_problem
 from conformance.scenario.load import scenario_files, scenario_id
+
+if TYPE_CHECKING:  # hypothesis comes with the dev extra: the fuzzer's modules are imported on use
+    from conformance.fuzz.engine import Ahead, Generator
 
 
 def _usage_error(message: str) -> int:
@@ -39,6 +48,32 @@ def _known(path: Path | None) -> Known:
     rule_ids = set(load_catalogue(SPEC_ROOT, schema_check=False).ids())
     scenario_ids = {scenario_id(file, SCENARIO_ROOT) for file in scenario_files(SCENARIO_ROOT)}
     return load_known(path, rule_ids, scenario_ids)
+
+
+@contextlib.contextmanager
+def _ahead(
+    args: argparse.Namespace,
+    generator: Generator,
+    reference: Adapter,
+    implementation: Adapter,
+    info: ImplementationInfo,
+) -> Iterator[Ahead | None]:
+    """With ``--jobs`` above 1, comparisons played ahead on worker processes (``conformance.fuzz.ahead``);
+    with 1, None: the search plays each case here, as it always did.
+
+    An implementation process of this harness's (``stdio:``, a preset) is closed first: each worker starts
+    its own, and a fork must not share its pipes. It starts again if a finding is to be reproduced."""
+    if args.jobs == 1:
+        yield None
+        return
+    from conformance.adapters.stdio import StdioAdapter
+    from conformance.fuzz.ahead import CompareJob, Lookahead
+
+    if isinstance(implementation, StdioAdapter):
+        implementation.close()
+    job = CompareJob(args.impl, generator, args.timeout, args.timeout, frozenset(info.capabilities))
+    with Lookahead(job, args.jobs, reference) as ahead:
+        yield ahead
 
 
 def command(args: argparse.Namespace) -> int:
@@ -71,18 +106,20 @@ def command(args: argparse.Namespace) -> int:
                 f"{info.name} does not implement {args.system} (it implements {', '.join(info.systems)})"
             )
         generator = generator_for(args.system)
-        result = search(
-            generator,
-            reference,
-            implementation,
-            examples=args.examples,
-            seed=args.seed,
-            timeout=args.timeout,
-            max_findings=args.max_findings,
-            capabilities=frozenset(info.capabilities),
-            progress=lambda line: print(f"  {line}", flush=True),
-            known=known,
-        )
+        with _ahead(args, generator, reference, implementation, info) as ahead:
+            result = search(
+                generator,
+                reference,
+                implementation,
+                examples=args.examples,
+                seed=args.seed,
+                timeout=args.timeout,
+                max_findings=args.max_findings,
+                capabilities=frozenset(info.capabilities),
+                progress=lambda line: print(f"  {line}", flush=True),
+                known=known,
+                ahead=ahead,
+            )
         written: list[tuple[Path, str | None]] = []
         for finding in result.findings:
             provenance = Provenance(args.impl, args.system, args.seed, args.examples, finding.examples)

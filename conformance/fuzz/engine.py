@@ -12,6 +12,12 @@ reference answered, is a disagreement.
 from the seed and, on the first disagreement, shrinks the case to a minimal one that still disagrees. To
 report more than one kind of disagreement, the search then runs again, asking for a disagreement on a rule
 not already found (at most ``max_findings`` rounds). Everything is deterministic for a given seed.
+
+With ``fuzz --jobs N`` the comparisons are played ahead on N worker processes (:class:`Ahead`, built in
+``conformance.fuzz.ahead``): before each round :func:`generated` lists the cases the round's generation
+will ask about, and the search's condition takes each comparison from there instead of playing it. The
+condition, and so hypothesis's whole search, sees exactly the answers it would see playing the cases one
+by one, so the findings are the same under any ``--jobs``.
 A disagreement a baseline already explains (:mod:`conformance.fuzz.known`) is counted under its rules and
 is not a finding: the search looks past it.
 
@@ -21,6 +27,7 @@ in the generator (or the reference): it raises :class:`GeneratorBug` rather than
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import time
@@ -130,19 +137,9 @@ def check_case(case: Case) -> None:
         raise GeneratorBug(f"the generator produced an invalid case: {exc}\n{json.dumps(case)}") from exc
 
 
-def compare(
-    generator: Generator,
-    reference: Adapter,
-    implementation: Adapter,
-    case: Case,
-    timeout: float,
-    capabilities: frozenset[str] | None = None,
-) -> Comparison:
-    """Play ``case`` on both sides and judge the implementation on the reference's facts.
-
-    ``capabilities``: what the implementation declared; a case requiring another flag is a skip, as the
-    runner would make it (None: play everything).
-    """
+def reference_facts(generator: Generator, reference: Adapter, case: Case, timeout: float) -> tuple[Fact, ...]:
+    """What the documents fix about ``case``, read from the reference's record (``GeneratorBug`` when the
+    case is invalid, the reference cannot play it, or the facts do not hold on its own record)."""
     check_case(case)
     expected = play(reference, case, timeout)
     if expected.record is None:
@@ -157,6 +154,23 @@ def compare(
             + "\n".join(map(str, own))
             + f"\n{json.dumps(case)}"
         )
+    return facts
+
+
+def compare(
+    generator: Generator,
+    reference: Adapter,
+    implementation: Adapter,
+    case: Case,
+    timeout: float,
+    capabilities: frozenset[str] | None = None,
+) -> Comparison:
+    """Play ``case`` on both sides and judge the implementation on the reference's facts.
+
+    ``capabilities``: what the implementation declared; a case requiring another flag is a skip, as the
+    runner would make it (None: play everything).
+    """
+    facts = reference_facts(generator, reference, case, timeout)
     missing = [
         flag for flag in case.get("requires", []) if capabilities is not None and flag not in capabilities
     ]
@@ -202,6 +216,59 @@ def _settings(examples: int) -> settings:
     )
 
 
+def _find(
+    generator: Generator, condition: Callable[[Case], bool], examples: int, seed: int, round_number: int
+) -> Case:
+    """hypothesis's search for one round: generate up to ``examples`` cases, shrink the first that meets
+    ``condition`` (``NoSuchExample`` when none does)."""
+    with warnings.catch_warnings():
+        # hypothesis spells out a found case for its own report, which `find` never prints; a
+        # generated scenario runs to tens of kB, and the warning about that text was noise in
+        # every run that found something (the case is written out as YAML by `write` instead).
+        warnings.filterwarnings("ignore", "Generating overly large repr", HypothesisWarning)
+        return find(
+            generator.cases(),
+            condition,
+            settings=_settings(examples),
+            random=random.Random(f"{seed}:{round_number}"),
+        )
+
+
+def generated(generator: Generator, examples: int, seed: int, round_number: int) -> list[Case]:
+    """The cases round ``round_number``'s generation asks about, in order, until one disagrees.
+
+    Why this is exact: hypothesis draws each case from the seeded random and what earlier cases did, and
+    during generation every case before the first disagreement did the same thing (the condition said
+    no). Replaying the round with a condition that always says no therefore lists those cases exactly,
+    and then the rest of the round (which the real search only reaches when nothing disagrees). Listing
+    costs generation only, a small part of a comparison."""
+    cases: list[Case] = []
+
+    def never(case: Case) -> bool:
+        cases.append(case)
+        return False
+
+    with contextlib.suppress(NoSuchExample):
+        _find(generator, never, examples, seed, round_number)
+    return cases
+
+
+class Ahead(Protocol):
+    """Comparisons played ahead of the search (``fuzz --jobs N``); the search asks it instead of playing."""
+
+    def expect(self, cases: list[Case]) -> None:
+        """The cases the next round will ask about, in that order: start playing them."""
+        ...
+
+    def stop(self) -> None:
+        """The round found its disagreement: what was listed and not yet played is not needed."""
+        ...
+
+    def compare(self, case: Case) -> Comparison:
+        """``case``'s comparison, exactly as ``compare`` would make it (waiting for it if need be)."""
+        ...
+
+
 def search(
     generator: Generator,
     reference: Adapter,
@@ -214,14 +281,21 @@ def search(
     capabilities: frozenset[str] | None = None,
     progress: Callable[[str], None] | None = None,
     known: Known | None = None,
+    ahead: Ahead | None = None,
 ) -> SearchResult:
     """Generate up to ``examples`` cases per round; return each distinct minimal disagreement found
-    that ``known`` (a baseline's rule entries) does not explain."""
+    that ``known`` (a baseline's rule entries) does not explain. ``ahead``: comparisons played ahead on
+    worker processes (None: each is played here, on ``implementation``, when the search asks)."""
     result = SearchResult()
     started = time.perf_counter()
     found: set[str] = set()
     in_generation = True
     round_examples = 0
+
+    def comparison_of(case: Case) -> Comparison:
+        if ahead is not None:
+            return ahead.compare(case)
+        return compare(generator, reference, implementation, case, timeout, capabilities)
 
     def disagrees_anew(case: Case) -> bool:
         nonlocal round_examples
@@ -229,7 +303,7 @@ def search(
         if in_generation:
             result.examples += 1
             round_examples += 1
-        comparison = compare(generator, reference, implementation, case, timeout, capabilities)
+        comparison = comparison_of(case)
         if comparison.skipped:
             result.skipped += 1
             return False
@@ -249,29 +323,23 @@ def search(
 
     for round_number in range(max_findings):
         in_generation, round_examples = True, 0
+        if ahead is not None:
+            ahead.expect(generated(generator, examples, seed, round_number))
 
         def condition(case: Case) -> bool:
             nonlocal in_generation
             found = disagrees_anew(case)
             if found:
                 in_generation = False  # the first hit ends generation; what follows is shrinking
+                if ahead is not None:
+                    ahead.stop()
             return found
 
         try:
-            with warnings.catch_warnings():
-                # hypothesis spells out a found case for its own report, which `find` never prints; a
-                # generated scenario runs to tens of kB, and the warning about that text was noise in
-                # every run that found something (the case is written out as YAML by `write` instead).
-                warnings.filterwarnings("ignore", "Generating overly large repr", HypothesisWarning)
-                minimal = find(
-                    generator.cases(),
-                    condition,
-                    settings=_settings(examples),
-                    random=random.Random(f"{seed}:{round_number}"),
-                )
+            minimal = _find(generator, condition, examples, seed, round_number)
         except NoSuchExample:
             break
-        comparison = compare(generator, reference, implementation, minimal, timeout, capabilities)
+        comparison = comparison_of(minimal)
         result.findings.append(Finding(comparison, round_examples))
         found.update(comparison.rules)
         if progress:
