@@ -118,13 +118,17 @@ class Lookahead:
         self.reference = reference
         """The harness's own reference, for the facts of a case whose worker died."""
         self.pool = Pool(job, jobs)
+        self.listed: set[str] = set()
         self.answers: dict[str, Answer] = {}
         self.asked: set[str] = set()
         """Keys submitted and not yet answered."""
+        self.unlisted = 0
+        """Cases the search asked for that no ``expect`` listed (shrinking), so played on demand."""
 
     def expect(self, cases: list[Case]) -> None:
         for case in cases:
             self._submit(case)
+        self.listed = {key_of(case) for case in cases}
 
     def stop(self) -> None:
         for key in self.pool.drop_waiting():
@@ -132,6 +136,7 @@ class Lookahead:
 
     def compare(self, case: Case) -> Comparison:
         key = self._submit(case)
+        self.unlisted += key not in self.listed
         while key not in self.answers:
             for answered, answer in self.pool.collect().items():
                 self.asked.discard(str(answered))
