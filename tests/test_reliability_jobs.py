@@ -1,5 +1,6 @@
-"""Reliability under ``run --jobs N`` (issue 26): one misbehaving adapter process among several costs only
-its own cases, and a stopped or killed harness leaves no worker and no implementation behind."""
+"""Reliability under ``run --jobs N`` and ``fuzz --jobs N`` (issue 26): one misbehaving adapter process
+among several costs only its own cases, and a stopped or killed harness leaves no worker and no
+implementation behind."""
 
 from __future__ import annotations
 
@@ -8,17 +9,25 @@ import os
 import signal
 import subprocess
 import sys
+import threading
+import time
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import FAKES, fake_command, minimal_scenario
+from fakes.fuzz_marked import mark
 from test_reliability_stops import GONE, _launch, _started, _stop, _wait_gone
 
-from conformance import parallel
+from conformance import parallel, workers
+from conformance.adapters.registry import create
 from conformance.cli import main
+from conformance.fuzz import generator_for
+from conformance.fuzz.ahead import CompareJob, Lookahead
+from conformance.fuzz.engine import generated
 
 pytestmark = pytest.mark.reliability
 
@@ -56,9 +65,7 @@ def test_a_worker_process_that_dies_costs_only_the_case_it_was_playing(
     impl = "python:fakes.pyimpl:make"  # not the first case: that one warms up in the harness itself
     status, verdicts = _verdicts(scenario_tree, tmp_path / "out", impl, "x-fake-osexit", 2)
     assert status == 1
-    assert verdicts["x-fake-osexit"] == (
-        "error", "the worker process playing this case exited with status 9"
-    )
+    assert verdicts["x-fake-osexit"] == ("error", "the worker process playing this case exited with status 9")
     assert all(verdicts[name] == ("pass", "") for name in GOOD), verdicts
 
 
@@ -131,3 +138,85 @@ def test_a_worker_whose_hello_fails_is_a_failed_start(
     assert status == 2
     assert "a worker process could not start its own copy" in err and "address already in use" in err
     assert not (out / "report.json").exists()
+
+
+# -- fuzz --jobs N ----------------------------------------------------------------------------------------
+def _fuzz_marked(tmp_path: Path, behaviour: str, jobs: int) -> tuple[int, str, dict[str, str]]:
+    """``fuzz --jobs`` against the reference over stdio that crashes or hangs on one generated case (the
+    fourth of the first round), with a short timeout."""
+    marks = mark(tmp_path / "marks", [generated(generator_for("falai"), 12, 4, 0)[3]])
+    out = tmp_path / f"out-{jobs}"
+    argv = ["fuzz", "--impl", fake_command("fuzz_marked.py", behaviour, str(marks)), "--system", "falai"]
+    argv += ["--examples", "12", "--seed", "4", "--max-findings", "2", "--timeout", "2"]
+    started = time.monotonic()
+    status = main([*argv, "--out", str(out), "--jobs", str(jobs)])
+    assert time.monotonic() - started < 60, "the run took far longer than its cases and timeouts"
+    files = {str(p.relative_to(out)): p.read_text(encoding="utf-8") for p in sorted(out.rglob("*.yaml"))}
+    return status, str(out), files
+
+
+@pytest.mark.parametrize(("behaviour", "says"), [("crash", "exited (code 3)"), ("hang", "timeout")])
+def test_fuzz_a_crash_or_hang_in_one_worker_is_that_case_failing_with_its_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], behaviour: str, says: str
+) -> None:
+    status, out, files = _fuzz_marked(tmp_path, behaviour, 2)
+    console = capsys.readouterr().out
+    assert status == 1 and len(files) == 1, console
+    (text,) = files.values()
+    assert "it returned no record: " in text and says in text, text
+    assert f"wrote {out}" in console and "does not reproduce" not in console
+    assert _fuzz_marked(tmp_path, behaviour, 1)[2] == files
+
+
+def test_fuzz_a_worker_process_that_dies_costs_the_case_it_was_playing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    generator = generator_for("falai")
+    cases = generated(generator, 8, 4, 0)
+    monkeypatch.setenv("FUZZ_MARKS", str(mark(tmp_path / "marks", [cases[2]])))
+    job = CompareJob("python:fakes.fuzz_marked:make", generator, 5.0, 5.0, None)
+    with Lookahead(job, 2, create("reference")) as ahead:
+        ahead.expect(cases)
+        problems = [ahead.compare(case).implementation_problem for case in cases]
+    assert problems[2] == "the worker process playing this case exited with status 9"
+    assert problems[:2] + problems[3:] == [None] * (len(cases) - 1)
+
+
+@dataclass(frozen=True)
+class _Echo:
+    """A ``workers.Job`` whose tasks and answers are each larger than a pipe holds."""
+
+    harness: int = field(default_factory=os.getpid)
+
+    def open(self) -> _Echo:
+        return self
+
+    def play(self, task: Any) -> Any:
+        return task * 2
+
+    def close(self) -> None:
+        pass
+
+    def lost(self, key: Any, why: str) -> Any:
+        return why
+
+
+def test_tasks_and_answers_larger_than_a_pipe_holds_never_leave_both_sides_waiting() -> None:
+    """A generated llmz case runs to tens of kB: the harness sending the next task while the worker sends
+    its answer must not leave each waiting for the other to read. (In a thread, so that a deadlock fails
+    the test instead of hanging it.)"""
+    tasks = {index: str(index) * 400_000 for index in range(8)}
+    answers: dict[Any, Any] = {}
+
+    def play_all() -> None:
+        with workers.Pool(_Echo(), 2) as pool:
+            for key, task in tasks.items():
+                pool.submit(key, task)
+            while len(answers) < len(tasks):
+                answers.update(pool.collect())
+
+    thread = threading.Thread(target=play_all, daemon=True)
+    thread.start()
+    thread.join(30)
+    assert not thread.is_alive(), "the harness and a worker are each waiting for the other"
+    assert answers == {key: task * 2 for key, task in tasks.items()}
