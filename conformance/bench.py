@@ -23,6 +23,8 @@ at or below zero the cases cost less than the noise and the figure says so inste
   one, against the reference and against llmz 1.0.1 (the bridge, as above), as interleaved pairs; the
   time a runtime author waits. Every other figure runs ``--jobs 1``, so its CPU is one adapter process's.
   Wall time depends on the neighbours: on a loaded machine a second worker finds no idle core to use.
+- ``fuzz wall: --jobs 2 / --jobs 1``: the same for ``fuzz`` against llmz 1.0.1 (the bounded run of ``nox
+  -s fuzz-llmz``: 200 cases, seed 7, its baseline), with whether both wrote the same findings.
 
 Busy scenarios. The hostile llmz scenarios (``llmz/hostile``: busy loops, microtask storms, doubling
 strings) run until their containment limit stops them, so each burns about a second of CPU by design and
@@ -156,9 +158,7 @@ def measure(argv: Sequence[str], cwd: Path) -> Sample:
     subreaper, every orphan it left behind)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run(
-        list(argv), cwd=cwd, capture_output=True, text=True, check=False, env=_environment
-    )
+    done = subprocess.run(list(argv), cwd=cwd, capture_output=True, text=True, check=False, env=_environment)
     wall = time.perf_counter() - started
     if _adopting:
         reap_orphans(time.monotonic() + ORPHAN_WAIT)
@@ -172,8 +172,19 @@ def measure(argv: Sequence[str], cwd: Path) -> Sample:
 def run_argv(impl: str, scenarios: Path, report_dir: Path, *extra: str, jobs: int = 1) -> list[str]:
     """One ``run``; ``--jobs 1`` unless asked, so the CPU figures stay those of one adapter process."""
     return [
-        sys.executable, "-m", "conformance", "run", "--impl", impl, "--scenarios", str(scenarios),
-        "--report-dir", str(report_dir), "--jobs", str(jobs), *extra,
+        sys.executable,
+        "-m",
+        "conformance",
+        "run",
+        "--impl",
+        impl,
+        "--scenarios",
+        str(scenarios),
+        "--report-dir",
+        str(report_dir),
+        "--jobs",
+        str(jobs),
+        *extra,
     ]
 
 
@@ -272,6 +283,62 @@ def wall_by_jobs(
         f"{statistics.median(one.wall):.1f}s median, {len(one.wall)} pairs; CPU "
         f"{statistics.median(two.cpu):.1f}s vs {statistics.median(one.cpu):.1f}s); "
         + ("same verdicts" if same else "VERDICTS DIFFER")
+    )
+    return figure, line
+
+
+LLMZ_FUZZ = (
+    "--system", "llmz", "--examples", "200", "--seed", "7",
+    "--expected-failures", str(Path(__file__).parent / "baselines" / "llmz-1.0.1.yaml"),
+)  # fmt: skip
+"""The bounded fuzz run of ``nox -s fuzz-llmz``: the fuzz figure a runtime author waits for."""
+
+
+def fuzz_argv(impl: str, fuzz: Sequence[str], out: Path, jobs: int) -> list[str]:
+    return [
+        sys.executable, "-m", "conformance", "fuzz", "--impl", impl, *fuzz, "--out", str(out),
+        "--jobs", str(jobs),
+    ]  # fmt: skip
+
+
+def _findings(out: Path) -> dict[str, str]:
+    """The scenario files a fuzz run wrote under ``out``, by path: its findings."""
+    return {
+        str(path.relative_to(out)): path.read_text(encoding="utf-8") for path in sorted(out.rglob("*.yaml"))
+    }
+
+
+def fuzz_wall_by_jobs(
+    impl: str, fuzz: Sequence[str], out: Path, repeat: int, cwd: Path
+) -> tuple[dict[str, object], str]:
+    """``fuzz``'s wall time with ``--jobs 1`` and ``--jobs 2`` as interleaved pairs (issue 26), and whether
+    the two wrote the same findings (every pair writes into the same two folders; a finding's file name
+    is a digest of its case, so a pair that found something else would leave an extra file)."""
+    figures, _ = interleaved(
+        {
+            "jobs_1": fuzz_argv(impl, fuzz, out / "jobs-1", 1),
+            "jobs_2": fuzz_argv(impl, fuzz, out / "jobs-2", 2),
+        },
+        repeat,
+        cwd,
+    )
+    one, two = figures["jobs_1"], figures["jobs_2"]
+    ratio = statistics.median(b / max(a, 1e-9) for a, b in zip(one.wall, two.wall, strict=True))
+    findings = _findings(out / "jobs-1")
+    same = findings == _findings(out / "jobs-2")
+    figure: dict[str, object] = {
+        "command": ["fuzz", "--impl", impl, *fuzz],
+        "jobs_1": one.summary(),
+        "jobs_2": two.summary(),
+        "wall_jobs_2_over_jobs_1": ratio,
+        "findings": len(findings),
+        "same_findings": same,
+    }
+    line = (
+        f"{impl} fuzz {' '.join(fuzz[:6])}, wall: --jobs 2 / --jobs 1 = {ratio:.2f} "
+        f"({statistics.median(two.wall):.1f}s vs {statistics.median(one.wall):.1f}s median, {len(one.wall)} "
+        f"pairs; CPU {statistics.median(two.cpu):.1f}s vs {statistics.median(one.cpu):.1f}s); "
+        + (f"same findings ({len(findings)})" if same else "FINDINGS DIFFER")
     )
     return figure, line
 
@@ -502,6 +569,15 @@ def main(argv: list[str] | None = None) -> int:
             )
             wall["llmz-node"], line = wall_by_jobs("llmz-node", full_root, out / "wall-llmz", repeat, cwd)
             lines.append(line)
+            results["fuzz_wall_by_jobs"], line = fuzz_wall_by_jobs(
+                "llmz-node", LLMZ_FUZZ, out / "fuzz-llmz", repeat, cwd
+            )
+            lines.append(line)
+        else:
+            why = "--no-bridge" if args.no_bridge else "node and npm are not both on PATH"
+            lines.append(
+                f"llmz 1.0.1 figures (bridge per case, suite and fuzz wall by --jobs) left out: {why}"
+            )
         results["wall_by_jobs"] = wall
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from conftest import minimal_scenario
 
-from conformance.bench import interleaved, main, ratio_of, split
+from conformance.bench import fuzz_wall_by_jobs, interleaved, main, ratio_of, split
 
 
 def test_per_case_and_start_up_are_separated_round_by_round() -> None:
@@ -50,7 +50,7 @@ def test_more_than_two_commands_are_rotated_round_by_round(tmp_path: Path) -> No
         name: ["python3", "-c", f"open({str(log)!r}, 'a').write({name!r})"] for name in ("a", "b", "c", "d")
     }
     figures, ratios = interleaved(commands, 4, tmp_path)
-    assert log.read_text() == "abcd" "bcda" "cdab" "dabc"
+    assert log.read_text() == "abcdbcdacdabdabc"
     assert all(len(figure.cpu) == 4 for figure in figures.values()) and len(ratios) == 4
 
 
@@ -77,6 +77,7 @@ def test_bench_reports_the_figures_and_writes_json(
         text,
         re.M,
     ), text
+    assert "llmz 1.0.1 figures (bridge per case, suite and fuzz wall by --jobs) left out: --no-bridge" in text
     written = json.loads(out.read_text())
     assert written["scenarios"] == 2 and system in written["systems"]
     assert written["wall_by_jobs"]["reference"]["same_verdicts"] is True
@@ -152,10 +153,25 @@ def test_cpu_of_a_descendant_left_orphaned_is_counted(tmp_path: Path) -> None:
     import sys
 
     done = subprocess.run(
-        [sys.executable, "-c", MEASURING, ORPHAN_MAKER], capture_output=True, text=True, check=True,
+        [sys.executable, "-c", MEASURING, ORPHAN_MAKER],
+        capture_output=True,
+        text=True,
+        check=True,
         cwd=tmp_path,
     )
     adopted, cpu = done.stdout.split()
     if adopted != "True":
         pytest.skip("no child subreaper on this platform")
     assert float(cpu) >= 0.2
+
+
+def test_fuzz_wall_by_jobs_times_both_in_pairs_and_compares_their_findings(tmp_path: Path) -> None:
+    fuzz = ["--system", "falai", "--examples", "30", "--seed", "6", "--max-findings", "2"]
+    figure, line = fuzz_wall_by_jobs("reference[falai-takeover-margin-16]", fuzz, tmp_path, 1, Path.cwd())
+    assert figure["findings"] == 1 and figure["same_findings"] is True, figure
+    assert re.fullmatch(
+        r"reference\[falai-takeover-margin-16\] fuzz --system falai --examples 30 --seed 6, "
+        r"wall: --jobs 2 / --jobs 1 = [\d.]+ \([\d.]+s vs [\d.]+s median, 1 pairs; "
+        r"CPU [\d.]+s vs [\d.]+s\); same findings \(1\)",
+        line,
+    ), line
