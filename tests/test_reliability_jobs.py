@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from conftest import FAKES, fake_command, minimal_scenario
 from fakes.fuzz_marked import mark
-from test_reliability_stops import GONE, _launch, _started, _stop, _wait_gone
+from test_reliability_stops import GONE, TESTS, _launch, _started, _stop, _wait_gone
 
 from conformance import parallel, workers
 from conformance.adapters.registry import create
@@ -220,3 +220,20 @@ def test_tasks_and_answers_larger_than_a_pipe_holds_never_leave_both_sides_waiti
     thread.join(30)
     assert not thread.is_alive(), "the harness and a worker are each waiting for the other"
     assert answers == {key: task * 2 for key, task in tasks.items()}
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_a_stopped_parallel_fuzz_leaves_no_worker_and_no_implementation(tmp_path: Path, stop: int) -> None:
+    marker = uuid.uuid4().hex
+    impl = f"stdio:{sys.executable} {FAKES / 'fake_impl.py'} hang"
+    command = [
+        sys.executable, "-m", "conformance", "fuzz", "--impl", impl, "--system", "akan", "--timeout", "600",
+        "--jobs", "2", "--out", str(tmp_path / "out"),
+    ]  # fmt: skip
+    env = {**os.environ, "S21_STOP_MARKER": marker, "PYTHONPATH": str(TESTS)}
+    harness = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _started(harness, marker, 4)  # two workers, each with its own implementation hanging on a case
+    out, err, left = _stop(harness, stop, marker)
+    assert left == [], "the stop left workers or implementations running"
+    assert harness.returncode == 128 + stop, (out, err)
+    assert "Traceback" not in err
