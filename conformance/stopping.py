@@ -35,6 +35,8 @@ class Killable(Protocol):
 #: handed anything, and must reach every child wherever the run is stuck).
 LIVE: weakref.WeakSet[Killable] = weakref.WeakSet()
 _requested = threading.Event()
+_by: list[int] = []
+"""The signal of the requested stop (the last one, when several came)."""
 _STOP_SIGNALS = tuple(
     getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
 )
@@ -65,9 +67,22 @@ def kill_children() -> None:
 
 
 def _on_signal(number: int, _frame: FrameType | None) -> None:
+    _by[:] = [number]
     _requested.set()
     kill_children()
     raise Stopped(number)
+
+
+def check() -> None:
+    """Raise the requested stop (again): for a loop that may have lost it.
+
+    Python runs a signal handler wherever the main thread is, and an exception raised inside a
+    garbage-collector callback or a ``__del__`` is printed ("Exception ignored in") and dropped, not
+    propagated. hypothesis times every collection with such a callback, so a stop arriving then would be
+    lost and the run would go on. Loops that wait on child processes call this; it ends them all first."""
+    if _requested.is_set():
+        kill_children()
+        raise Stopped(_by[0] if _by else signal.SIGTERM)
 
 
 @contextlib.contextmanager
@@ -77,6 +92,7 @@ def handling_stops() -> Iterator[None]:
         yield
         return
     _requested.clear()
+    _by.clear()
     previous: dict[int, Callable[[int, FrameType | None], object] | int | None] = {}
     for number in _STOP_SIGNALS:
         previous[number] = signal.signal(number, _on_signal)

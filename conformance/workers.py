@@ -56,6 +56,8 @@ MAX_WORKER_DEATHS = 3
 """Worker processes that may die in a row (no answer in between) before the pool stops playing."""
 _JOIN = 2.0
 """Seconds a worker gets to close its implementation after the last task before it is killed."""
+_LOOK_FOR_STOPS = 0.5
+"""Seconds between two looks at whether a stop was requested (``stopping.check``) while waiting."""
 
 
 class Player(Protocol):
@@ -193,7 +195,17 @@ class Pool:
         self.deaths = 0
         self.stopped_playing: str | None = None
         self._answers: dict[Hashable, Any] = {}
+        self.start_failure = (
+            "a worker process could not start its own copy of the implementation "
+            "(run with --jobs 1 to use one)"
+        )
+        """What a worker whose ``job.open()`` failed is reported as (its reason follows)."""
         self._context = multiprocessing.get_context("fork")
+
+    def warm(self) -> None:
+        """Start every worker now, so their start-up runs beside what the harness does meanwhile."""
+        while self.stopped_playing is None and len(self.workers) < self.jobs:
+            self._start()
 
     def submit(self, key: Hashable, task: Any) -> None:
         """Queue ``task``; its answer comes from a later ``collect`` under ``key``."""
@@ -216,8 +228,11 @@ class Pool:
     def collect(self) -> dict[Hashable, Any]:
         """Wait for at least one answer (none when nothing is pending) and return every answer that came."""
         while not self._answers and (self.waiting or any(w.held for w in self.workers)):
+            stopping.check()
             self._hand_out()
-            ready = wait([w.conn for w in self.workers] + [w.process.sentinel for w in self.workers])
+            ready = wait(
+                [w.conn for w in self.workers] + [w.process.sentinel for w in self.workers], _LOOK_FOR_STOPS
+            )
             for worker in list(self.workers):
                 if worker.conn in ready or worker.process.sentinel in ready:
                     self._take(worker)
@@ -259,10 +274,7 @@ class Pool:
             while worker.conn.poll():
                 message = worker.conn.recv()
                 if message[0] == "hello":
-                    raise AdapterError(
-                        f"a worker process could not start its own copy of the implementation "
-                        f"(run with --jobs 1 to use one): {message[1]}"
-                    )
+                    raise AdapterError(f"{self.start_failure}: {message[1]}")
                 _, key, answer = message
                 worker.held = [(k, t) for k, t in worker.held if k != key]
                 self._answers[key] = answer

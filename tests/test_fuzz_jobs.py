@@ -71,7 +71,7 @@ def test_the_search_sees_the_same_comparisons_ahead_as_played_here() -> None:
     settings = {"examples": 30, "seed": 5, "max_findings": 4}
     here = search(generator, create("reference"), create(impl), **settings)  # type: ignore[arg-type]
     reference = create("reference")
-    with Lookahead(CompareJob(impl, generator, 30.0, 30.0, None), 2, reference) as ahead:
+    with Lookahead(CompareJob(impl, generator, 30.0, 30.0), 2, reference) as ahead:
         parallel = search(generator, reference, create(impl), ahead=ahead, **settings)  # type: ignore[arg-type]
     assert len(here.findings) == 3
     assert _results(parallel) == _results(here)
@@ -83,7 +83,7 @@ def test_a_search_without_disagreement_plays_only_the_listed_cases() -> None:
     generator = generator_for("falai")
     listed = generated(generator, 40, 3, 0)
     reference = create("reference")
-    with Lookahead(CompareJob("reference", generator, 30.0, 30.0, None), 2, reference) as ahead:
+    with Lookahead(CompareJob("reference", generator, 30.0, 30.0), 2, reference) as ahead:
         result = search(generator, reference, create("reference"), examples=40, seed=3, ahead=ahead)
         assert result.findings == [] and result.examples == len(listed) == 40
         assert ahead.unlisted == 0

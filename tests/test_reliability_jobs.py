@@ -174,7 +174,7 @@ def test_fuzz_a_worker_process_that_dies_costs_the_case_it_was_playing(
     generator = generator_for("falai")
     cases = generated(generator, 8, 4, 0)
     monkeypatch.setenv("FUZZ_MARKS", str(mark(tmp_path / "marks", [cases[2]])))
-    job = CompareJob("python:fakes.fuzz_marked:make", generator, 5.0, 5.0, None)
+    job = CompareJob("python:fakes.fuzz_marked:make", generator, 5.0, 5.0)
     with Lookahead(job, 2, create("reference")) as ahead:
         ahead.expect(cases)
         problems = [ahead.compare(case).implementation_problem for case in cases]

@@ -6,7 +6,10 @@ be listed beforehand from the seed alone (``conformance.fuzz.engine.generated``)
 implementation (llmz 1.0.1 takes about 60 ms a comparison, the generation of a case under 2 ms), playing
 that list on several cores while the search reads the answers is where the wall time goes down.
 
-Theory of operation. :class:`Lookahead` is the engine's ``Ahead``. ``expect`` submits a round's listed
+Theory of operation. :class:`Lookahead` is the engine's ``Ahead``. ``hello`` starts the workers and
+returns what one of their implementations said in its hello (the harness starts no implementation process
+of its own until a finding is to be reproduced; each worker compares with the capabilities its own
+implementation declared, as ``--jobs 1`` does with the one it greets). ``expect`` submits a round's listed
 cases, in order, to a ``conformance.workers.Pool`` whose every worker starts and greets its own reference
 and its own implementation (:class:`CompareJob`); a worker answers a case with what
 ``engine.compare`` makes of it there. ``compare`` (the search's condition asking) takes the comparison
@@ -31,9 +34,10 @@ import os
 import traceback
 from dataclasses import dataclass, field
 
-from conformance.adapters.base import Adapter
+from conformance.adapters.base import Adapter, AdapterError
 from conformance.adapters.registry import create
 from conformance.fuzz.engine import Case, Comparison, Generator, GeneratorBug, compare, reference_facts
+from conformance.protocol import ImplementationInfo
 from conformance.workers import Pool
 
 
@@ -63,7 +67,6 @@ class CompareJob:
     generator: Generator
     timeout: float
     hello_timeout: float
-    capabilities: frozenset[str] | None
     harness: int = field(default_factory=os.getpid)
 
     def open(self) -> _Comparer:
@@ -71,12 +74,12 @@ class CompareJob:
         implementation = create(self.spec, hello_timeout=self.hello_timeout)
         try:
             reference.hello()
-            implementation.hello()
+            info = implementation.hello()
         except BaseException:
             implementation.close()
             reference.close()
             raise
-        return _Comparer(self, reference, implementation)
+        return _Comparer(self, reference, implementation, info)
 
     def lost(self, key: object, why: str) -> _Lost:
         return _Lost(why)
@@ -87,13 +90,16 @@ class _Comparer:
     job: CompareJob
     reference: Adapter
     implementation: Adapter
+    info: ImplementationInfo
 
-    def play(self, task: object) -> Answer:
+    def play(self, task: object) -> Answer | ImplementationInfo:
+        if task == HELLO:
+            return self.info
         assert isinstance(task, dict)
-        job = self.job
+        job, capabilities = self.job, frozenset(self.info.capabilities)
         try:
             return compare(
-                job.generator, self.reference, self.implementation, task, job.timeout, job.capabilities
+                job.generator, self.reference, self.implementation, task, job.timeout, capabilities
             )
         except GeneratorBug as exc:  # raised again where the search asks for this case
             return _Raised(str(exc), bug=True)
@@ -103,6 +109,10 @@ class _Comparer:
     def close(self) -> None:
         self.implementation.close()
         self.reference.close()
+
+
+HELLO = "hello"
+"""The task asking a worker for its implementation's hello (no case's key: those are JSON objects)."""
 
 
 def key_of(case: Case) -> str:
@@ -118,12 +128,24 @@ class Lookahead:
         self.reference = reference
         """The harness's own reference, for the facts of a case whose worker died."""
         self.pool = Pool(job, jobs)
+        self.pool.start_failure = "the implementation could not start in a worker process"
         self.listed: set[str] = set()
         self.answers: dict[str, Answer] = {}
         self.asked: set[str] = set()
         """Keys submitted and not yet answered."""
         self.unlisted = 0
         """Cases the search asked for that no ``expect`` listed (shrinking), so played on demand."""
+
+    def hello(self) -> ImplementationInfo:
+        """What a worker's implementation said in its hello (the workers are started here, all at once)."""
+        self.pool.warm()
+        self.pool.submit(HELLO, HELLO)
+        while True:
+            answer = self.pool.collect().get(HELLO)
+            if isinstance(answer, ImplementationInfo):
+                return answer
+            if isinstance(answer, _Lost):
+                raise AdapterError(f"no hello from a worker's implementation: {answer.why}")
 
     def expect(self, cases: list[Case]) -> None:
         for case in cases:

@@ -28,12 +28,12 @@ from conformance.adapters.registry import create
 from conformance.catalogue.load import load_catalogue
 from conformance.fuzz.known import Known, KnownError, load_known
 from conformance.paths import SCENARIO_ROOT, SPEC_ROOT
-from conformance.protocol import ImplementationInfo
 from conformance.report.files import folder_problem
 from conformance.scenario.load import scenario_files, scenario_id
 
 if TYPE_CHECKING:  # hypothesis comes with the dev extra: the fuzzer's modules are imported on use
-    from conformance.fuzz.engine import Ahead, Generator
+    from conformance.fuzz.ahead import Lookahead
+    from conformance.fuzz.engine import Generator
 
 
 def _usage_error(message: str) -> int:
@@ -51,28 +51,18 @@ def _known(path: Path | None) -> Known:
 
 
 @contextlib.contextmanager
-def _ahead(
-    args: argparse.Namespace,
-    generator: Generator,
-    reference: Adapter,
-    implementation: Adapter,
-    info: ImplementationInfo,
-) -> Iterator[Ahead | None]:
-    """With ``--jobs`` above 1, comparisons played ahead on worker processes (``conformance.fuzz.ahead``);
-    with 1, None: the search plays each case here, as it always did.
-
-    An implementation process of this harness's (``stdio:``, a preset) is closed first: each worker starts
-    its own, and a fork must not share its pipes. It starts again if a finding is to be reproduced."""
+def _ahead(args: argparse.Namespace, generator: Generator, reference: Adapter) -> Iterator[Lookahead | None]:
+    """With ``--jobs`` above 1, comparisons played ahead on worker processes (``conformance.fuzz.ahead``),
+    started now, before this process starts any implementation process of its own (a fork must not share
+    its pipes); with 1, None: the search plays each case here, as it always did."""
     if args.jobs == 1:
         yield None
         return
-    from conformance.adapters.stdio import StdioAdapter
     from conformance.fuzz.ahead import CompareJob, Lookahead
 
-    if isinstance(implementation, StdioAdapter):
-        implementation.close()
-    job = CompareJob(args.impl, generator, args.timeout, args.timeout, frozenset(info.capabilities))
-    with Lookahead(job, args.jobs, reference) as ahead:
+    with Lookahead(
+        CompareJob(args.impl, generator, args.timeout, args.timeout), args.jobs, reference
+    ) as ahead:
         yield ahead
 
 
@@ -100,13 +90,16 @@ def command(args: argparse.Namespace) -> int:
     except AdapterError as exc:
         return _usage_error(str(exc))
     try:
-        reference_info, info = reference.hello(), implementation.hello()
-        if args.system not in info.systems:
-            return _usage_error(
-                f"{info.name} does not implement {args.system} (it implements {', '.join(info.systems)})"
-            )
         generator = generator_for(args.system)
-        with _ahead(args, generator, reference, implementation, info) as ahead:
+        with _ahead(args, generator, reference) as ahead:
+            # With workers, the implementation's hello is a worker's: this process starts its own copy
+            # only if a finding is to be reproduced (the stdio adapter starts it on its first case).
+            reference_info = reference.hello()
+            info = implementation.hello() if ahead is None else ahead.hello()
+            if args.system not in info.systems:
+                return _usage_error(
+                    f"{info.name} does not implement {args.system} (it implements {', '.join(info.systems)})"
+                )
             result = search(
                 generator,
                 reference,

@@ -41,6 +41,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import HypothesisWarning, NoSuchExample
 from pydantic import ValidationError
 
+from conformance import stopping
 from conformance.adapters.base import Adapter
 from conformance.fuzz.facts import Fact
 from conformance.fuzz.known import Known
@@ -50,6 +51,7 @@ from conformance.records.check import problems as vocabulary_problems
 from conformance.records.extras import set_aside
 from conformance.runner import record_problems
 from conformance.scenario.model import case_payload, parse_case
+from conformance.stopping import Stopped
 
 Case = dict[str, Any]
 Record = dict[str, Any]
@@ -226,12 +228,34 @@ def _find(
         # generated scenario runs to tens of kB, and the warning about that text was noise in
         # every run that found something (the case is written out as YAML by `write` instead).
         warnings.filterwarnings("ignore", "Generating overly large repr", HypothesisWarning)
-        return find(
-            generator.cases(),
-            condition,
-            settings=_settings(examples),
-            random=random.Random(f"{seed}:{round_number}"),
-        )
+        try:
+            return find(
+                generator.cases(),
+                condition,
+                settings=_settings(examples),
+                random=random.Random(f"{seed}:{round_number}"),
+            )
+        except BaseException as exc:
+            stop = _stop_within(exc)
+            if stop is None or stop is exc:
+                raise
+            raise stop from None
+
+
+def _stop_within(exc: BaseException) -> Stopped | None:
+    """The user's stop that ``exc`` was raised while handling, if any.
+
+    A signal arriving while hypothesis draws a case raises ``Stopped`` in the middle of its bookkeeping,
+    which then raises an error of its own about the draw that did not finish ("Inconsistent data
+    generation"); the stop is what the run must end with (``conformance.stopping``)."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, Stopped):
+            return current
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return None
 
 
 def generated(generator: Generator, examples: int, seed: int, round_number: int) -> list[Case]:
@@ -299,6 +323,7 @@ def search(
 
     def disagrees_anew(case: Case) -> bool:
         nonlocal round_examples
+        stopping.check()  # a stop raised inside hypothesis's own bookkeeping may have been dropped there
         result.compared += 1
         if in_generation:
             result.examples += 1
