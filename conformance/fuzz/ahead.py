@@ -130,22 +130,30 @@ class Lookahead:
         self.pool = Pool(job, jobs)
         self.pool.start_failure = "the implementation could not start in a worker process"
         self.listed: set[str] = set()
-        self.answers: dict[str, Answer] = {}
+        self.answers: dict[str, Answer | ImplementationInfo] = {}
         self.asked: set[str] = set()
         """Keys submitted and not yet answered."""
         self.unlisted = 0
         """Cases the search asked for that no ``expect`` listed (shrinking), so played on demand."""
 
+    def start(self) -> None:
+        """Start every worker and ask one for its implementation's hello; ``hello`` waits for the answer
+        (what the harness does in between, such as listing the first round, runs beside their start-up)."""
+        if HELLO not in self.asked and HELLO not in self.answers:
+            self.pool.warm()
+            self.asked.add(HELLO)
+            self.pool.submit(HELLO, HELLO)
+
     def hello(self) -> ImplementationInfo:
-        """What a worker's implementation said in its hello (the workers are started here, all at once)."""
-        self.pool.warm()
-        self.pool.submit(HELLO, HELLO)
-        while True:
-            answer = self.pool.collect().get(HELLO)
-            if isinstance(answer, ImplementationInfo):
-                return answer
-            if isinstance(answer, _Lost):
-                raise AdapterError(f"no hello from a worker's implementation: {answer.why}")
+        """What a worker's implementation said in its hello."""
+        self.start()
+        while HELLO not in self.answers:
+            self._collect()
+        answer = self.answers[HELLO]
+        if not isinstance(answer, ImplementationInfo):
+            why = answer.why if isinstance(answer, _Lost) else str(answer)
+            raise AdapterError(f"no hello from a worker's implementation: {why}")
+        return answer
 
     def expect(self, cases: list[Case]) -> None:
         for case in cases:
@@ -160,10 +168,15 @@ class Lookahead:
         key = self._submit(case)
         self.unlisted += key not in self.listed
         while key not in self.answers:
-            for answered, answer in self.pool.collect().items():
-                self.asked.discard(str(answered))
-                self.answers[str(answered)] = answer
-        return self._comparison(case, self.answers[key])
+            self._collect()
+        answer = self.answers[key]
+        assert not isinstance(answer, ImplementationInfo)
+        return self._comparison(case, answer)
+
+    def _collect(self) -> None:
+        for answered, answer in self.pool.collect().items():
+            self.asked.discard(str(answered))
+            self.answers[str(answered)] = answer
 
     def _submit(self, case: Case) -> str:
         key = key_of(case)

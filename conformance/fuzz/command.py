@@ -71,7 +71,7 @@ def command(args: argparse.Namespace) -> int:
         return _usage_error("--examples and --max-findings must be at least 1")
     try:  # hypothesis comes with the dev extra; the rest of the harness runs without it
         from conformance.fuzz import generator_for
-        from conformance.fuzz.engine import search
+        from conformance.fuzz.engine import generated, search
         from conformance.fuzz.write import Provenance, reproduces, write
     except ModuleNotFoundError as exc:
         if exc.name != "hypothesis":
@@ -94,6 +94,9 @@ def command(args: argparse.Namespace) -> int:
         with _ahead(args, generator, reference) as ahead:
             # With workers, the implementation's hello is a worker's: this process starts its own copy
             # only if a finding is to be reproduced (the stdio adapter starts it on its first case).
+            if ahead is not None:  # the workers start while this process lists the first round
+                ahead.start()
+                ahead.expect(generated(generator, args.examples, args.seed, 0))
             reference_info = reference.hello()
             info = implementation.hello() if ahead is None else ahead.hello()
             if args.system not in info.systems:

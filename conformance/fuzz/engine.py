@@ -28,6 +28,7 @@ in the generator (or the reference): it raises :class:`GeneratorBug` rather than
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import random
 import time
@@ -72,6 +73,10 @@ class Generator(Protocol):
 
     def area(self, case: Case) -> str:
         """The scenario folder the case belongs in (``routing``, ``compaction``, ``budget``, ...)."""
+        ...
+
+    def __hash__(self) -> int:
+        """Generators are hashable (by identity): a round's listing is kept per generator."""
         ...
 
 
@@ -258,6 +263,7 @@ def _stop_within(exc: BaseException) -> Stopped | None:
     return None
 
 
+@functools.lru_cache(maxsize=4)
 def generated(generator: Generator, examples: int, seed: int, round_number: int) -> list[Case]:
     """The cases round ``round_number``'s generation asks about, in order, until one disagrees.
 
@@ -265,7 +271,8 @@ def generated(generator: Generator, examples: int, seed: int, round_number: int)
     during generation every case before the first disagreement did the same thing (the condition said
     no). Replaying the round with a condition that always says no therefore lists those cases exactly,
     and then the rest of the round (which the real search only reaches when nothing disagrees). Listing
-    costs generation only, a small part of a comparison."""
+    costs generation only, a small part of a comparison; a listing is kept (``fuzz`` lists the first
+    round while its workers start, and the search asks again). The list is shared: do not change it."""
     cases: list[Case] = []
 
     def never(case: Case) -> bool:
