@@ -262,7 +262,8 @@ def fuzz_llmz(s: nox.Session) -> None:
 @nox.session(venv_backend=OWN_ENV)
 def bench(s: nox.Session) -> None:
     """Scenarios per second against the reference, in-process and through stdio; the wall time of the whole
-    suite with ``--jobs 1`` and ``--jobs 2`` (the reference, and llmz 1.0.1 where node is installed)."""
+    suite with ``--jobs 1`` and ``--jobs 2`` (the reference, and llmz 1.0.1 where node is installed), and
+    of the bounded fuzz run against llmz 1.0.1 likewise."""
     _run(s, "python", "-m", "conformance.bench", *s.posargs)
 
 

@@ -6,9 +6,9 @@ be listed beforehand from the seed alone (``conformance.fuzz.engine.generated``)
 implementation (llmz 1.0.1 takes about 60 ms a comparison, the generation of a case under 2 ms), playing
 that list on several cores while the search reads the answers is where the wall time goes down.
 
-Theory of operation. :class:`Lookahead` is the engine's ``Ahead``. ``hello`` starts the workers and
-returns what one of their implementations said in its hello (the harness starts no implementation process
-of its own until a finding is to be reproduced; each worker compares with the capabilities its own
+Theory of operation. :class:`Lookahead` is the engine's ``Ahead``. ``start`` starts the workers and asks
+one for its implementation's hello, ``hello`` waits for that answer (the harness starts no implementation
+process of its own until a finding is to be reproduced; each worker compares with the capabilities its own
 implementation declared, as ``--jobs 1`` does with the one it greets). ``expect`` submits a round's listed
 cases, in order, to a ``conformance.workers.Pool`` whose every worker starts and greets its own reference
 and its own implementation (:class:`CompareJob`); a worker answers a case with what
@@ -18,7 +18,9 @@ was not listed (hypothesis shrinking a disagreement) is submitted then and waite
 a worker too, one at a time. ``stop`` (a disagreement found, shrinking begins) drops the listed cases no
 worker holds yet. Whatever the list held, the search sees for each case exactly the comparison
 ``compare`` would give it; the list only decides what is ready in time, never what is found. So the
-findings are those of ``--jobs 1`` for the same seed (tests/test_fuzz_jobs.py).
+findings are those of ``--jobs 1`` for the same seed (tests/test_fuzz_jobs.py), given an implementation
+that answers a case the same way each time it plays it (what ``run --jobs`` assumes too): a case hypothesis
+generates twice is compared once here.
 
 Failures. A worker's crashing or hanging implementation is restarted by its own adapter and the case
 carries the problem, as with ``--jobs 1``. A case whose worker process died, or that was not played
