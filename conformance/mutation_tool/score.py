@@ -20,7 +20,7 @@ from conformance.mutation_tool.plan import TARGETS, wanted_operator
 from conformance.mutation_tool.probe import PREFIX
 from conformance.mutation_tool.triage import Entry, Verdicts
 
-OUTCOMES = ("expectation", "crash", "survived", "incompetent")
+OUTCOMES = ("expectation", "crash", "invariant", "survived", "incompetent")
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ class Mutant:
     location: str
     mutation: str
     outcome: str
-    """expectation | crash | survived | incompetent"""
+    """expectation | crash | invariant | survived | incompetent"""
     detail: str
 
 
@@ -40,6 +40,8 @@ class Mutant:
 class Tally:
     expectation: int = 0
     crash: int = 0
+    invariant: int = 0
+    """Passed every scenario, failed its module's invariant tests (``plan.Target.invariants``)."""
     survived: int = 0
     incompetent: int = 0
     equivalent: int = 0
@@ -56,7 +58,7 @@ class Tally:
 
     @property
     def killed(self) -> int:
-        return self.expectation + self.crash
+        return self.expectation + self.crash + self.invariant
 
     def as_dict(self) -> dict[str, Any]:
         judged = self.killed + self.survived
@@ -68,6 +70,7 @@ class Tally:
             "killed": self.killed,
             "killed_by_expectation": self.expectation,
             "killed_by_crash_only": self.crash,
+            "killed_by_invariant": self.invariant,
             "survived": self.survived,
             "incompetent": self.incompetent,
             "score": round(self.killed / judged, 4) if judged else None,
@@ -75,6 +78,12 @@ class Tally:
             "survivors_equivalent": self.equivalent,
             "survivors_open_in_documents": self.open_in_documents,
             "rule_score": round(self.killed / rule_breaking, 4) if rule_breaking else None,
+            # Issue 27's measure: what a mutant could show at all. Equivalent mutants leave the
+            # denominator, open ones stay in it (they count against the figure) and are listed apart.
+            "adjusted_score": (
+                round(self.killed / (judged - self.equivalent), 4) if judged - self.equivalent else None
+            ),
+            "open_share": round(self.open_in_documents / judged, 4) if judged else None,
         }
 
 
@@ -88,6 +97,8 @@ def classify(worker_outcome: str, test_outcome: str | None, output: str | None) 
         return "survived", line
     if lines and lines[-1].startswith(f"{PREFIX} expectation"):
         return "expectation", line
+    if lines and lines[-1].startswith(f"{PREFIX} invariant"):
+        return "invariant", line
     return "crash", line or "no output (import failed or timed out)"
 
 
