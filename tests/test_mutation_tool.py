@@ -335,7 +335,7 @@ def test_a_record_problem_fails_the_check(tmp_path: Path, capsys: pytest.Capture
         score.Mutant(item.name, "falai", "core/NumberReplacer", 0, "12:4", "15 -> 16", "survived", ""),
         score.Mutant(item.name, "falai", "core/NumberReplacer", 1, "13:4", "1 -> 2", "expectation", ""),
     ]
-    meta = {"tool": "cosmic-ray x", "seed": 7, "budget": 2}
+    meta = {"tool": "cosmic-ray x", "seed": 7, "budget": 20}  # the plan's sample: the triage answers for it
     built = record.build(item, mutants, {"wanted": 9, "excluded": {}}, meta, record.source_digest(item))
     root = tmp_path / "record"
     record.write(built, record.path_for(item, root))
@@ -355,3 +355,19 @@ def test_a_record_problem_fails_the_check(tmp_path: Path, capsys: pytest.Capture
     record.path_for(item, root).write_text('{"module": "falai/timers"}', encoding="utf-8")
     assert main([*args, str(tmp_path / "t.yaml")]) == 2
     assert "timers.json" in capsys.readouterr().err
+
+
+def test_tidy_moves_an_entry_whose_line_moved_and_drops_one_no_sample_holds(tmp_path: Path) -> None:
+    here = triage.Entry(**GOOD)
+    moved = triage.Entry(**{**GOOD, "location": "30:1", "mutation": "3 -> 4"})
+    gone = triage.Entry(**{**GOOD, "location": "40:1", "mutation": "5 -> 6"})
+    other = triage.Entry(**{**GOOD, "module": "falai/timers"})
+    operator = "core/NumberReplacer"
+    sampled = {"falai/routing": [(operator, "12:4", "15 -> 16"), (operator, "31:1", "3 -> 4")]}
+    kept, changes = triage.tidy([here, moved, gone, other], sampled)
+    assert [(e.module, e.location) for e in kept] == [
+        ("falai/routing", "12:4"), ("falai/routing", "31:1"), ("falai/timers", "12:4")
+    ]  # fmt: skip
+    assert len(changes) == 2 and "dropped" in changes[1] and "40:1" in changes[1]
+    triage.write(kept, tmp_path / "t.yaml")
+    assert triage.load(tmp_path / "t.yaml") == kept, "the written file reads back as written"

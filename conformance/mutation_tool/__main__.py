@@ -2,6 +2,8 @@
 
 ``score`` (the default of ``nox -s mutation``) recomputes every figure from the committed record
 (``conformance/mutation_record/``, see :mod:`.record`) and the triage file, without running a mutant;
+``tidy`` moves the triage entries whose line moved and drops those no sampled mutant of the planned
+sample matches. ``collect`` writes the records from the work databases of an earlier ``run`` under ``--out``.
 ``--check`` also fails when the figures differ from the committed ``figures.json`` or a module's source
 changed since its sample (stale), ``--write`` updates ``figures.json``. ``run`` samples and runs the
 mutants of the selected modules (Cosmic Ray), replaces their records, then scores the whole record and
@@ -33,6 +35,12 @@ def _run(args: argparse.Namespace, targets: list[Target]) -> None:
         targets, REPO_ROOT, args.out, args.per_module, args.seed, args.jobs,
         per_module_extended=args.per_module_extended,
     )  # fmt: skip
+    _collect(args, targets)
+
+
+def _collect(args: argparse.Namespace, targets: list[Target]) -> None:
+    """Replace the selected modules' records with what their work databases under ``--out`` hold (what
+    ``run`` does after running; alone, it rescues a run whose scoring step was interrupted)."""
     tool = f"cosmic-ray {version('cosmic-ray')}"
     for t in targets:
         db = args.out / t.system / f"{t.name.split('/', 1)[1]}.sqlite"
@@ -73,6 +81,11 @@ def problems(summary: dict[str, Any], entries: list[triage.Entry], records: dict
     return found
 
 
+def planned_sample(r: record.ModuleRecord) -> bool:
+    """Whether ``r`` holds the plan's sample (seed and budget), the one the triage answers for."""
+    return r.seed == SEED and r.budget == session.budget(target(r.module), PER_MODULE, EXTENDED_PER_MODULE)
+
+
 def open_class(summary: dict[str, Any], entries: list[triage.Entry]) -> list[str]:
     """The open class, per system: each survivor triaged open, with the rule that leaves it open and the
     place in the documents that rule rests on (issue 27, item 5)."""
@@ -95,7 +108,7 @@ def open_class(summary: dict[str, Any], entries: list[triage.Entry]) -> list[str
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m conformance.mutation_tool", description=__doc__)
-    parser.add_argument("command", choices=["score", "run"])
+    parser.add_argument("command", choices=["score", "run", "collect", "tidy"])
     parser.add_argument(
         "--per-module",
         type=argtypes.POSITIVE,
@@ -115,7 +128,10 @@ def main(argv: list[str] | None = None) -> int:
         "--jobs", type=argtypes.POSITIVE, default=2, help="systems run side by side (one tree copy each)"
     )
     parser.add_argument("--out", type=Path, default=Path("build/mutation"), help="work databases, trees")
-    parser.add_argument("--record", type=Path, default=record.RECORD_ROOT, help="the committed record")
+    parser.add_argument(
+        "--record", type=Path, default=None,
+        help="the record to write and read (the committed one; <out>/record for a sample of another size)",
+    )  # fmt: skip
     parser.add_argument("--triage", type=Path, default=triage.TRIAGE_FILE)
     parser.add_argument("--check", action="store_true", help="fail on figures unlike figures.json, or stale")
     parser.add_argument("--write", action="store_true", help="write figures.json (run always does)")
@@ -128,9 +144,24 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.system:
         targets = [t for t in targets if t.system in args.system]
+    sample = (args.seed, args.per_module, args.per_module_extended)
+    planned = sample == (SEED, PER_MODULE, EXTENDED_PER_MODULE)
+    if args.record is None:
+        # Only the planned sample replaces the committed record; a smaller or other one is a trial.
+        args.record = record.RECORD_ROOT if planned or args.command == "score" else args.out / "record"
+    if args.command == "collect" and args.module is None and args.system is None:
+        print("error: collect names its modules (--module or --system)", file=sys.stderr)
+        return 2
     started = time.monotonic()
     if args.command == "run":
         _run(args, targets)
+    elif args.command == "collect":
+        dbs = {t.name: args.out / t.system / f"{t.name.split('/', 1)[1]}.sqlite" for t in targets}
+        missing = [name for name, db in dbs.items() if not db.exists()]
+        if missing:
+            print(f"error: no work database under {args.out} for {', '.join(missing)}", file=sys.stderr)
+            return 2
+        _collect(args, targets)
     try:
         records = record.load_all(targets, args.record)
     except record.RecordError as exc:
@@ -139,6 +170,15 @@ def main(argv: list[str] | None = None) -> int:
     if not records:
         print(f"error: no module record under {args.record}; `run` first", file=sys.stderr)
         return 2
+    if args.command == "tidy":
+        sampled = {
+            name: [(m.operator, m.location, m.mutation) for m in r.mutants]
+            for name, r in records.items()
+            if planned_sample(r)
+        }
+        entries, changes = triage.tidy(entries, sampled)
+        triage.write(entries, args.triage)
+        print("\n".join(changes) or "nothing to tidy")
     mutants = [m for r in records.values() for m in r.as_mutants()]
     seeds = sorted({r.seed for r in records.values()})
     meta = {"tool": sorted({r.tool for r in records.values()}), "seeds": seeds}
@@ -150,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     summary["closed_gaps"] = sum(
         1 for e in entries if e.verdict == "gap" and e.status == "closed" and e.module in records
     )
-    found = problems(summary, entries, records)
+    found = problems(summary, entries, {n: r for n, r in records.items() if planned_sample(r)})
     summary["problems"] = found
     score.write(summary, args.out / "score.json")
     print(score.table(summary))
