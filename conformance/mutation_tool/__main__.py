@@ -176,7 +176,14 @@ def main(argv: list[str] | None = None) -> int:
             for name, r in records.items()
             if planned_sample(r)
         }
-        entries, changes = triage.tidy(entries, sampled)
+        killed = frozenset(
+            (name, m.operator, m.location, m.mutation)
+            for name, r in records.items()
+            if planned_sample(r)
+            for m in r.mutants
+            if m.outcome != "survived"
+        )
+        entries, changes = triage.tidy(entries, sampled, killed)
         triage.write(entries, args.triage)
         print("\n".join(changes) or "nothing to tidy")
     mutants = [m for r in records.values() for m in r.as_mutants()]

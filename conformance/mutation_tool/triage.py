@@ -128,10 +128,13 @@ class Verdicts:
 
 
 def tidy(
-    entries: list[Entry], sampled: dict[str, list[tuple[str, str, str]]]
+    entries: list[Entry],
+    sampled: dict[str, list[tuple[str, str, str]]],
+    killed: frozenset[tuple[str, ...]] = frozenset(),
 ) -> tuple[list[Entry], list[str]]:
     """The entries kept after a new sample of the modules in ``sampled`` (module -> its sampled mutants'
-    (operator, location, mutation)), and what changed. An entry the sample holds stays; one whose mutation
+    (operator, location, mutation)), and what changed. An entry the sample holds stays, unless it is an
+    equivalent or open verdict on a mutant a scenario now kills (``killed``: their keys); one whose mutation
     the sample holds once at another location (an edit moved the line) is moved there; any other entry of
     those modules answers for no sampled mutant and goes (git keeps it). Other modules' entries stay."""
     exact = {(module, *m) for module, mutants in sampled.items() for m in mutants}
@@ -139,6 +142,9 @@ def tidy(
     kept: list[Entry] = []
     changes: list[str] = []
     for e in entries:
+        if e.key in killed and e.verdict != "gap":
+            changes.append(f"dropped (now killed): {e.module} {e.location} {e.operator}: {e.mutation}")
+            continue
         if e.module not in sampled or e.key in exact:
             kept.append(e)
             continue
