@@ -7,6 +7,7 @@ two sampled mutants of one small module end to end (about 15 s), and the pieces 
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
 
@@ -17,9 +18,10 @@ import variants
 from conformance.mutation_tool import exclude, record, score, session, triage
 from conformance.mutation_tool.__main__ import main
 from conformance.mutation_tool.plan import TARGETS, target, wanted_operator
-from conformance.mutation_tool.probe import invariants_hold, ordered, probe
+from conformance.mutation_tool.probe import cold_caches, invariants_hold, ordered, probe
 from conformance.paths import REPO_ROOT
 from conformance.runner import Selection, select
+from conformance.yamlcache import ENV as CACHE_ENV
 
 
 def test_two_sampled_mutants_run_end_to_end_in_a_copy_of_the_tree(
@@ -114,6 +116,16 @@ def test_the_probe_passes_the_reference_and_orders_areas_first_and_last() -> Non
     areas = [i.id.split("/")[1] for i in items]
     assert areas[0] == "memory" and areas[-1] == "hostile"
     assert areas.index("basics") < areas.index("hostile")
+
+
+def test_the_probe_turns_the_caches_off_so_a_mutant_computes_what_a_warm_cache_would_answer(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """With remembered counts and cuts, a mutant of ``preview.kept_chars`` survived every scenario although it
+    crashes on any text it has to measure (llmz/preview 119:11)."""
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path))
+    cold_caches()
+    assert os.environ[CACHE_ENV] == "off"
 
 
 @pytest.mark.parametrize(

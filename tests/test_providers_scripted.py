@@ -55,6 +55,9 @@ def test_a_break_that_times_calls_needs_calls_to_time() -> None:
     with pytest.raises(ValueError, match=r"calls_after needs tool_calls"):
         ScriptEntry(text="ab", chunks=["a", "b"], stream_break={"after": 1, "calls_after": 0})
     timed = ScriptEntry(
-        text="ab", chunks=["a", "b"], tool_calls=[{"code": "return 1"}], stream_break={"after": 1, "calls_after": 0}
+        text="ab",
+        chunks=["a", "b"],
+        tool_calls=[{"code": "return 1"}],
+        stream_break={"after": 1, "calls_after": 0},
     )
     assert timed.stream_break is not None and timed.stream_break.calls_after == 0

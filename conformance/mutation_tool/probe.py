@@ -11,6 +11,11 @@ codes and the one line printed tell the scorer how the mutant died:
   fail: prints ``mutation-probe: invariant <files>`` and exits 3;
 * every case passes (and every invariant test): prints ``mutation-probe: survived <n> cases`` and exits 0.
 
+The probe runs with the caches off (``CONFORMANCE_CACHE_DIR=off``, see :func:`cold_caches`): the reference
+remembers token counts and preview cuts between runs, so with a warm cache a mutant in the code that
+computes them (``reference/llmz/preview.py``'s ``kept_chars``, ``tokens.count_text``) is never executed for
+any text the unmutated suite has seen, and would survive without being tested.
+
 A mutant that breaks the import of the reference dies before any line is printed; the scorer counts a
 missing line as a crash, like a Cosmic Ray timeout.
 """
@@ -19,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import builtins
+import os
 import subprocess
 import sys
 
@@ -29,6 +35,7 @@ from conformance.adapters.reference import ReferenceAdapter
 from conformance.mutation_tool.plan import CASE_TIMEOUT, SYSTEMS
 from conformance.runner import Selection, run_case, select
 from conformance.scenario.load import LoadedScenario, LoadError
+from conformance.yamlcache import ENV as CACHE_ENV
 
 PREFIX = "mutation-probe:"
 
@@ -86,6 +93,12 @@ def invariants_hold(files: list[str]) -> bool:
     return done.returncode == 0
 
 
+def cold_caches() -> None:
+    """Turn every cache off for this process and the invariant tests it starts, so the mutated code
+    computes each value itself instead of reading what an earlier, unmutated run remembered."""
+    os.environ[CACHE_ENV] = "off"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m conformance.mutation_tool.probe", description=__doc__)
     parser.add_argument("--system", required=True, choices=SYSTEMS)
@@ -94,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--invariants", default="", help="comma-separated test files run on a survivor")
     parser.add_argument("--timeout", type=argtypes.seconds, default=CASE_TIMEOUT, help="seconds per case")
     args = parser.parse_args(argv)
+    cold_caches()
     code, line = probe(
         args.system,
         [a for a in args.first.split(",") if a],
