@@ -148,8 +148,9 @@ def _on_inspect(hook: OnInspectHook, heard: Callable[[InspectEvent], None]) -> C
     def on_inspect(event: InspectEvent) -> str | None:
         if hook.record:
             heard(event)
-        if hook.when is not None and hook.when not in json.dumps(event.value, ensure_ascii=False, default=str):
-            return None
+        shown = json.dumps(event.value, ensure_ascii=False, default=str)
+        if hook.when is not None and hook.when not in shown:
+            return None  # ``when``: another value is left to the default formatter
         if hook.action == "throw":
             _raise(hook.text or "onInspect failed")
         if hook.action == "mutate" and isinstance(event.value, dict):
