@@ -52,15 +52,20 @@ def _collect(args: argparse.Namespace, targets: list[Target]) -> None:
         record.write(built, record.path_for(t, args.record))
 
 
-def problems(summary: dict[str, Any], entries: list[triage.Entry], records: dict[str, Any]) -> list[str]:
-    """Everything that keeps the record and the triage from answering for each other (issue 27, item 4)."""
+def problems(
+    summary: dict[str, Any], entries: list[triage.Entry], records: dict[str, record.ModuleRecord]
+) -> list[str]:
+    """Everything that keeps the record and the triage from answering for each other (issue 27, item 4).
+    Whether each entry matches a sampled mutant is asked of the plan's sample only (``planned_sample``):
+    a smaller trial sample holds only some of the mutants the triage answers for."""
     found = []
     for gap in triage.open_gaps(entries):
         if gap.module in records:
             found.append(f"open gap: {gap.module} {gap.location} {gap.operator} ({gap.rule})")
+    planned = {name: r for name, r in records.items() if planned_sample(r)}
     sampled: dict[tuple[str, str, str, str], str] = {
         (name, m.operator, m.location, m.mutation): m.outcome
-        for name, r in records.items()
+        for name, r in planned.items()
         for m in r.mutants
     }
     for s in summary["survivors"]:
@@ -69,7 +74,7 @@ def problems(summary: dict[str, Any], entries: list[triage.Entry], records: dict
         elif s["verdict"] == "gap" and s["status"] == "closed":
             found.append(f"closed gap still survives: {s['module']} {s['location']} {s['operator']}")
     for e in entries:
-        if e.module not in records:
+        if e.module not in planned:
             continue
         outcome = sampled.get(e.key)
         if outcome is None:
@@ -197,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     summary["closed_gaps"] = sum(
         1 for e in entries if e.verdict == "gap" and e.status == "closed" and e.module in records
     )
-    found = problems(summary, entries, {n: r for n, r in records.items() if planned_sample(r)})
+    found = problems(summary, entries, records)
     summary["problems"] = found
     score.write(summary, args.out / "score.json")
     print(score.table(summary))
