@@ -216,7 +216,7 @@ def mutation(s: nox.Session) -> None:
     per module the sampled mutants and how each ended) and ``conformance/mutation_triage.yaml``, without
     running a mutant, and checked against the committed ``figures.json``; it fails when they differ, a
     module's source changed since its sample, a survivor has no triage entry or an entry matches no
-    sampled mutant. ``-- run`` samples and runs the mutants again (about an hour on two cores) and
+    sampled mutant. ``-- run`` samples and runs the mutants again (about 25 minutes on two cores) and
     rewrites the record; ``-- run --module llmz/fit`` re-runs one module. Options: ``--per-module N
     --per-module-extended M --seed S --system llmz --jobs 2``. The plan (modules, budget, operators) is in
     ``conformance/mutation_tool/plan.py``; ``docs/mutation.md`` explains the figures.
