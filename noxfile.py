@@ -210,21 +210,21 @@ def mutants(s: nox.Session) -> None:
 
 @nox.session(venv_backend=OWN_ENV)
 def mutation(s: nox.Session) -> None:
-    """Generated mutants (Cosmic Ray) over the rule-bearing policy modules, the suite as the test.
+    """The mutation score (Cosmic Ray over the rule-bearing modules, the suite as the test), recomputed.
 
-    Budget: a seeded uniform sample of 20 mutants per core module (the original 11) and 10 per module of the
-    extended group (45 more rule-deciding modules), 628 when measured (some have fewer); see ``plan.py``
-    for the modules, the criterion and the measured minutes. ``-- --per-module N --per-module-extended M
-    --seed S --module falai/routing --system llmz --jobs 2`` to change it. Two documented classes of
-    lines carry no rule and are never sampled (``conformance/mutation_tool/exclude.py``): decorator lines
-    (``@dataclass(frozen=True)``) and type guards marked ``# pragma: no mutate: type-guard``; the table
-    says per module how many mutants each removed. Writes ``build/mutation/score.json`` and prints the
-    score per module, then per system and overall for the core modules and for all of them; fails while a
-    survivor is untriaged, a closed gap survives again or a gap in ``conformance/mutation_triage.yaml`` is
-    open. Not part of ``tests`` or CI (too slow);
-    ``tests/test_mutation_tool.py`` runs a few mutants end to end instead.
+    Without arguments: every figure recomputed from the committed record (``conformance/mutation_record``:
+    per module the sampled mutants and how each ended) and ``conformance/mutation_triage.yaml``, without
+    running a mutant, and checked against the committed ``figures.json``; it fails when they differ, a
+    module's source changed since its sample, a survivor has no triage entry or an entry matches no
+    sampled mutant. ``-- run`` samples and runs the mutants again (about 25 minutes on two cores) and
+    rewrites the record; ``-- run --module llmz/fit`` re-runs one module. Options: ``--per-module N
+    --per-module-extended M --seed S --system llmz --jobs 2``. The plan (modules, budget, operators) is in
+    ``conformance/mutation_tool/plan.py``; ``docs/mutation.md`` explains the figures.
     """
-    _run(s, "python", "-m", "conformance.mutation_tool", "run", *s.posargs)
+    args = list(s.posargs) or ["score", "--check"]
+    if args[0] not in ("run", "score"):
+        args = ["run", *args]
+    _run(s, "python", "-m", "conformance.mutation_tool", *args)
 
 
 @nox.session(venv_backend=OWN_ENV)

@@ -71,9 +71,9 @@ QUICK: dict[str, tuple[str, str]] = {
         "-- --llmz-report build/stdio/report.json",
         "an earlier report as the second column instead of the bridge's whole run",
     ),
-    "python3 bootstrap.py -s mutation": (
-        "-- --module falai/routing --per-module 1 --per-module-extended 0 --jobs 1",
-        "one sampled mutant of one module",
+    "python3 bootstrap.py -s mutation -- run": (
+        "--per-module 1 --per-module-extended 0 --jobs 1",
+        "one sampled mutant of the module",
     ),
     "python3 bootstrap.py -s bench": (
         "-- --repeat 1 --no-bridge --scenarios build/few-scenarios",

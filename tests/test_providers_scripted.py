@@ -47,3 +47,17 @@ def test_the_fake_server_addresses_entries_by_the_purpose_a_client_names_or_the_
     path = "/v1/chat/completions"
     first, second = state.take(path, turn)[1], state.take(path, {}, purpose="summary")[1]
     assert [first.text if first else None, second.text if second else None] == ["t", "s"]
+
+
+def test_a_break_that_times_calls_needs_calls_to_time() -> None:
+    """``calls_after`` says when the entry's tool calls arrive; without calls it would let a runtime treat
+    a text-only answer as dispatched (reference.llmz.streaming.dispatched), which no wire can carry."""
+    with pytest.raises(ValueError, match=r"calls_after needs tool_calls"):
+        ScriptEntry(text="ab", chunks=["a", "b"], stream_break={"after": 1, "calls_after": 0})
+    timed = ScriptEntry(
+        text="ab",
+        chunks=["a", "b"],
+        tool_calls=[{"code": "return 1"}],
+        stream_break={"after": 1, "calls_after": 0},
+    )
+    assert timed.stream_break is not None and timed.stream_break.calls_after == 0

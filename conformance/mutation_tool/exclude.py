@@ -1,29 +1,16 @@
-"""The classes of lines that are never mutated: code that carries no rule, named by a documented class.
+"""The one class of lines that is never mutated: decorator lines, found from the syntax tree.
 
-A mutant of such a line cannot be killed by any scenario, because the line decides nothing an
-implementation shows; sampling it would only dilute the score with survivors that say nothing about the
-suite. Three classes, and no others:
+The arguments of ``@dataclass(frozen=True)`` and the like configure Python's class machinery (mutability,
+ordering); no rule is about them, and flipping ``frozen`` only makes a value assignable that nothing
+assigns to. The score table reports per module how many mutants this removed from the population.
 
-* ``decorator`` -- every line of a decorator expression, found from the syntax tree, no marking needed.
-  The arguments of ``@dataclass(frozen=True)`` and the like configure Python's class machinery
-  (mutability, ordering); no rule is about them, and flipping ``frozen`` only makes a value assignable
-  that nothing assigns to.
-* ``type-guard`` -- a line marked ``# pragma: no mutate: type-guard``: a check that rejects a value the
-  function's annotations already exclude (a ``repeat`` that is neither once, always nor a cooldown). The
-  scenario models refuse such values before the runtime sees them, so the guard exists only to give a
-  Python caller that ignores the types a clear error. A guard that decides a documented refusal
-  (INVALID_CONFIG for an out-of-range setting, say) is *not* this class and is never marked.
-* ``fast-path`` -- a line marked ``# pragma: no mutate: fast-path``: a condition that only picks between
-  a fast path and the slow computation it replaces (the piecewise, cached size of memory instead of
-  encoding it whole), or a constant or counter that only feeds such a condition (the length from which a
-  string's size is remembered, how deep and wide containers are taken apart). Both paths give the same
-  answer, which ``tests/test_fast_paths.py`` checks, so whichever way a mutant sends a value the answer
-  is the same; only the time changes. A line that also computes part of the answer, or decides which
-  computation can run at all, is not this class.
-
-The marker is Cosmic Ray's own ``# pragma: no mutate`` with the class after a colon; a marker without a
-known class is an error, so every excluded line says why. ``python -m conformance.mutation_tool`` reports
-per module how many mutants of the wanted operators each class removed from the population.
+No line is excluded by a marker any more (issue 27, "no unmeasured code"). Earlier, ``# pragma: no
+mutate: fast-path`` and ``: type-guard`` kept lines out of the sample, so what they hid was never measured.
+Now such a line is sampled like any other: a mutant of it that no scenario kills is triaged like every
+survivor (``conformance/mutation_triage.yaml``), and a fast path that must agree with the slow one is
+pinned by its module's invariant tests (``plan.Target.invariants``), which the probe runs on a survivor.
+Cosmic Ray itself skips a line carrying ``# pragma: no mutate``, so the marker in any form is an error
+here: left in, it would hide the line again.
 """
 
 from __future__ import annotations
@@ -32,9 +19,8 @@ import ast
 import re
 from pathlib import Path
 
-CLASSES = ("decorator", "type-guard", "fast-path")
-MARKER = re.compile(r"#\s*pragma:\s*no mutate\b(?P<rest>.*)$")
-_CLASS = re.compile(r"^:\s*(?P<cls>[\w-]+)\s*$")
+CLASSES = ("decorator",)
+MARKER = re.compile(r"#\s*pragma:\s*no\s*mutate", re.IGNORECASE)
 
 
 class ExclusionError(ValueError):
@@ -50,16 +36,12 @@ def excluded_lines(source: str, path: str = "<source>") -> dict[int, str]:
                 end = decorator.end_lineno or decorator.lineno
                 lines.update({number: "decorator" for number in range(decorator.lineno, end + 1)})
     for number, text in enumerate(source.splitlines(), start=1):
-        marker = MARKER.search(text)
-        if marker is None:
-            continue
-        found = _CLASS.match(marker.group("rest"))
-        if found is None or found.group("cls") not in CLASSES[1:]:
+        if MARKER.search(text):
             raise ExclusionError(
-                f"{path}:{number}: '# pragma: no mutate' must name its class after a colon, one of "
-                f"{', '.join(CLASSES[1:])} (see conformance/mutation_tool/exclude.py); got {text.strip()!r}"
+                f"{path}:{number}: '# pragma: no mutate' hides a line from the mutation sample; no line is "
+                "excluded by a marker (see conformance/mutation_tool/exclude.py): triage its survivors, and "
+                f"pin a fast path with its module's invariant tests instead; got {text.strip()!r}"
             )
-        lines[number] = found.group("cls")
     return lines
 
 

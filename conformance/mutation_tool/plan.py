@@ -53,10 +53,13 @@ never runs, ``break``/``continue`` swapped, arithmetic ``+``/``-`` and ``*``/``/
 handler that no longer matches. Bit operators, ``is`` comparisons and variable renaming are left out: they
 nearly always crash or cannot change behaviour.
 
-Excluded lines. Two documented classes of lines carry no rule and are never sampled
-(:mod:`conformance.mutation_tool.exclude`): decorator lines, and type guards marked
-``# pragma: no mutate: type-guard``. The score table reports, per module, the population of wanted
-mutations and how many each class set aside.
+Excluded lines. Decorator lines carry no rule and are never sampled
+(:mod:`conformance.mutation_tool.exclude`); no line is excluded by a marker. The score table reports, per
+module, the population of wanted mutations and how many the decorator class set aside.
+
+Invariants. Where the documents leave a value open (the byte encoding memory is measured in), a fast path
+of the reference still has to give the answer its slow path gives; a scenario cannot pin that, a test can.
+A target lists such tests (``Target.invariants``); the probe runs them on a mutant every scenario passes.
 """
 
 from __future__ import annotations
@@ -84,6 +87,10 @@ class Target:
     first: tuple[str, ...] = ()
     core: bool = False
     """One of the original eleven modules (numbers and order); the score table gives their figure apart."""
+    invariants: tuple[str, ...] = ()
+    """Test files (repository paths) pinning what the documents leave open but the module must keep: a
+    fast path that must answer as the slow one does. The probe runs them on a mutant every scenario
+    passes; a failure there is a kill by an invariant, counted apart from the kills by a scenario."""
 
     @property
     def name(self) -> str:
@@ -102,7 +109,9 @@ CORE: tuple[Target, ...] = (
     Target("reference/llmz/fit.py", "llmz", ("budget", "compaction"), core=True),
     Target("reference/llmz/budget.py", "llmz", ("budget",), core=True),
     Target("reference/llmz/compaction.py", "llmz", ("compaction",), core=True),
-    Target("reference/llmz/memory.py", "llmz", ("memory",), core=True),
+    Target(
+        "reference/llmz/memory.py", "llmz", ("memory",), core=True, invariants=("tests/test_memory_size.py",)
+    ),
 )
 
 #: Every other rule-deciding policy module of the reference (see "Modules" above for the criterion and

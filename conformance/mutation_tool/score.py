@@ -1,11 +1,14 @@
-"""Scores from Cosmic Ray's work databases: per module, per system and overall.
+"""Scores from the sampled mutants' outcomes: per module, per system and overall.
 
-A sampled mutant ends one of four ways: killed by a failed expectation (a scenario's ``expect`` caught
+A sampled mutant ends one of five ways: killed by a failed expectation (a scenario's ``expect`` caught
 it: the suite *says what is wrong*), killed only by a crash (the reference raised, timed out or wrote a
-broken record: caught, but not by a rule), survived, or incompetent (Cosmic Ray could not apply or run
-it; left out of every ratio). ``score`` is killed / (killed + survived); ``expectation_score`` counts
-the expectation kills alone, the sharper figure. ``rule_score`` leaves out the survivors the triage calls
-``equivalent`` or ``open-in-the-documents``: killed / the mutants that break something the documents fix.
+broken record: caught, but not by a rule), killed by an invariant (every scenario passed, the module's
+invariant tests did not; ``plan.Target.invariants``), survived, or incompetent (Cosmic Ray could not
+apply or run it; left out of every ratio). ``score`` is killed / (killed + survived);
+``expectation_score`` counts the expectation kills alone. ``adjusted_score`` (issue 27's measure) is
+killed / (judged - equivalent): an equivalent mutant cannot be killed by any test, an open one could be
+but must not be, so it stays in the denominator and ``open_share`` says how large that class is.
+``rule_score`` leaves out both: killed / the mutants that break something the documents fix.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from conformance.mutation_tool.plan import TARGETS, wanted_operator
 from conformance.mutation_tool.probe import PREFIX
 from conformance.mutation_tool.triage import Entry, Verdicts
 
-OUTCOMES = ("expectation", "crash", "survived", "incompetent")
+OUTCOMES = ("expectation", "crash", "invariant", "survived", "incompetent")
 
 
 @dataclass(frozen=True)
@@ -32,7 +35,7 @@ class Mutant:
     location: str
     mutation: str
     outcome: str
-    """expectation | crash | survived | incompetent"""
+    """expectation | crash | invariant | survived | incompetent"""
     detail: str
 
 
@@ -40,6 +43,8 @@ class Mutant:
 class Tally:
     expectation: int = 0
     crash: int = 0
+    invariant: int = 0
+    """Passed every scenario, failed its module's invariant tests (``plan.Target.invariants``)."""
     survived: int = 0
     incompetent: int = 0
     equivalent: int = 0
@@ -56,7 +61,7 @@ class Tally:
 
     @property
     def killed(self) -> int:
-        return self.expectation + self.crash
+        return self.expectation + self.crash + self.invariant
 
     def as_dict(self) -> dict[str, Any]:
         judged = self.killed + self.survived
@@ -68,6 +73,7 @@ class Tally:
             "killed": self.killed,
             "killed_by_expectation": self.expectation,
             "killed_by_crash_only": self.crash,
+            "killed_by_invariant": self.invariant,
             "survived": self.survived,
             "incompetent": self.incompetent,
             "score": round(self.killed / judged, 4) if judged else None,
@@ -75,6 +81,12 @@ class Tally:
             "survivors_equivalent": self.equivalent,
             "survivors_open_in_documents": self.open_in_documents,
             "rule_score": round(self.killed / rule_breaking, 4) if rule_breaking else None,
+            # Issue 27's measure: what a mutant could show at all. Equivalent mutants leave the
+            # denominator, open ones stay in it (they count against the figure) and are listed apart.
+            "adjusted_score": (
+                round(self.killed / (judged - self.equivalent), 4) if judged - self.equivalent else None
+            ),
+            "open_share": round(self.open_in_documents / judged, 4) if judged else None,
         }
 
 
@@ -88,6 +100,8 @@ def classify(worker_outcome: str, test_outcome: str | None, output: str | None) 
         return "survived", line
     if lines and lines[-1].startswith(f"{PREFIX} expectation"):
         return "expectation", line
+    if lines and lines[-1].startswith(f"{PREFIX} invariant"):
+        return "invariant", line
     return "crash", line or "no output (import failed or timed out)"
 
 
@@ -233,16 +247,18 @@ def table(summary: dict[str, Any]) -> str:
     """The printed table: one line per module (``*`` marks the original eleven, plan.CORE), then per system
     and overall twice: over the core modules, and over every module run."""
     head = (
-        f"{'':26} {'mutants':>7} {'killed':>6} {'expect':>6} {'crash':>5} {'surv':>4} "
-        f"{'score':>6} {'by-exp':>6} {'rules':>6}"
+        f"{'':26} {'mutants':>7} {'killed':>6} {'expect':>6} {'crash':>5} {'inv':>3} {'surv':>4} "
+        f"{'equiv':>5} {'open':>4} {'score':>6} {'by-exp':>6} {'adjust':>6} {'open%':>6} {'rules':>6}"
     )
     lines = [head]
 
     def row(name: str, t: dict[str, Any]) -> str:
         return (
             f"{name:26} {t['mutants']:7d} {t['killed']:6d} {t['killed_by_expectation']:6d} "
-            f"{t['killed_by_crash_only']:5d} {t['survived']:4d} {_percent(t['score']):>6} "
-            f"{_percent(t['expectation_score']):>6} {_percent(t['rule_score']):>6}"
+            f"{t['killed_by_crash_only']:5d} {t['killed_by_invariant']:3d} {t['survived']:4d} "
+            f"{t['survivors_equivalent']:5d} {t['survivors_open_in_documents']:4d} {_percent(t['score']):>6} "
+            f"{_percent(t['expectation_score']):>6} {_percent(t['adjusted_score']):>6} "
+            f"{_percent(t['open_share']):>6} {_percent(t['rule_score']):>6}"
         )
 
     core = set(summary.get("core", {}).get("modules", []))

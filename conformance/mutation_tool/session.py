@@ -32,13 +32,19 @@ from conformance.mutation_tool.plan import LAST, TIMEOUT, Target, wanted_operato
 COPIED = ("reference", "conformance", "variants", "fixtures", "spec")
 
 
-def copy_tree(root: Path, tree: Path) -> None:
+def copy_tree(root: Path, tree: Path, invariants: Iterable[str] = ()) -> None:
+    """The copy a system's mutants run in: ``COPIED``, the targets' invariant test files, and an empty
+    ``pytest.ini`` so those tests run under no settings of the clone's."""
     if tree.exists():
         shutil.rmtree(tree)
     tree.mkdir(parents=True)
     ignore = shutil.ignore_patterns("__pycache__", "node_modules", "*.pyc")
     for name in COPIED:
         shutil.copytree(root / name, tree / name, ignore=ignore)
+    for file in sorted(set(invariants)):
+        (tree / file).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(root / file, tree / file)
+    (tree / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
 
 
 def test_command(item: Target) -> str:
@@ -48,6 +54,7 @@ def test_command(item: Target) -> str:
         f"{sys.executable} -m conformance.mutation_tool.probe --system {item.system}"
         + (f" --first {first}" if first else "")
         + (f" --last {last}" if last else "")
+        + (f" --invariants {','.join(item.invariants)}" if item.invariants else "")
     )
 
 
@@ -134,7 +141,7 @@ def run_system(
     log: Callable[[str], None], per_module_extended: int | None = None,
 ) -> list[Path]:  # fmt: skip
     tree = out / f"tree-{system}"
-    copy_tree(root, tree)
+    copy_tree(root, tree, [file for item in targets for file in item.invariants])
     return [
         run_module(item, tree, out, budget(item, per_module, per_module_extended), seed, log)
         for item in targets

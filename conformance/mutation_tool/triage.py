@@ -125,3 +125,56 @@ class Verdicts:
         if (found[0], location) not in self.moved:
             self.moved.append((found[0], location))
         return found[0]
+
+
+def tidy(
+    entries: list[Entry],
+    sampled: dict[str, list[tuple[str, str, str]]],
+    killed: frozenset[tuple[str, ...]] = frozenset(),
+) -> tuple[list[Entry], list[str]]:
+    """The entries kept after a new sample of the modules in ``sampled`` (module -> its sampled mutants'
+    (operator, location, mutation)), and what changed. An entry the sample holds stays, unless it is an
+    equivalent or open verdict on a mutant a scenario now kills (``killed``: their keys); one whose mutation
+    the sample holds once at another location (an edit moved the line) is moved there; any other entry of
+    those modules answers for no sampled mutant and goes (git keeps it). Other modules' entries stay."""
+    exact = {(module, *m) for module, mutants in sampled.items() for m in mutants}
+    taken = {e.key for e in entries}
+    kept: list[Entry] = []
+    changes: list[str] = []
+    for e in entries:
+        if e.key in killed and e.verdict != "gap":
+            changes.append(f"dropped (now killed): {e.module} {e.location} {e.operator}: {e.mutation}")
+            continue
+        if e.module not in sampled or e.key in exact:
+            kept.append(e)
+            continue
+        moved = [
+            loc
+            for op, loc, text in sampled[e.module]
+            if op == e.operator and text == e.mutation and (e.module, op, loc, text) not in taken
+        ]
+        if len(moved) == 1:
+            kept.append(e.model_copy(update={"location": moved[0]}))
+            taken.add((e.module, e.operator, moved[0], e.mutation))
+            changes.append(f"moved: {e.module} {e.operator} {e.location} -> {moved[0]}")
+        else:
+            changes.append(f"dropped (no sampled mutant): {e.module} {e.location} {e.operator}: {e.mutation}")
+    return kept, changes
+
+
+def write(entries: list[Entry], path: Path = TRIAGE_FILE) -> None:
+    import yaml
+
+    body = yaml.safe_dump(
+        {"entries": [e.model_dump(exclude_none=True) for e in entries]},
+        sort_keys=False, width=110, allow_unicode=True,
+    )  # fmt: skip
+    path.write_text(HEADER + body, encoding="utf-8")
+
+
+HEADER = (
+    "# Verdicts on the surviving generated mutants (python -m conformance.mutation_tool); see\n"
+    "# conformance/mutation_tool/triage.py for the format. Every entry answers for one mutant of the\n"
+    "# committed sample (conformance/mutation_record/); `python -m conformance.mutation_tool tidy` moves\n"
+    "# entries whose line moved and drops those no sampled mutant matches.\n"
+)

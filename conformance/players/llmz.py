@@ -144,10 +144,17 @@ def _handler(kind: str) -> Callable[[Any], Any] | None:
     return lambda _content: None
 
 
+def _mentions(value: Any, text: str) -> bool:
+    """Whether ``text`` occurs in the JSON spelling of ``value`` (``OnInspectHook.when``)."""
+    return text in json.dumps(value, ensure_ascii=False, default=str)
+
+
 def _on_inspect(hook: OnInspectHook, heard: Callable[[InspectEvent], None]) -> Callable[[Any], str | None]:
     def on_inspect(event: InspectEvent) -> str | None:
         if hook.record:
             heard(event)
+        if hook.when is not None and not _mentions(event.value, hook.when):
+            return None  # another value is left to the default formatter
         if hook.action == "throw":
             _raise(hook.text or "onInspect failed")
         if hook.action == "mutate" and isinstance(event.value, dict):

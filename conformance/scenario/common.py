@@ -108,6 +108,10 @@ class ScriptEntry(Strict):
             return self
         if self.chunks is None:
             raise ValueError("stream_break needs chunks: only a streamed answer can break partway")
+        if brk.calls_after is not None and not self.tool_calls:
+            raise ValueError(
+                "stream_break.calls_after needs tool_calls: it says when the entry's calls arrive"
+            )
         for name, value in (("after", brk.after), ("calls_after", brk.calls_after)):
             if value is not None and value > len(self.chunks):
                 raise ValueError(

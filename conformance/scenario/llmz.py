@@ -392,13 +392,21 @@ class OnInspectHook(Strict):
     ``throw`` throws an Error (message ``text``), ``mutate`` changes the object it was given (clears it
     and sets ``mutated: true``) and returns undefined. With ``record`` each call the runtime makes is also
     recorded as a ``hook`` event with the ``purpose`` and ``identity`` it was given
-    (llmz.inspection.on-inspect-context)."""
+    (llmz.inspection.on-inspect-context). With ``when`` the action applies only to values that contain that
+    text, so a scenario can tell whose preview a hook's answer ended up on."""
 
     action: Literal["default", "replace", "throw", "mutate"]
     text: str = ""
     record: bool = Field(
         default=False,
         description="Record each call as a `hook` event `onInspect` with its purpose and identity.",
+    )
+    when: str | None = Field(
+        default=None,
+        min_length=1,
+        description="Act only on a value whose JSON text contains this string (a plain marker: JSON writers "
+        "space separators differently); any other value is left to the default formatter (undefined). "
+        "Omitted: act on every value.",
     )
 
 

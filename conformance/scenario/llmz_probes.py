@@ -37,7 +37,8 @@ ProbeName = Literal["guards", "iterations", "diagnostics", "snapshot", "render",
   source)`` in llmz; a port uses its own constructor) carrying the documented ``fields`` given, and read
   back its ``code``, ``critical``, those fields and its class guard. This pins catalogue entries no
   documented input provokes (CODE_FORMATTING_FAILED, INTERNAL_ERROR): the class, code, criticality and
-  fields are public API even when no scenario can make the runtime raise them.
+  fields are public API even when no scenario can make the runtime raise them. It also pins SESSION_STATE's
+  criticality, which the session probes (a refused execute or toJSON inside a run) report only by code.
 """
 
 _NEEDS_COMPONENT = ("render",)

@@ -43,7 +43,7 @@ def policy_for(kind: TriggerKind, declared: Repeat | None) -> Policy:
     value = DEFAULT_REPEAT[kind] if declared is None else declared
     if isinstance(value, Cooldown):
         return Policy("cooldown", duration_ms(value.duration))
-    if value == "once" or value == "always":  # pragma: no mutate: type-guard
+    if value == "once" or value == "always":
         return Policy(value)
     raise ValueError(f"repeat must be 'once', 'always' or Cooldown(...), got {value!r}")
 

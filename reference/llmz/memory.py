@@ -137,33 +137,33 @@ def _text_size(text: str) -> int:
     Counted, not encoded, when the text is ASCII without control characters (the usual long text): then
     JSON adds the two quotes and one backslash before each quote and backslash, and each character is one
     byte. Counting a 16 MiB text costs a fraction of encoding it."""
-    if text.isascii():  # pragma: no mutate: fast-path
+    if text.isascii():
         data = text.encode("ascii")
-        if len(data.translate(None, _CONTROL)) == len(data):  # pragma: no mutate: fast-path
-            return len(data) + 2 + data.count(b'"') + data.count(b"\\")  # pragma: no mutate: fast-path
+        if len(data.translate(None, _CONTROL)) == len(data):
+            return len(data) + 2 + data.count(b'"') + data.count(b"\\")
     return _encoded_size(text)
 
 
-LONG_TEXT: Final = 4096  # pragma: no mutate: fast-path
+LONG_TEXT: Final = 4096
 """Strings at least this long have their size remembered (shorter ones cost less to encode than to hash)."""
 
-RAW_TEXT: Final = 64 * 1024  # pragma: no mutate: fast-path
+RAW_TEXT: Final = 64 * 1024
 """Variables holding ASCII text at least this long reach the guest beside the memory's JSON
 (``Memory.guest_state``). ASCII only: the engine takes a text as UTF-8, which no lone surrogate has."""
 
 
 def _travels_raw(text: Tagged) -> bool:
     """Whether a variable's value reaches the guest beside the memory's JSON (``RAW_TEXT``)."""
-    return isinstance(text, str) and len(text) >= RAW_TEXT and text.isascii()  # pragma: no mutate: fast-path
+    return isinstance(text, str) and len(text) >= RAW_TEXT and text.isascii()
 
 
-_SPLIT_DEPTH: Final = 3  # pragma: no mutate: fast-path
-_SPLIT_WIDTH: Final = 64  # pragma: no mutate: fast-path
+_SPLIT_DEPTH: Final = 3
+_SPLIT_WIDTH: Final = 64
 """``size_of`` takes apart containers of at most this many entries, this many levels deep, to find long
 strings; anything larger or deeper is encoded whole, where JSON's C encoder is faster than a walk."""
 
 
-def size_of(value: Any, depth: int = 0) -> int:  # pragma: no mutate: fast-path
+def size_of(value: Any, depth: int = 0) -> int:
     """Encoded size in bytes: compact UTF-8 JSON of the tagged form (llmz.memory.limit-scope).
 
     Exactly ``len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())``, computed
@@ -172,23 +172,23 @@ def size_of(value: Any, depth: int = 0) -> int:  # pragma: no mutate: fast-path
     to the sizes of its entries."""
     kind = type(value)
     if kind is str:
-        if len(value) >= LONG_TEXT:  # pragma: no mutate: fast-path
+        if len(value) >= LONG_TEXT:
             return _text_size(value)
         if value.isascii() and value.isprintable() and '"' not in value and "\\" not in value:
             # Nothing to escape: the text and its two quotes.
-            return len(value) + 2  # pragma: no mutate: fast-path
+            return len(value) + 2
         return _encoded_size(value)
     if kind is bool or value is None:
         # true and null are four bytes, false five.
-        return 5 if value is False else 4  # pragma: no mutate: fast-path
+        return 5 if value is False else 4
     if kind is int:
         # JSON spells an integer as Python's repr does.
-        return len(repr(value))  # pragma: no mutate: fast-path
+        return len(repr(value))
     if not isinstance(value, dict | list | tuple):
         return _encoded_size(value)
-    if depth >= _SPLIT_DEPTH or len(value) > _SPLIT_WIDTH:  # pragma: no mutate: fast-path
+    if depth >= _SPLIT_DEPTH or len(value) > _SPLIT_WIDTH:
         return _encoded_size(value)
-    deeper = depth + 1  # pragma: no mutate: fast-path
+    deeper = depth + 1
     if isinstance(value, dict):
         if not all(isinstance(key, str) for key in value):
             return _encoded_size(value)  # JSON turns other keys into text its own way

@@ -328,13 +328,16 @@ function mutateInPlace(value) {
 
 /**
  * `onInspect` as the scenario describes it: leave the preview to llmz (`default`), replace it, throw, or
- * mutate the value it was handed (clear it and mark it `mutated`) and leave the preview to llmz. With
+ * mutate the value it was handed (clear it and mark it `mutated`) and leave the preview to llmz; with
+ * `when`, only for values whose JSON text contains it. With
  * `record`, the observer also records each call llmz makes, with its purpose and identity.
  */
 function inspectHook(spec) {
   const hook = spec.on_inspect
   if (!hook) return undefined
   const onInspect = (event) => {
+    // `when`: act only on a value whose JSON text contains it; any other value keeps the default preview
+    if (hook.when != null && !(JSON.stringify(event.value) ?? '').includes(hook.when)) return undefined
     switch (hook.action) {
       case 'replace':
         return hook.text ?? ''

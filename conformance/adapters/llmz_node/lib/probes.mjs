@@ -156,6 +156,7 @@ function render(state, step) {
 const CONSTRUCTORS = {
   CodeFormattingError: (Class, message, fields) => new Class(message, fields.source),
   InternalError: (Class, message, fields) => new Class(message, fields.cause === undefined ? undefined : { cause: new Error(fields.cause) }),
+  SessionStateError: (Class, message) => new Class(message),
 }
 
 /** `new <error_class>(message, ...fields)` through llmz's exports, and what the made failure carries. */

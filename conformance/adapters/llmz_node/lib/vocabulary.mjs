@@ -44,7 +44,7 @@ export const VOCABULARY = {
     'on_exit', 'after_tool', 'before_tool', 'on_inspect', 'before_request', 'before_execution',
     'on_iteration_start', 'on_iteration_end', 'on_trace', 'iteration_start_returns',
   ],
-  OnInspectHook: ['action', 'text', 'record'],
+  OnInspectHook: ['action', 'text', 'record', 'when'],
   BeforeRequestHook: ['append', 'mutate', 'from_call'],
   RequestMessage: ['role', 'content'],
   AfterToolHook: ['tool', 'replace_output', 'reject', 'abort', 'think_signal'],
