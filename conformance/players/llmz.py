@@ -349,6 +349,8 @@ class Player:
                 return self._probe(behaviour.session_probe)
             if count <= behaviour.fail_first:
                 _raise(behaviour.fail_message)
+            if count <= behaviour.cancel_first:
+                raise Abort(behaviour.cancel_reason)
             signal = behaviour.think_signal
             if signal is not None:
                 made = ThinkSignal(signal.reason, shown(signal.context))

@@ -143,7 +143,9 @@ _BEHAVIOURS = ("returns", "returns_input", "throws", "think_signal", "hangs", "c
 
 class ToolBehaviour(Strict):
     """What the tool's handler does on each call. Exactly one of the main behaviours is given;
-    ``fail_first`` optionally makes the first N calls throw before the main behaviour applies."""
+    ``fail_first`` optionally makes the first N calls throw, or ``cancel_first`` makes them cancel the run,
+    before the main behaviour applies. A call that differs from the later ones is how a scenario sees
+    whether the runtime called the handler again (a retry after a cancellation shows the later answer)."""
 
     returns: Any = Field(default=None, description="Resolve with this value.")
     returns_input: bool | None = Field(default=None, description="Resolve with the parsed input.")
@@ -161,6 +163,13 @@ class ToolBehaviour(Strict):
     )
     fail_first: int = Field(default=0, ge=0, description="The first N calls throw `fail_message`.")
     fail_message: str = "temporary failure"
+    cancel_first: int = Field(
+        default=0,
+        ge=0,
+        description="The first N calls cancel the run as `cancels` does, with `cancel_reason`; "
+        "not combined with `fail_first`.",
+    )
+    cancel_reason: str = "cancelled"
 
     @model_validator(mode="after")
     def _exactly_one(self) -> ToolBehaviour:
@@ -169,6 +178,8 @@ class ToolBehaviour(Strict):
             raise ValueError(
                 f"a tool behaviour needs exactly one of {', '.join(_BEHAVIOURS)}; got {given or 'none'}"
             )
+        if self.fail_first and self.cancel_first:
+            raise ValueError("fail_first and cancel_first: give one of them (which comes first is not defined)")
         return self
 
 

@@ -1,9 +1,9 @@
 // The host application a scenario's `setup` describes, built from real llmz objects.
 //
 // Tools get declarative handlers (returns / returns_input / throws / think_signal / hangs / cancels, with
-// an optional run of initial failures); exits, components and the chat text handler are built from their
-// JSON Schemas and handler modes. Everything a handler does is recorded through the recorder, so the
-// record shows what the host observed, not what llmz claims happened.
+// an optional run of initial failures or cancellations); exits, components and the chat text handler are
+// built from their JSON Schemas and handler modes. Everything a handler does is recorded through the
+// recorder, so the record shows what the host observed, not what llmz claims happened.
 import { Chat, Component, Exit, ObjectInstance, ThinkSignal, Tool, truncate } from 'llmz'
 
 import { CannotExpress } from './errors.mjs'
@@ -25,11 +25,15 @@ export function buildTools(specs, host) {
     const main = BEHAVIOURS.filter((name) => Object.hasOwn(behaviour, name))
     if (main.length !== 1) throw new CannotExpress(`tool ${spec.name} with behaviours ${JSON.stringify(main)}`)
     const failFirst = behaviour.fail_first ?? 0
+    const cancelFirst = behaviour.cancel_first ?? 0
     const retries = spec.retries ?? 0
     let calls = 0
     const handler = async (input) => {
       calls += 1
       if (calls <= failFirst) throw new Error(behaviour.fail_message ?? 'temporary failure')
+      if (calls <= cancelFirst) {
+        return perform(spec.name, 'cancels', { cancels: behaviour.cancel_reason ?? 'cancelled' }, input, host.cancel)
+      }
       if (main[0] === 'hangs') host.pending(spec.name, input)
       if (main[0] === 'think_signal') host.signalling(spec.name, behaviour.think_signal)
       if (main[0] === 'session_probe') return host.probe(behaviour.session_probe)

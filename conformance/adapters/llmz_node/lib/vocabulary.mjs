@@ -28,7 +28,7 @@ export const VOCABULARY = {
   RefineSpec: ['field', 'forbid', 'message'],
   ToolBehaviour: [
     'returns', 'returns_input', 'throws', 'think_signal', 'hangs', 'cancels', 'session_probe', 'truncate',
-    'fail_first', 'fail_message',
+    'fail_first', 'fail_message', 'cancel_first', 'cancel_reason',
   ],
   SessionProbe: ['op', 'messages'],
   ThinkSignalSpec: ['reason', 'context', 'via'],
