@@ -179,7 +179,7 @@ class ToolBehaviour(Strict):
                 f"a tool behaviour needs exactly one of {', '.join(_BEHAVIOURS)}; got {given or 'none'}"
             )
         if self.fail_first and self.cancel_first:
-            raise ValueError("fail_first and cancel_first: give one of them (which comes first is not defined)")
+            raise ValueError("give fail_first or cancel_first, not both: which comes first is not defined")
         return self
 
 

@@ -50,6 +50,18 @@ class HandlerOutcome:
     display: Display = None
 
 
+def with_retries(call: Callable[[], HandlerOutcome], spec: Tool) -> HandlerOutcome:
+    """One handler call, made again after a failure as often as the tool's ``retries`` allow. The retry
+    policy is for a handler that failed (llmz.errors.tool-execution-failed); after any other outcome the
+    first answer stands. A cancellation above all: it is critical, and a critical failure allows no
+    further business action (llmz.errors.critical-stops), so the handler is never called again after it."""
+    for attempt in range(spec.retries + 1):
+        outcome = call()
+        if outcome.kind != "error" or attempt == spec.retries:
+            return outcome
+    raise AssertionError("unreachable")
+
+
 def deliver_status(handler: Any, content: Any) -> str:
     """Hand a delivery to its chat handler: acknowledged, failed (the handler raised) or unhandled."""
     if handler is None:
@@ -191,12 +203,10 @@ class IterationHost:
         return HandlerOutcome("value", ran.value, display=outcome.display)
 
     def _run_handler(self, spec: Tool, value: Any) -> HandlerOutcome:
-        """The handler, tried again after a failure as often as the tool's ``retries`` allow."""
-        for attempt in range(spec.retries + 1):
-            outcome = self._call_handler(spec, value)
-            if outcome.kind != "error" or attempt == spec.retries:
-                return outcome
-        raise AssertionError("unreachable")
+        """The handler, called as often as the session's retry decision says (``handler_attempts``)."""
+        attempts = self.policies.handler_attempts
+        outcome: HandlerOutcome = attempts(lambda: self._call_handler(spec, value), spec)
+        return outcome
 
     def _call_handler(self, spec: Tool, value: Any) -> HandlerOutcome:
         """One call of a Python handler, read the way llmz reads a JavaScript one."""

@@ -78,6 +78,16 @@ def new_session(policies: Policies) -> Any:
     return Session(policies=policies)
 
 
+def handler_attempts(call: Callable[[], Any], tool: Tool) -> Any:
+    """How often a tool handler is called: once, and again after a failure while the tool's ``retries``
+    last, never after a cancellation (``reference.llmz.host.with_retries``; llmz.errors.tool-execution-failed,
+    llmz.errors.critical-stops). Imported here, not at the top: the host module reads its decisions from
+    this one."""
+    from reference.llmz.host import with_retries
+
+    return with_retries(call, tool)
+
+
 @dataclass(frozen=True)
 class Policies:
     """The decisions of the llmz runtime (see the module docstring). Grouped by the rules they serve."""
@@ -159,6 +169,9 @@ class Policies:
     """How schema effects run on the four input surfaces (reference.llmz.effects)."""
     run_output_effects: bool = False
     """llmz.tools.output-effects-never-run: a handler's result is passed on without its schema's effects."""
+    handler_attempts: Callable[[Callable[[], Any], Tool], Any] = handler_attempts
+    """llmz.errors.tool-execution-failed, llmz.errors.critical-stops: which handler outcomes the tool's
+    retries cover (failures only)."""
 
     # -- hooks (reference.llmz.request_hook, .inspector) -----------------------------------------------------
     before_tool_replaces_input: bool = True

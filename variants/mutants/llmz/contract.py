@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
 from reference.llmz import InspectEvent, memory
+from reference.llmz.api import Tool
 from variants import Mutant
+
+
+def _cancel_retried(call: Callable[[], Any], tool: Tool) -> Any:
+    """The tool's retries cover a cancellation as well as a failure: a handler that cancelled the run is
+    called again, and its next answer replaces the cancellation."""
+    for attempt in range(tool.retries + 1):
+        outcome = call()
+        if outcome.kind not in ("error", "cancel") or attempt == tool.retries:
+            return outcome
+    raise AssertionError("unreachable")
 
 
 def _no_purpose(copy: Any, purpose: str, identity: Mapping[str, Any] | None) -> InspectEvent:
@@ -302,6 +313,12 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.compaction.commit-after-fit",),
         description="a prepared summary replaces history before the final request is known to fit",
         policies=lambda p: replace(p, commit_compaction_before_hooks=True),
+    ),
+    Mutant(
+        "llmz-cancelled-handler-retried",
+        rules=("llmz.errors.critical-stops",),
+        description="a handler that cancelled the run is called again while its tool has retries left",
+        policies=lambda p: replace(p, handler_attempts=_cancel_retried),
     ),
     Mutant(
         "llmz-before-tool-ignored",
