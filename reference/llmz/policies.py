@@ -80,12 +80,12 @@ def new_session(policies: Policies) -> Any:
 
 def handler_attempts(call: Callable[[], Any], tool: Tool) -> Any:
     """How often a tool handler is called: once, and again after a failure while the tool's ``retries``
-    last, never after a cancellation (``reference.llmz.host.with_retries``; llmz.errors.tool-execution-failed,
-    llmz.errors.critical-stops). Imported here, not at the top: the host module reads its decisions from
-    this one."""
-    from reference.llmz.host import with_retries
+    last, never after a cancellation (``reference.llmz.host.IterationHost.with_retries``;
+    llmz.errors.tool-execution-failed, llmz.errors.critical-stops). Imported here, not at the top: the host
+    module reads its decisions from this one."""
+    from reference.llmz.host import IterationHost
 
-    return with_retries(call, tool)
+    return IterationHost.with_retries(call, tool)
 
 
 @dataclass(frozen=True)
