@@ -21,7 +21,7 @@ import contextlib
 import gc
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -286,8 +286,13 @@ def _play(
                 cases = follow(chosen, system_of, parallel.play(pool, items, kept, done, seconds), note)
         else:
             # Judged as each case completes; only the verdict is kept, never the record (it may be 100 MB).
-            played = (verdict_only(run_case(adapter, info, item, args.timeout)) for item in chosen)
-            cases = follow(chosen, system_of, played, note)
+            # A stop whose exception a ``__del__`` swallowed is raised again before the next case.
+            def played() -> Iterator[CaseResult]:
+                for item in chosen:
+                    stopping.check()
+                    yield verdict_only(run_case(adapter, info, item, args.timeout))
+
+            cases = follow(chosen, system_of, played(), note)
     except AdapterError as exc:
         return _usage_error(str(exc))
     timings.save(info.name, ((case.id, case.duration_ms / 1000) for case in cases))
