@@ -253,6 +253,7 @@ def _verdict(scenario: str, adapter: ReferenceAdapter) -> str:
         ("akan/sanitize/reload-continues-as-never-reloaded", "akan-restore-answers-every-call"),
         ("falai/routing/winner-independent-of-flow-order", "falai-first-qualifying-flow-wins"),
         ("akan/compaction/default-threshold-between-readings", "akan-default-threshold-below-24000"),
+        ("akan/compaction/larger-threshold-never-compacts-sooner", "akan-large-threshold-falls-back-to-default"),
     ],
 )
 def test_each_relation_scenario_passes_the_reference_and_fails_its_mutant(scenario: str, mutant: str) -> None:
