@@ -255,6 +255,7 @@ def _verdict(scenario: str, adapter: ReferenceAdapter) -> str:
         ("akan/compaction/default-threshold-between-readings", "akan-default-threshold-below-24000"),
         ("akan/compaction/larger-threshold-never-compacts-sooner", "akan-large-threshold-falls-back-to-default"),
         ("llmz/compaction/higher-trigger-never-compacts-sooner", "llmz-compaction-high-trigger-falls-back"),
+        ("falai/repeat/longer-cooldown-never-starts-more", "falai-cooldown-in-calendar-days"),
     ],
 )
 def test_each_relation_scenario_passes_the_reference_and_fails_its_mutant(scenario: str, mutant: str) -> None:
