@@ -253,7 +253,10 @@ def _verdict(scenario: str, adapter: ReferenceAdapter) -> str:
         ("akan/sanitize/reload-continues-as-never-reloaded", "akan-restore-answers-every-call"),
         ("falai/routing/winner-independent-of-flow-order", "falai-first-qualifying-flow-wins"),
         ("akan/compaction/default-threshold-between-readings", "akan-default-threshold-below-24000"),
-        ("akan/compaction/larger-threshold-never-compacts-sooner", "akan-large-threshold-falls-back-to-default"),
+        (
+            "akan/compaction/larger-threshold-never-compacts-sooner",
+            "akan-large-threshold-falls-back-to-default",
+        ),
         ("llmz/compaction/higher-trigger-never-compacts-sooner", "llmz-compaction-high-trigger-falls-back"),
         ("falai/repeat/longer-cooldown-never-starts-more", "falai-cooldown-in-calendar-days"),
     ],

@@ -544,7 +544,7 @@ MUTANTS: list[Mutant] = [
         "falai-cooldown-in-calendar-days",
         rules=("falai.repeat.cooldown",),
         policies=_cooldown_in_calendar_days,
-        description="a cooldown of whole days ends at the start of a new UTC date, so 1d allows what 20h skips",
+        description="a cooldown of whole days ends when a new UTC date begins, so 1d allows what 20h skips",
     ),
     Mutant(
         "falai-claim-nonce-always",

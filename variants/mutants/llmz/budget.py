@@ -257,7 +257,7 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "llmz-compaction-high-trigger-falls-back",
         rules=("llmz.compaction.trigger-ratio",),
-        description="a triggerRatio above 0.95 is replaced by the default 0.85, so a higher ratio compacts sooner",
+        description="a triggerRatio above 0.95 is read as the default 0.85: a higher ratio compacts sooner",
         policies=lambda p: replace(p, should_compact=_high_trigger_falls_back),
     ),
     Mutant(
