@@ -17,10 +17,11 @@ summary ending with the line ``N passed, N failed, N errored, N skipped``. Exit 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from conformance.report.model import Report
     from conformance.runner import CaseResult
     from conformance.scenario.load import LoadedScenario, LoadError
+    from conformance.workers import Pool
 
 # What only some runs use is imported where it is used: the expected-failures baseline (only with
 # --expected-failures), the report writers (only once the cases are played), the mutants and the fuzzer.
@@ -175,10 +177,15 @@ def _start_and_play(
     a run never plays for an hour and then loses its results; a ``--report-dir`` is claimed even before the
     implementation starts. The default folder carries the name the implementation gives in its hello, so
     it is claimed just after the hello. A run that ends without a report removes the folder it created
-    (``discard_if_unused``): a failed start leaves no folder holding only the lock."""
+    (``discard_if_unused``): a failed start leaves no folder holding only the lock.
+
+    With ``--jobs`` above 1 and an implementation in a process of its own, the hello is a worker's
+    (``conformance.parallel``): the pool is started here and lives until the last case is played."""
     from conformance.adapters.registry import create
+    from conformance.adapters.stdio import StdioAdapter
     from conformance.report.files import ReportDirectoryError
     from conformance.report.folder import Claim
+    from conformance.workers import Pool
 
     claim = Claim()
     try:
@@ -188,37 +195,49 @@ def _start_and_play(
     except (AdapterError, ReportDirectoryError) as exc:
         claim.abandon()
         return _usage_error(str(exc))
-    try:
-        info = adapter.hello()
-        # Without --system, the run covers the systems the implementation says it implements: a bridge to
-        # llmz alone is not "skipping" Akan. Naming a system explicitly keeps its cases, as honest skips.
-        systems = set(args.system) if args.system else set(info.systems)
-        items = [item for item in items if item.id.split("/", 1)[0] in systems]
-        if not items:
-            raise AdapterError(
-                f"none of the selected scenarios belongs to a system {info.name} implements "
-                f"({', '.join(info.systems)}); name one with --system to count them as skips"
-            )
-        if not args.report_dir:
-            claim.take(*_default_folder(args, info.name))
-    except (AdapterError, ReportDirectoryError) as exc:
-        adapter.close()
-        claim.abandon()
-        return _usage_error(str(exc))
-    # Everything alive now (the modules, the loaded suite) stays alive for the whole run, so the cyclic
-    # garbage collector need not look at it again: frozen, its passes over what the cases allocate cost
-    # less than half as much. Unfrozen afterwards, so a process that calls ``main`` again (the tests)
-    # collects it as usual.
-    gc.freeze()
-    try:
-        cases = _play(args, adapter, info, items, entries)
-        if isinstance(cases, int):  # the implementation broke off the run: no report, so no folder
+    with contextlib.ExitStack() as stack:
+        stack.callback(adapter.close)
+        pool: Pool | None = None
+        try:
+            if min(args.jobs, len(items)) > 1 and isinstance(adapter, StdioAdapter):
+                from conformance import parallel
+
+                adapter.close()  # never started: a stdio adapter starts its process at the hello
+                plan = parallel.Plan(args.impl, items, args.timeout, args.timeout)
+                pool = stack.enter_context(Pool(plan, min(args.jobs, len(items))))
+                info = parallel.hello(pool)
+            else:
+                info = adapter.hello()
+            # Without --system, the run covers the systems the implementation says it implements: a bridge
+            # to llmz alone is not "skipping" Akan. Naming a system explicitly keeps its cases, as honest
+            # skips.
+            systems = set(args.system) if args.system else set(info.systems)
+            kept = [index for index, item in enumerate(items) if item.id.split("/", 1)[0] in systems]
+            if not kept:
+                raise AdapterError(
+                    f"none of the selected scenarios belongs to a system {info.name} implements "
+                    f"({', '.join(info.systems)}); name one with --system to count them as skips"
+                )
+            if not args.report_dir:
+                claim.take(*_default_folder(args, info.name))
+        except (AdapterError, ReportDirectoryError) as exc:
             claim.abandon()
-            return cases
-        return _report(args, clock, info, cases, entries, claim.path, systems, claim.note)
-    finally:
-        gc.unfreeze()
-        claim.release()
+            return _usage_error(str(exc))
+        # Everything alive now (the modules, the loaded suite) stays alive for the whole run, so the cyclic
+        # garbage collector need not look at it again: frozen, its passes over what the cases allocate cost
+        # less than half as much. Unfrozen afterwards, so a process that calls ``main`` again (the tests)
+        # collects it as usual.
+        gc.freeze()
+        try:
+            cases = _play(args, adapter, info, items, kept, pool, entries)
+            stack.close()  # the implementation's processes and the workers end before the report
+            if isinstance(cases, int):  # the implementation broke off the run: no report, so no folder
+                claim.abandon()
+                return cases
+            return _report(args, clock, info, cases, entries, claim.path, systems, claim.note)
+        finally:
+            gc.unfreeze()
+            claim.release()
 
 
 def _default_folder(args: argparse.Namespace, name: str) -> tuple[Path, str]:
@@ -234,38 +253,50 @@ def _play(
     adapter: Adapter,
     info: ImplementationInfo,
     items: list[LoadedScenario | LoadError],
+    kept: list[int],
+    pool: Pool | None,
     entries: list[baseline.Entry],
 ) -> list[CaseResult] | int:
-    """The cases' verdicts, or exit status 2 when the implementation broke off the run.
+    """The verdicts of the cases at ``kept``, or exit status 2 when the implementation broke off the run.
 
     With ``--jobs 1`` they are played here, on the adapter that said hello; with more, by worker
-    processes that each start their own (``conformance.parallel``), and this one is closed first."""
-    from conformance import parallel
+    processes that each start their own (``conformance.parallel``): ``pool`` when the hello was already a
+    worker's, else a pool started here once this process's adapter has warmed up what they inherit. Each
+    case's duration is remembered for the next run's order (``conformance.timings``)."""
+    from conformance import parallel, timings
     from conformance.progress import follow
     from conformance.runner import run_case, verdict_only
+    from conformance.workers import Pool
 
     def system_of(item: LoadedScenario | LoadError) -> str:
         return item.id.split("/", 1)[0]
 
     note = " (before the baseline)" if entries else ""
+    chosen = [items[index] for index in kept]
+    jobs = min(args.jobs, len(kept))
     try:
-        if min(args.jobs, len(items)) > 1:
-            from conformance.adapters.stdio import StdioAdapter
+        if pool is not None or jobs > 1:
+            seconds = timings.load(info.name)
+            with contextlib.ExitStack() as stack:
+                done: dict[int, CaseResult] = {}
+                if pool is None:  # the harness's own adapter warms up what the forked workers inherit
+                    done = parallel.warm_up(adapter, info, items, kept, args.timeout)
+                    plan = parallel.Plan(args.impl, items, args.timeout, args.timeout)
+                    pool = stack.enter_context(Pool(plan, jobs))
+                cases = follow(chosen, system_of, parallel.play(pool, items, kept, done, seconds), note)
+        else:
+            # Judged as each case completes; only the verdict is kept, never the record (it may be 100 MB).
+            # A stop whose exception a ``__del__`` swallowed is raised again before the next case.
+            def played() -> Iterator[CaseResult]:
+                for item in chosen:
+                    stopping.check()
+                    yield verdict_only(run_case(adapter, info, item, args.timeout))
 
-            # A process of the implementation's is closed (each worker starts its own, and a fork must
-            # not share its pipes); one in this process warms up the workers first (``parallel.play``).
-            here = None if isinstance(adapter, StdioAdapter) else adapter
-            if here is None:
-                adapter.close()
-            plan = parallel.Plan(args.impl, info, items, args.timeout, args.timeout)
-            return follow(items, system_of, parallel.play(plan, args.jobs, here), note)
-        # Judged as each case completes; only the verdict is kept, never the record (it may be 100 MB).
-        played = (verdict_only(run_case(adapter, info, item, args.timeout)) for item in items)
-        return follow(items, system_of, played, note)
+            cases = follow(chosen, system_of, played(), note)
     except AdapterError as exc:
         return _usage_error(str(exc))
-    finally:
-        adapter.close()
+    timings.save(info.name, ((case.id, case.duration_ms / 1000) for case in cases))
+    return cases
 
 
 def _report(

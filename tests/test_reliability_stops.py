@@ -88,6 +88,20 @@ def test_system_exit_from_close_leaves_the_verdicts(
     assert status == 0 and report["summary"]["passed"] == 1
 
 
+def test_a_stop_dropped_inside_a_del_still_ends_a_one_job_run(
+    scenario_tree: Callable[[dict[str, Any]], Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A SIGTERM whose handler's exception Python dropped (it ran inside a ``__del__`` or a gc callback;
+    the fake leaves exactly that state): the run must still stop before its next case (``stopping.check``),
+    with no report, rather than play on to a green verdict."""
+    root = _tree(scenario_tree, "a-fake-swallowed-stop", "b-good")
+    out = tmp_path / "out"
+    status = main(["run", "--scenarios", str(root), "--report-dir", str(out), "--impl",
+                   "python:fakes.pyimpl:make", "--jobs", "1"])  # fmt: skip
+    assert status == 128 + signal.SIGTERM, capsys.readouterr()
+    assert not (out / "report.json").exists()
+
+
 # -- stopping the harness -------------------------------------------------------------------------------
 
 

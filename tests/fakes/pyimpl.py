@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 from typing import Any
 
 from fakes.fake_impl import minimal_record
@@ -33,9 +35,20 @@ class FakePython:
             raise KeyboardInterrupt
         if name.endswith("fake-genexit"):
             raise GeneratorExit
+        if name.endswith("fake-swallowed-stop"):
+            _drop_a_stop()
         if name.endswith("fake-osexit"):
             os._exit(9)  # no exception to contain: the process is gone (a worker of run --jobs)
         return minimal_record(str(payload.get("system")), received=sorted(payload))
+
+
+def _drop_a_stop() -> None:
+    """What a SIGTERM handled inside a ``__del__`` or a gc callback leaves: the stop noted, its exception
+    dropped (Python prints it as "Exception ignored in" and goes on)."""
+    from conformance import stopping
+
+    with contextlib.suppress(stopping.Stopped):
+        stopping._on_signal(signal.SIGTERM, None)
 
 
 def make() -> FakePython:
