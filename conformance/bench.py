@@ -254,13 +254,23 @@ def _verdicts(report_dir: Path) -> list[tuple[str, str, str]]:
     return [(case["id"], case["verdict"], case["message"]) for case in report["scenarios"]]
 
 
+def _case_seconds(report_dir: Path) -> float:
+    """The cases' own durations added up: what the run would take on one worker with nothing around it."""
+    report = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
+    return sum(float(case.get("duration_ms") or 0.0) for case in report["scenarios"]) / 1000
+
+
 def wall_by_jobs(
     impl: str, scenarios: Path, out: Path, repeat: int, cwd: Path
 ) -> tuple[dict[str, object], str]:
     """The whole suite's wall time with ``--jobs 1`` and ``--jobs 2`` as interleaved pairs (issue 26):
     the figure a runtime author waits for. The ratio is the median of the per-pair ratios of wall time
     (``--jobs 2`` over ``--jobs 1``); the two must give the same verdicts, which is checked on the
-    last pair's reports."""
+    last pair's reports.
+
+    Beside it, the cases' own durations added up, per jobs count (last pair): their ratio says how much
+    slower each case plays while another plays beside it (two worker processes and two implementation
+    processes sharing caches and cores), which bounds the wall ratio from below at about half of it."""
     figures, _ = interleaved(
         {
             "jobs_1": run_argv(impl, scenarios, out / "jobs-1", jobs=1),
@@ -272,16 +282,20 @@ def wall_by_jobs(
     one, two = figures["jobs_1"], figures["jobs_2"]
     ratio = statistics.median(b / max(a, 1e-9) for a, b in zip(one.wall, two.wall, strict=True))
     same = _verdicts(out / "jobs-1") == _verdicts(out / "jobs-2")
+    cases_1, cases_2 = _case_seconds(out / "jobs-1"), _case_seconds(out / "jobs-2")
     figure: dict[str, object] = {
         "jobs_1": one.summary(),
         "jobs_2": two.summary(),
         "wall_jobs_2_over_jobs_1": ratio,
+        "case_seconds_jobs_1": cases_1,
+        "case_seconds_jobs_2": cases_2,
         "same_verdicts": same,
     }
     line = (
         f"{impl} whole suite, wall: --jobs 2 / --jobs 1 = {ratio:.2f} ({statistics.median(two.wall):.1f}s vs "
         f"{statistics.median(one.wall):.1f}s median, {len(one.wall)} pairs; CPU "
-        f"{statistics.median(two.cpu):.1f}s vs {statistics.median(one.cpu):.1f}s); "
+        f"{statistics.median(two.cpu):.1f}s vs {statistics.median(one.cpu):.1f}s; cases' own time "
+        f"{cases_2:.1f}s vs {cases_1:.1f}s); "
         + ("same verdicts" if same else "VERDICTS DIFFER")
     )
     return figure, line

@@ -96,6 +96,12 @@ def _parser(prog: str = "python -m conformance") -> argparse.ArgumentParser:
         help="each mutant must fail the cases pinning its rules; each permitted variant must pass them all",
     )
     mutants.add_argument("--system", action="append", choices=SYSTEMS, help="only this system's variants")
+    mutants.add_argument(
+        "-k",
+        dest="keyword",
+        metavar="SUBSTR",
+        help="only mutants and permitted variants whose name or a rule id they name contains it",
+    )
     mutants.add_argument("--scenarios", type=Path, default=SCENARIO_ROOT, help=argparse.SUPPRESS)
     from conformance.fuzz.arguments import add_parser as add_fuzz
 
@@ -356,12 +362,24 @@ def check_mutants(args: argparse.Namespace) -> int:
     from variants import all_mutants, all_permitted
 
     items = select(args.scenarios)
-    mutants = [
-        m
-        for _, m in sorted(all_mutants().items())
-        if not args.system or m.rules[0].split(".")[0] in args.system
-    ]
-    permitted = [v for _, v in sorted(all_permitted().items()) if not args.system or v.system in args.system]
+    def wanted(name: str, system: str, rules: Iterable[str]) -> bool:
+        named = args.keyword is None or any(args.keyword in text for text in (name, *rules))
+        return named and (not args.system or system in args.system)
+
+    mutants = [m for _, m in sorted(all_mutants().items()) if wanted(m.name, m.system, m.rules)]
+    permitted = [v for _, v in sorted(all_permitted().items()) if wanted(v.name, v.system, v.exercises)]
+    if not mutants and not permitted:
+        return _usage_error(
+            "no mutant or permitted variant matches "
+            + " and ".join(
+                part
+                for part in (
+                    f"-k {args.keyword!r}" if args.keyword is not None else "",
+                    f"--system {', '.join(args.system)}" if args.system else "",
+                )
+                if part
+            )
+        )
     caught = [judge_mutant(mutant, items) for mutant in mutants]
     shared = SharedReference()  # one plain run per case, reused where a variant cannot change it
     accepted = [judge_permitted(variant, items, shared) for variant in permitted]

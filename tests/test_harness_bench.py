@@ -73,7 +73,7 @@ def test_bench_reports_the_figures_and_writes_json(
     ), text
     assert re.search(
         r"^reference whole suite, wall: --jobs 2 / --jobs 1 = [\d.]+ \([\d.]+s vs [\d.]+s median, 1 pairs; "
-        r"CPU [\d.]+s vs [\d.]+s\); same verdicts$",
+        r"CPU [\d.]+s vs [\d.]+s; cases' own time [\d.]+s vs [\d.]+s\); same verdicts$",
         text,
         re.M,
     ), text
@@ -81,6 +81,7 @@ def test_bench_reports_the_figures_and_writes_json(
     written = json.loads(out.read_text())
     assert written["scenarios"] == 2 and system in written["systems"]
     assert written["wall_by_jobs"]["reference"]["same_verdicts"] is True
+    assert written["wall_by_jobs"]["reference"]["case_seconds_jobs_2"] > 0
     figures = written["systems"][system]
     assert figures["stdio_startup_cpu"] > 0 and figures["in_process_startup_cpu"] > 0, figures
     for mode in ("stdio", "in_process"):

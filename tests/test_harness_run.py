@@ -206,6 +206,22 @@ def test_list_mutants_names_each_mutant_and_the_rules_it_breaks(capsys: pytest.C
         assert any(line.startswith(f"{name}: permitted, exercises {variant.exercises[0]}") for line in lines)
 
 
+def test_check_mutants_k_checks_only_the_variants_it_names(capsys: pytest.CaptureFixture[str]) -> None:
+    from variants import all_mutants, all_permitted
+
+    named = [m for m in all_mutants().values() if any("chat-guard" in text for text in (m.name, *m.rules))]
+    assert named, "no mutant breaks a chat-guard rule: choose another keyword"
+    assert main(["check-mutants", "--system", "llmz", "-k", "chat-guard"]) == 0
+    out = capsys.readouterr().out
+    assert f"mutants: {len(named)}/{len(named)} caught" in out
+    assert all(name in out for name in (m.name for m in named))
+    others = [name for name in all_mutants() if name not in {m.name for m in named}]
+    assert not any(f" {name}\n" in out + "\n" for name in others)
+    assert not any(v.name in out for v in all_permitted().values() if v.system != "llmz")
+    assert main(["check-mutants", "-k", "no-such-variant-anywhere"]) == 2
+    assert "no mutant or permitted variant matches -k 'no-such-variant-anywhere'" in capsys.readouterr().err
+
+
 def test_an_adapter_that_raises_costs_one_case_not_the_run() -> None:
     from conformance.adapters.base import Outcome
     from conformance.protocol import ImplementationInfo

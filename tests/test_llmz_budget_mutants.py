@@ -50,6 +50,7 @@ KILLERS: dict[str, tuple[str, ...]] = {
     "llmz-budget-result-tokens-last-call": ("llmz/budget/result-tokens-sum-provider-usage",),
     "llmz-compaction-trigger-late": ("llmz/compaction/at-trigger-summarizes",),
     "llmz-compaction-trigger-early": ("llmz/compaction/below-trigger-no-summary",),
+    "llmz-compaction-high-trigger-falls-back": ("llmz/compaction/higher-trigger-never-compacts-sooner",),
     "llmz-compaction-recent-not-preferred": ("llmz/compaction/keeps-two-newest-iterations",),
     "llmz-iteration-split-at-feedback": ("llmz/compaction/text-only-iteration-kept-whole",),
     "llmz-compaction-target-ignored": ("llmz/compaction/target-decides-how-much-is-kept",),

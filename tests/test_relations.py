@@ -253,6 +253,13 @@ def _verdict(scenario: str, adapter: ReferenceAdapter) -> str:
         ("akan/sanitize/reload-continues-as-never-reloaded", "akan-restore-answers-every-call"),
         ("falai/routing/winner-independent-of-flow-order", "falai-first-qualifying-flow-wins"),
         ("akan/compaction/default-threshold-between-readings", "akan-default-threshold-below-24000"),
+        (
+            "akan/compaction/larger-threshold-never-compacts-sooner",
+            "akan-large-threshold-falls-back-to-default",
+        ),
+        ("llmz/compaction/higher-trigger-never-compacts-sooner", "llmz-compaction-high-trigger-falls-back"),
+        ("falai/repeat/longer-cooldown-never-starts-more", "falai-cooldown-in-calendar-days"),
+        ("akan/zones/sibling-zone-name-changes-nothing", "akan-zone-sees-zones-named-before"),
     ],
 )
 def test_each_relation_scenario_passes_the_reference_and_fails_its_mutant(scenario: str, mutant: str) -> None:
@@ -266,6 +273,11 @@ def test_both_readings_of_24k_pass_the_threshold_bracket() -> None:
             _verdict("akan/compaction/default-threshold-between-readings", ReferenceAdapter(variant))
             == "pass"
         )
+
+
+def test_every_reading_of_a_zone_surface_passes_the_sibling_renaming() -> None:
+    for variant in (None, "akan-zone-agent-sees-whole-page", "akan-zone-tools-scope-prefixed"):
+        assert _verdict("akan/zones/sibling-zone-name-changes-nothing", ReferenceAdapter(variant)) == "pass"
 
 
 def test_the_other_reading_of_the_same_file_passes_both_orders() -> None:

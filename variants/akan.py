@@ -22,7 +22,8 @@ from reference.akan.commands import CommandTable
 from reference.akan.cut import choose_cut
 from reference.akan.declarations import Declarations
 from reference.akan.html_tree import Element
-from reference.akan.model import Accepts, File, Message, PageTool
+from reference.akan.model import Accepts, File, Guide, Message, PageTool
+from reference.akan.placement import Placement
 from reference.akan.policies import AkanPolicies
 from reference.akan.sanitize import STOPPED_RESULT, sanitize
 from reference.akan.screen import Line, ScreenReader
@@ -174,6 +175,17 @@ class _ZonePrefixed(Declarations):
             {**self.declared(tool), "name": f"{tool.zone}.{name}"} if tool.zone else self.declared(tool)
             for name, tool in self.published(tools).items()
         ]
+
+
+class _ZoneSeesWholePage(Placement):
+    """A zone's agent is offered every tool and key on the page, its own zone's and everything else's; its
+    guides still follow the cascade (ancestors and its own, never a sibling's), which the guideline fixes."""
+
+    def in_view(self, placed_in: str | None, agent_zone: str | None) -> bool:
+        return True
+
+    def guides(self, all_guides: Sequence[Guide], route: str, agent_zone: str | None) -> list[str]:
+        return Placement().guides(all_guides, route, agent_zone)
 
 
 def _reworded_refusals(record: Record) -> Record:
@@ -463,6 +475,13 @@ PERMITTED: list[Permitted] = [
         exercises=("akan.zone.inner-declarations-join-zone#open_question",),
         description="a tool mounted in a zone is published under a zone-prefixed name (billing.payInvoice)",
         policies=_change(declarations=_ZonePrefixed()),
+    ),
+    Permitted(
+        name="akan-zone-agent-sees-whole-page",
+        system="akan",
+        exercises=("akan.zone.inner-declarations-join-zone#open_question",),
+        description="a zone's agent is also offered the tools and keys mounted outside its zone",
+        policies=_change(placement=_ZoneSeesWholePage()),
     ),
     Permitted(
         name="akan-max-turns-counts-tool-rounds",

@@ -111,6 +111,22 @@ def _catch_alls_scored(base: Policies) -> Policies:
     return dataclasses.replace(base, plan=plan)
 
 
+def _cooldown_in_calendar_days(base: Policies) -> Policies:
+    """Reads a cooldown of whole days as "once per calendar day": it is over once that many UTC dates have
+    begun since the last start, however little time has passed. A ``1d`` cooldown then lets a trigger
+    three hours later (across midnight) start a run that ``20h`` would skip, which "only after this long
+    since the last start" never allows."""
+
+    def verdict(claims: Mapping[str, int], key: str, policy: Policy, now_ms: int) -> str | None:
+        cooldown = policy.cooldown_ms
+        if cooldown is None or key not in claims or cooldown % DAY_MS:
+            return base.verdict(claims, key, policy, now_ms)
+        dates_begun = now_ms // DAY_MS - claims[key] // DAY_MS
+        return None if dates_begun >= cooldown // DAY_MS else "cooldown"
+
+    return dataclasses.replace(base, verdict=verdict)
+
+
 def _verdict_never_skipping(*modes: str) -> Change:
     """A repeat verdict that never skips triggers whose policy is one of ``modes``."""
 
@@ -523,6 +539,12 @@ MUTANTS: list[Mutant] = [
         rules=("falai.repeat.cooldown",),
         policies=_verdict_never_skipping("cooldown"),
         description="a cooldown never skips",
+    ),
+    Mutant(
+        "falai-cooldown-in-calendar-days",
+        rules=("falai.repeat.cooldown",),
+        policies=_cooldown_in_calendar_days,
+        description="a cooldown of whole days ends when a new UTC date begins, so 1d allows what 20h skips",
     ),
     Mutant(
         "falai-claim-nonce-always",

@@ -62,6 +62,19 @@ def _zero_is_a_threshold(estimate: int, at: int, held_at: int | None) -> bool:
     return estimate > at and (held_at is None or estimate > held_at + at)
 
 
+#: The mutant below takes a ``compact.at`` above this for a typing mistake (no provider window it expects is
+#: larger) and falls back to the default.
+_LARGEST_PLAUSIBLE_AT = 200_000
+
+
+def _large_threshold_falls_back(estimate: int, at: int, held_at: int | None) -> bool:
+    """Replaces a ``compact.at`` beyond 200,000 tokens by the default 24k, as a validation that "corrects" an
+    implausible setting would: raising the threshold past that point makes the chat compact sooner, not
+    later, which no reading of "past ``compact.at``" allows (a larger threshold never compacts more)."""
+    effective = compaction.DEFAULT_AT_TOKENS if at > _LARGEST_PLAUSIBLE_AT else at
+    return compaction.should_compact(estimate, effective, held_at)
+
+
 def _summary_with_tools(messages: list[Message], max_chars: int, message_chars: int) -> dict[str, Any]:
     return {**compaction.summary_request(messages, max_chars, message_chars), "tools": [], "screen": ""}
 
@@ -253,6 +266,12 @@ MUTANTS: list[Mutant] = [
         "akan.compaction.threshold.past",
         "compaction starts once the estimate passes half of compact.at",
         should_compact=_half_threshold,
+    ),
+    mutant(
+        "akan-large-threshold-falls-back-to-default",
+        "akan.compaction.threshold.past",
+        "a compact.at above 200,000 is replaced by the default 24k, so a larger threshold compacts sooner",
+        should_compact=_large_threshold_falls_back,
     ),
     mutant(
         "akan-at-zero-compacts",

@@ -51,6 +51,15 @@ class _MembershipByKey(Placement):
         return agent_zone is None
 
 
+class _ZonesNamedBefore(Placement):
+    """A zone's agent also gets what is mounted in zones whose names sort at or before its own (the generated
+    mutant ``placed_in <= agent_zone`` in reference/akan/placement.py): a sibling's name, not where it is
+    mounted, decides what the agent sees, and a sibling's guide joins the cascade."""
+
+    def in_view(self, placed_in: str | None, agent_zone: str | None) -> bool:
+        return agent_zone is None or (placed_in is not None and placed_in <= agent_zone)
+
+
 class _RootLosesZones(Placement):
     def in_view(self, placed_in: str | None, agent_zone: str | None) -> bool:
         return placed_in == agent_zone
@@ -99,6 +108,12 @@ MUTANTS: list[Mutant] = [
         "zone membership comes from a per-declaration key, so a keyless library component mounted "
         "in a zone is not on that zone's surface",
         placement=_MembershipByKey(),
+    ),
+    mutant(
+        "akan-zone-sees-zones-named-before",
+        ("akan.zone.membership-is-positional", "akan.zone.guides-follow-layout-cascade"),
+        "a zone agent also gets what is mounted in zones whose names sort before its own",
+        placement=_ZonesNamedBefore(),
     ),
     mutant(
         "akan-root-loses-zones",

@@ -51,6 +51,14 @@ def _trigger_at(ratio: float) -> Callable[[int, int, float], bool]:
     return should_compact
 
 
+def _high_trigger_falls_back(input_tokens: int, input_budget: int, trigger_ratio: float) -> bool:
+    """Replaces a triggerRatio above 0.95 by the default 0.85, as a validation that "corrects" a ratio
+    leaving no room to summarize would: raising the ratio past that point makes compaction start sooner,
+    which "compaction starts at triggerRatio of the input budget" never allows."""
+    effective = compaction.DEFAULT_TRIGGER_RATIO if trigger_ratio > 0.95 else trigger_ratio
+    return compaction.should_compact(input_tokens, input_budget, effective)
+
+
 def _unmeasured(part: str) -> Callable[[Policies], Policies]:
     """A fixed part of the request (``tools`` or ``instructions``) is left out of the measurement."""
     return lambda p: replace(p, measure=replace(p.measure, includes=p.measure.includes - {part}))
@@ -245,6 +253,12 @@ MUTANTS: list[Mutant] = [
         rules=("llmz.compaction.trigger-ratio",),
         description="compaction starts at 50% of the input budget instead of 85%",
         policies=lambda p: replace(p, should_compact=_trigger_at(0.5)),
+    ),
+    Mutant(
+        "llmz-compaction-high-trigger-falls-back",
+        rules=("llmz.compaction.trigger-ratio",),
+        description="a triggerRatio above 0.95 is read as the default 0.85: a higher ratio compacts sooner",
+        policies=lambda p: replace(p, should_compact=_high_trigger_falls_back),
     ),
     Mutant(
         "llmz-compaction-recent-not-preferred",
