@@ -62,8 +62,8 @@ def test_a_relation_with_a_twin_reads_the_twins_record() -> None:
     assert judge([same, fewer], RECORD, {"again": twin}) == []
     (mismatch,) = judge([more], RECORD, {"again": twin})
     assert mismatch.message == (
-        'relation at final.kept: at_least final.kept in twin \'again\': found ["x", "y"] against '
-        '["x", "y", "z"]'
+        "relation at final.kept: at_least final.kept in twin 'again': found 2 items ([\"x\", \"y\"]) against "
+        '3 items (["x", "y", "z"])'
     )
     assert mismatch.expected == {"op": "at_least", "play": "again"}
 

@@ -48,7 +48,16 @@ def check_relation(
         return None
     if relation.op == "equal":
         return f"{where}: {_first_difference(left, right)}"
-    return f"{where}: found {excerpt(left)} against {excerpt(right)}"
+    return f"{where}: found {_as_compared(left)} against {_as_compared(right)}"
+
+
+def _as_compared(value: Any) -> str:
+    """A number as it is; a list, object or string by the length the relation compared, then its start
+    (an excerpt of two long lists alone hides the two numbers that decided)."""
+    if not isinstance(value, list | dict | str):
+        return excerpt(value)
+    kind = "items" if isinstance(value, list) else "keys" if isinstance(value, dict) else "characters"
+    return f"{len(value)} {kind} ({excerpt(value)})"
 
 
 _CONTEXT = 60
