@@ -92,6 +92,20 @@ ELSEWHERE: dict[str, str] = {
 OWN_TEST: dict[str, str] = {
     "docs/spec-changes.md": "tests/test_spec_changes_doc.py runs this page's commands in order",
 }
+#: A report a documented command reads -> the documented command that writes it. A command run without the
+#: rest of its page (``-k compare``, or another xdist worker's copy of the tree) finds no such report; its
+#: writer is run first, so each test stands alone instead of depending on the order tests run in.
+WRITTEN_BY: dict[str, str] = {
+    "build/conformance/reference/report.json": "python3 bootstrap.py -s conformance",
+    "build/stdio/report.json": (
+        "python3 bootstrap.py -s conformance -- --impl 'stdio:python3 -m conformance.players.server' "
+        "--report-dir build/stdio"
+    ),
+    "build/mine/report.json": (
+        "python3 bootstrap.py -s conformance -- --impl 'stdio:python3 -m conformance.players.server' "
+        "--report-dir build/mine"
+    ),
+}
 #: Where the documents expect the seed documents (the project's layout); substituted with where they are.
 SEEDS_AS_WRITTEN = "../shared/seeds"
 SEEDS = locate_seeds()
@@ -146,6 +160,11 @@ def as_run(command: str) -> tuple[str, str | None]:
                 return bare, None
             return f"{bare} {extra}", why
     return bare, None
+
+
+def test_every_report_writer_is_a_documented_command() -> None:
+    documented = {_without_comment(command) for _, command in COMMANDS}
+    assert set(WRITTEN_BY.values()) <= documented, set(WRITTEN_BY.values()) - documented
 
 
 def test_the_documents_have_commands_and_the_readme_starts_with_its_two() -> None:
@@ -223,6 +242,13 @@ def test_documented_command_runs_in_a_fresh_copy(
         pytest.skip("the seed documents are not here: set SEEDS_DIR or keep ../shared/seeds")
     line, why = as_run(command)
     line = line.replace(SEEDS_AS_WRITTEN, str(SEEDS))
+    for report, writer in WRITTEN_BY.items():
+        if report in line and writer not in command and not (tree / report).exists():
+            wrote = subprocess.run(
+                ["bash", "-c", as_run(writer)[0]], cwd=tree, env=env, capture_output=True, text=True,
+                timeout=1800, check=False,
+            )  # fmt: skip
+            assert wrote.returncode == 0, f"`{writer}`, which writes {report}, exited {wrote.returncode}"
     done = subprocess.run(
         ["bash", "-c", line], cwd=tree, env=env, capture_output=True, text=True, timeout=1800, check=False
     )
