@@ -17,6 +17,7 @@ the file exists but cannot be read: the cache can only make a run faster, never 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -39,8 +40,15 @@ def longest_first(ids: Sequence[str], seconds: Mapping[str, float]) -> list[int]
 
 def path_for(name: str, root: Path = ROOT) -> Path:
     """The file for an implementation's hello name (anything but letters, digits, ``.``, ``-``, ``_``
-    becomes ``_``, so a name cannot leave the folder)."""
-    return root / f"{re.sub(r'[^A-Za-z0-9._-]', '_', name).lstrip('.') or '_'}.json"
+    becomes ``_``, so a name cannot leave the folder; a long name keeps its start and a digest, so it
+    stays a legal file name and two long names stay apart)."""
+    slug = re.sub(r"[^A-Za-z0-9._-]", "_", name).lstrip(".") or "_"
+    if len(slug) > _LONGEST:
+        slug = f"{slug[:_LONGEST - 17]}-{hashlib.sha256(name.encode()).hexdigest()[:16]}"
+    return root / f"{slug}.json"
+
+
+_LONGEST = 100
 
 
 def load(name: str, root: Path = ROOT) -> dict[str, float]:

@@ -33,6 +33,11 @@ def test_saved_timings_are_read_back_and_merged_with_earlier_ones(tmp_path: Path
 def test_a_name_cannot_leave_the_folder(tmp_path: Path) -> None:
     assert timings.path_for("../../etc/x", tmp_path).parent == tmp_path
     assert timings.path_for("..", tmp_path).parent == tmp_path
+    long_a = timings.path_for("x" * 5000 + "a", tmp_path)
+    long_b = timings.path_for("x" * 5000 + "b", tmp_path)
+    assert long_a != long_b and len(long_a.name) <= 105
+    timings.save("x" * 5000, [("case", 1.0)], root=tmp_path)
+    assert timings.load("x" * 5000, root=tmp_path) == {"case": 1.0}
 
 
 @pytest.mark.parametrize("text", ["{not json", '["a", 1]', '{"a": "slow", "b": -1, "c": true}'])
