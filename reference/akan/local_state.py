@@ -52,7 +52,7 @@ class LocalStates:
                 continue
             schema = describe([ToolArg(name="value", type=state.set)])
             if schema is not None:
-                tools[setter_name(name)] = (name, schema)
+                tools[_unused(setter_name(name), tools)] = (name, schema)
         return tools
 
     def setter_tools(self, states: Sequence[LocalState], describe: Describe) -> list[dict[str, Any]]:
@@ -60,3 +60,14 @@ class LocalStates:
             {"name": tool, "description": f"Set the screen's {state} value.", "parameters": schema}
             for tool, (state, schema) in self.setters(states, describe).items()
         ]
+
+
+def _unused(tool: str, taken: dict[str, Setter]) -> str:
+    """``tool``, or with the first free ``_2``, ``_3``... after it: ``count`` and ``Count`` both make
+    ``setStateCount``, and each writable useState must keep a way to be written
+    (akan.state.use-state-read-only-unless-set), so the later one takes a suffix rather than the place."""
+    suffix = 2
+    chosen = tool
+    while chosen in taken:
+        chosen, suffix = f"{tool}_{suffix}", suffix + 1
+    return chosen

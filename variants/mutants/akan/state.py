@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from reference.akan.local_state import Describe, LocalStates, Setter, setter_name
-from reference.akan.model import LocalState, StateKey
+from reference.akan.model import LocalState, StateKey, ToolArg
 from reference.akan.state_read import StateReader
 from variants import Mutant
 from variants.mutants.akan.common import mutant
@@ -86,6 +86,18 @@ class _UnnamedStatePublishesSetter(LocalStates):
         return tools
 
 
+class _SettersByCapitalizedName(LocalStates):
+    """Setters keyed by the capitalized name alone: ``count`` and ``Count`` share one, the later wins."""
+
+    def setters(self, states: Sequence[LocalState], describe: Describe) -> dict[str, Setter]:
+        tools: dict[str, Setter] = {}
+        for name, state in self.published(states).items():
+            schema = describe([ToolArg(name="value", type=state.set)]) if state.set is not None else None
+            if state.api == "useState" and schema is not None:
+                tools[setter_name(name)] = (name, schema)
+        return tools
+
+
 MUTANTS: list[Mutant] = [
     mutant(
         "akan-visual-stripped-for-page",
@@ -122,6 +134,12 @@ MUTANTS: list[Mutant] = [
         "akan.state.use-state-read-only-unless-set",
         "a useState without `set` can be written by the agent",
         local_state=_EveryUseStateWritable(),
+    ),
+    mutant(
+        "akan-setters-collide-on-case",
+        "akan.state.use-state-read-only-unless-set",
+        "two writable useStates whose names differ only in their first letter's case share one setter",
+        local_state=_SettersByCapitalizedName(),
     ),
     mutant(
         "akan-undescribable-setter-published",
