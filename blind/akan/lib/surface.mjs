@@ -12,6 +12,7 @@ export function mountSurface(page, setup, ui, events) {
   for (const t of setup.tools ?? []) page.declarations.push(pageTool(page, t));
   for (const [name, k] of Object.entries(setup.state ?? {})) page.keys.set(name, { ...k, mask: k.mask ?? null });
   page.guides = (setup.guides ?? []).map((g) => ({ text: g.text, layout: g.layout ?? "/", zone: g.zone ?? null }));
+  const setters = new Set(); // two states whose names differ only in the first letter's case must not share one
   for (const l of setup.local_state ?? []) {
     if (!l.name) continue;
     const local = { name: l.name, value: l.value ?? null, zone: l.zone ?? null };
@@ -21,7 +22,10 @@ export function mountSurface(page, setup, ui, events) {
       events.push({ type: "console", level: "warn", text: `akan agent: st.useState("${l.name}") is read-only for the agent: its set type ${l.set} has no schema` });
       continue;
     }
-    page.declarations.push({ name: `set${cap(l.name)}`, desc: `Set ${l.name}.`, args: [{ name: "value", type: l.set }], zone: l.zone ?? null,
+    let setter = `set${cap(l.name)}`;
+    for (let n = 2; setters.has(setter); n++) setter = `set${cap(l.name)}_${n}`;
+    setters.add(setter);
+    page.declarations.push({ name: setter, desc: `Set ${l.name}.`, args: [{ name: "value", type: l.set }], zone: l.zone ?? null,
       run: async ({ value }) => { local.value = value; return { key: l.name, value }; } });
   }
   for (const comp of setup.components ?? []) {
