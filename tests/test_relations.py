@@ -260,6 +260,7 @@ def _verdict(scenario: str, adapter: ReferenceAdapter) -> str:
         ("llmz/compaction/higher-trigger-never-compacts-sooner", "llmz-compaction-high-trigger-falls-back"),
         ("falai/repeat/longer-cooldown-never-starts-more", "falai-cooldown-in-calendar-days"),
         ("akan/zones/sibling-zone-name-changes-nothing", "akan-zone-sees-zones-named-before"),
+        ("akan/ui/repeatable-components-need-namespace", "akan-dropdown-close-ignored"),
     ],
 )
 def test_each_relation_scenario_passes_the_reference_and_fails_its_mutant(scenario: str, mutant: str) -> None:

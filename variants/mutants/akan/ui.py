@@ -127,6 +127,18 @@ class _FirstDialogDismissed(UiCatalogue):
         return super().dismiss(f"closeDialogIn{first}" if first else name, components, open_flags)
 
 
+class _DropdownCloseIgnored(UiCatalogue):
+    """closeDropdownIn<namespace> answers but leaves the dropdown open, so its state keeps saying open."""
+
+    def effects(self, name: str, components: Sequence[UiComponent]) -> dict[int, bool]:
+        changes = super().effects(name, components)
+        return {
+            index: opened
+            for index, opened in changes.items()
+            if opened or components[index].type != "Dropdown"
+        }
+
+
 class _DropdownOpensItsNamespace(UiCatalogue):
     """openDropdownIn<namespace> opens every component of that namespace, a dialog beside the dropdown too."""
 
@@ -192,6 +204,12 @@ MUTANTS: list[Mutant] = [
         "akan.ui.row-wrappers-publish-verbs",
         "every row's wrapper is offered as its own tool",
         ui=_VerbsPerRow(),
+    ),
+    mutant(
+        "akan-dropdown-close-ignored",
+        "akan.ui.dropdown-tools-and-state",
+        "closeDropdownIn answers but the dropdown stays open",
+        ui=_DropdownCloseIgnored(),
     ),
     mutant(
         "akan-no-dropdown-state",
