@@ -260,7 +260,12 @@ def _verdict(scenario: str, adapter: ReferenceAdapter) -> str:
         ("llmz/compaction/higher-trigger-never-compacts-sooner", "llmz-compaction-high-trigger-falls-back"),
         ("falai/repeat/longer-cooldown-never-starts-more", "falai-cooldown-in-calendar-days"),
         ("akan/zones/sibling-zone-name-changes-nothing", "akan-zone-sees-zones-named-before"),
+        ("akan/state/writable-states-differing-only-in-case", "akan-setters-collide-on-case"),
+        ("akan/state/use-state-and-expose-readable", "akan-use-state-always-writable"),
+        ("akan/state/local-state-falsy-name-unpublished", "akan-unnamed-state-publishes-setter"),
+        ("akan/state/use-state-undescribable-set-read-only", "akan-undescribable-setter-published"),
         ("akan/ui/repeatable-components-need-namespace", "akan-dropdown-close-ignored"),
+        ("akan/ui/sure-to-remove-gated", "akan-sure-to-remove-always"),
     ],
 )
 def test_each_relation_scenario_passes_the_reference_and_fails_its_mutant(scenario: str, mutant: str) -> None:
