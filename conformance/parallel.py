@@ -43,14 +43,12 @@ from conformance.protocol import ImplementationInfo
 from conformance.runner import CaseResult, run_case, verdict_only
 from conformance.scenario.load import LoadedScenario, LoadError
 from conformance.timings import longest_first
-from conformance.workers import MAX_WORKER_DEATHS, Pool
+from conformance.workers import HELLO, MAX_WORKER_DEATHS, Pool
 
 __all__ = ["HELLO", "MAX_WORKER_DEATHS", "Plan", "hello", "play", "warm_up"]
 
 Item = LoadedScenario | LoadError
 
-HELLO = "hello"
-"""The task asking a worker for its implementation's hello (the cases' tasks are their indices)."""
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,10 @@ from conformance.adapters.process import signal_on_parent_death
 
 _IN_FLIGHT = 2
 """Tasks queued at a worker at once: the one it plays and the next, so it never idles between them."""
+HELLO = "hello"
+"""The task asking a worker for its implementation's hello (``run`` and ``fuzz`` alike): the harness takes
+the run's hello from a worker instead of starting a copy of the implementation of its own. No case's task
+is this string (a run's are indices, a fuzz run's JSON objects)."""
 MAX_WORKER_DEATHS = 3
 """Worker processes that may die in a row (no answer in between) before the pool stops playing."""
 _JOIN = 2.0

@@ -40,7 +40,7 @@ from conformance.adapters.base import Adapter, AdapterError
 from conformance.adapters.registry import create
 from conformance.fuzz.engine import Case, Comparison, Generator, GeneratorBug, compare, reference_facts
 from conformance.protocol import ImplementationInfo
-from conformance.workers import Pool
+from conformance.workers import HELLO, Pool
 
 
 @dataclass(frozen=True)
@@ -113,8 +113,6 @@ class _Comparer:
         self.reference.close()
 
 
-HELLO = "hello"
-"""The task asking a worker for its implementation's hello (no case's key: those are JSON objects)."""
 
 
 def key_of(case: Case) -> str:
